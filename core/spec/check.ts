@@ -1,0 +1,70 @@
+/**
+ * Text in, located diagnostics out: parse once, validate each document's data, and map every
+ * problem back to a range. Pure, so the language server, the CLI and tests share it.
+ */
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { locatePath } from './locate';
+import { parseSpecText } from './parse';
+import type { Severity } from './problem';
+import type { SpecMode } from './schemas';
+import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
+import { validateSpecData } from './validate';
+
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+export interface SpecDiagnostic {
+  readonly range: Range;
+  readonly offset: number;
+  readonly length: number;
+  readonly severity: Severity;
+  readonly code: string;
+  readonly message: string;
+  readonly path: JsonPath;
+  /** Index of the YAML document (`---`) the diagnostic belongs to. */
+  readonly documentIndex: number;
+}
+
+export interface CheckResult {
+  readonly documents: SpecDocument[];
+  readonly diagnostics: SpecDiagnostic[];
+}
+
+export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create'): CheckResult {
+  const documents = parseSpecText(text, format);
+  const lines = TextDocument.create('spec', format, 0, text);
+  const diagnostics: SpecDiagnostic[] = [];
+  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, documentIndex: number): void => {
+    const end = Math.min(text.length, span.offset + span.length);
+    diagnostics.push({
+      range: { start: lines.positionAt(span.offset), end: lines.positionAt(Math.max(end, span.offset)) },
+      offset: span.offset,
+      length: end - span.offset,
+      severity,
+      code,
+      message,
+      path,
+      documentIndex,
+    });
+  };
+  documents.forEach((document, index) => {
+    for (const problem of document.syntaxProblems) add(problem, problem.severity, problem.code, problem.message, [], index);
+    // A document whose data could not be built would only repeat its syntax error.
+    if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return;
+    // A trailing `---` or a comment-only document in a multi-document file is not a spec.
+    const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
+    if (empty && documents.length > 1) return;
+    for (const problem of validateSpecData(document.data, mode)) {
+      add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index);
+    }
+  });
+  diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+  return { documents, diagnostics };
+}

@@ -1,0 +1,202 @@
+/**
+ * Parses spec text (YAML, possibly multi-document, or JSON) once into SpecDocuments that carry
+ * both the offset tree and the plain data the validators run on.
+ */
+import * as YAML from 'yaml';
+import * as jsonc from 'jsonc-parser';
+import type { ArrayNode, ObjectNode, PropertyNode, SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
+
+/** Deeper structures than this are not specs; refusing them keeps recursion and memory bounded. */
+export const MAX_NESTING_DEPTH = 256;
+/** Alias expansions allowed when building data from YAML (guards against "billion laughs"). */
+export const MAX_ALIAS_COUNT = 100;
+
+export function formatForFileName(fileName: string): SpecFormat {
+  return /\.json$/i.test(fileName) ? 'json' : 'yaml';
+}
+
+export function parseSpecText(text: string, format: SpecFormat): SpecDocument[] {
+  return format === 'json' ? [parseJson(text)] : parseYaml(text);
+}
+
+class NestingTooDeep extends Error {
+  constructor(readonly offset: number) {
+    super('nesting too deep');
+  }
+}
+
+function nestingProblem(offset: number): SyntaxProblem {
+  return {
+    code: 'syntax-error',
+    severity: 'error',
+    message: `nesting is deeper than ${MAX_NESTING_DEPTH} levels; a spec is never this deep`,
+    offset,
+    length: 1,
+  };
+}
+
+// ---------------------------------------------------------------- YAML
+
+function parseYaml(text: string): SpecDocument[] {
+  const documents = YAML.parseAllDocuments(text, {
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+    version: '1.2',
+  });
+  if (documents.length === 0 || 'empty' in documents) {
+    // An empty stream (only comments or nothing at all) still is one, empty, spec document.
+    return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: 'errors' in documents ? documents.errors.map(yamlProblem) : [] }];
+  }
+  return documents.map((doc) => convertYamlDocument(doc));
+}
+
+function yamlProblem(error: YAML.YAMLError | YAML.YAMLWarning): SyntaxProblem {
+  const [start, end] = error.pos;
+  const span = { offset: start, length: Math.max(1, end - start) };
+  if (error.code === 'DUPLICATE_KEY') return { code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...span };
+  if (error.code === 'TAG_RESOLVE_FAILED') {
+    return { code: 'unknown-tag', message: `${lowerFirst(error.message.split('\n')[0])}; the value is read as plain text`, severity: 'warning', ...span };
+  }
+  return { code: 'syntax-error', message: lowerFirst(error.message.split('\n')[0]), severity: error instanceof YAML.YAMLWarning ? 'warning' : 'error', ...span };
+}
+
+function convertYamlDocument(doc: YAML.Document.Parsed): SpecDocument {
+  const [start, , end] = doc.range;
+  const span = { offset: start, length: end - start };
+  const syntaxProblems = [...doc.errors, ...doc.warnings].map(yamlProblem);
+  let root: SpecNode | undefined;
+  try {
+    root = doc.contents ? convertYamlNode(doc.contents, 0) : undefined;
+  } catch (error) {
+    if (!(error instanceof NestingTooDeep)) throw error;
+    return { span, data: undefined, syntaxProblems: [...syntaxProblems, nestingProblem(error.offset)] };
+  }
+  // Duplicate keys are reported, but the data (last value wins) is still worth validating.
+  if (doc.errors.some((e) => e.code !== 'DUPLICATE_KEY')) return { span, root, data: undefined, syntaxProblems };
+  try {
+    return { span, root, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), syntaxProblems };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const aliasLimit = /alias/i.test(message);
+    syntaxProblems.push({
+      code: aliasLimit ? 'alias-limit' : 'syntax-error',
+      severity: 'error',
+      message: aliasLimit ? `aliases expand too much (more than ${MAX_ALIAS_COUNT} uses); write the values out` : lowerFirst(message),
+      offset: root?.offset ?? start,
+      length: 1,
+    });
+    return { span, root, data: undefined, syntaxProblems };
+  }
+}
+
+function convertYamlNode(node: YAML.Node, depth: number): SpecNode {
+  const [start, valueEnd] = node.range ?? [0, 0];
+  const base = { offset: start, length: valueEnd - start, ...(node.tag && !node.tag.startsWith('tag:yaml.org') ? { tag: node.tag } : {}) };
+  if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(start);
+  if (YAML.isMap(node)) {
+    const properties: PropertyNode[] = [];
+    for (const pair of node.items) {
+      const keyNode = YAML.isNode(pair.key) ? pair.key : undefined;
+      const [keyStart, keyEnd] = keyNode?.range ?? [start, start];
+      const key = YAML.isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
+      const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1) : undefined;
+      properties.push({ key, keySpan: { offset: keyStart, length: keyEnd - keyStart }, value });
+    }
+    return { kind: 'object', properties, ...base } satisfies ObjectNode;
+  }
+  if (YAML.isSeq(node)) {
+    const items: SpecNode[] = [];
+    for (const item of node.items) {
+      if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1));
+    }
+    return { kind: 'array', items, ...base } satisfies ArrayNode;
+  }
+  if (YAML.isAlias(node)) return { kind: 'alias', ...base };
+  if (YAML.isScalar(node)) {
+    const value = node.value;
+    const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null ? value : String(value);
+    return { kind: 'scalar', value: scalar, quoted: node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE', ...base };
+  }
+  return { kind: 'scalar', value: null, quoted: false, ...base };
+}
+
+// ---------------------------------------------------------------- JSON
+
+const jsonErrorMessages: Partial<Record<jsonc.ParseErrorCode, string>> = {
+  [jsonc.ParseErrorCode.InvalidSymbol]: 'unexpected character',
+  [jsonc.ParseErrorCode.InvalidNumberFormat]: 'invalid number',
+  [jsonc.ParseErrorCode.PropertyNameExpected]: 'expected a property name in double quotes',
+  [jsonc.ParseErrorCode.ValueExpected]: 'expected a value',
+  [jsonc.ParseErrorCode.ColonExpected]: "expected ':' after the property name",
+  [jsonc.ParseErrorCode.CommaExpected]: "expected ',' between entries",
+  [jsonc.ParseErrorCode.CloseBraceExpected]: "expected '}' to close the object",
+  [jsonc.ParseErrorCode.CloseBracketExpected]: "expected ']' to close the array",
+  [jsonc.ParseErrorCode.EndOfFileExpected]: 'expected the end of the file after the top-level value',
+  [jsonc.ParseErrorCode.InvalidCommentToken]: 'comments are not allowed in JSON',
+  [jsonc.ParseErrorCode.UnexpectedEndOfComment]: 'unterminated comment',
+  [jsonc.ParseErrorCode.UnexpectedEndOfString]: 'unterminated string',
+  [jsonc.ParseErrorCode.UnexpectedEndOfNumber]: 'unterminated number',
+  [jsonc.ParseErrorCode.InvalidUnicode]: 'invalid unicode escape',
+  [jsonc.ParseErrorCode.InvalidEscapeCharacter]: 'invalid escape character',
+  [jsonc.ParseErrorCode.InvalidCharacter]: 'invalid character in string',
+};
+
+function parseJson(text: string): SpecDocument {
+  const errors: jsonc.ParseError[] = [];
+  const tree = jsonc.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const syntaxProblems: SyntaxProblem[] = errors.map((e) => ({
+    code: 'syntax-error',
+    severity: 'error',
+    message: jsonErrorMessages[e.error] ?? lowerFirst(jsonc.printParseErrorCode(e.error)),
+    offset: e.offset,
+    length: Math.max(1, e.length),
+  }));
+  const span = { offset: 0, length: text.length };
+  if (!tree) return { span, data: undefined, syntaxProblems };
+  const built = { problems: syntaxProblems };
+  try {
+    const { node, data } = convertJsonNode(tree, 0, built);
+    const broken = syntaxProblems.some((p) => p.code !== 'duplicate-key');
+    return { span, root: node, data: broken ? undefined : data, syntaxProblems };
+  } catch (error) {
+    if (!(error instanceof NestingTooDeep)) throw error;
+    return { span, data: undefined, syntaxProblems: [...syntaxProblems, nestingProblem(error.offset)] };
+  }
+}
+
+function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: SyntaxProblem[] }): { node: SpecNode; data: unknown } {
+  if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(node.offset);
+  const base = { offset: node.offset, length: node.length };
+  switch (node.type) {
+    case 'object': {
+      const properties: PropertyNode[] = [];
+      const data: Record<string, unknown> = {};
+      const seen = new Set<string>();
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (!keyNode) continue;
+        const key = String(keyNode.value);
+        if (seen.has(key)) {
+          built.problems.push({ code: 'duplicate-key', severity: 'error', message: 'duplicate key: a key may appear only once in an object', offset: keyNode.offset, length: keyNode.length });
+        }
+        seen.add(key);
+        const value = valueNode ? convertJsonNode(valueNode, depth + 1, built) : undefined;
+        properties.push({ key, keySpan: { offset: keyNode.offset, length: keyNode.length }, value: value?.node });
+        // Object.defineProperty keeps a "__proto__" key as plain data instead of changing the prototype.
+        Object.defineProperty(data, key, { value: value?.data, enumerable: true, writable: true, configurable: true });
+      }
+      return { node: { kind: 'object', properties, ...base }, data };
+    }
+    case 'array': {
+      const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, built));
+      return { node: { kind: 'array', items: converted.map((c) => c.node), ...base }, data: converted.map((c) => c.data) };
+    }
+    default:
+      return { node: { kind: 'scalar', value: node.value as string | number | boolean | null, quoted: node.type === 'string', ...base }, data: node.value };
+  }
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,164 @@
+/**
+ * Validates spec data against the JSON Schema with ajv, then rewrites ajv's errors for people:
+ * each names the field, says what is expected, and never speaks of `oneOf` or "unevaluated".
+ */
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import { ROOT_SCHEMA_IDS, SCHEMAS, isRecord, schemaViewAt, type SpecMode } from './schemas';
+import type { SpecProblem } from './problem';
+import { formatFieldPath, type JsonPath, type JsonPathSegment } from './tree';
+import { closestMatch } from './suggest';
+
+let validators: Record<SpecMode, ValidateFunction> | undefined;
+
+function getValidators(): Record<SpecMode, ValidateFunction> {
+  if (!validators) {
+    const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true, verbose: true });
+    ajv.addVocabulary(['x-hint', 'x-enumDescriptions']);
+    for (const schema of SCHEMAS) ajv.addSchema(schema);
+    validators = {
+      create: ajv.getSchema(ROOT_SCHEMA_IDS.create)!,
+      update: ajv.getSchema(ROOT_SCHEMA_IDS.update)!,
+    };
+  }
+  return validators;
+}
+
+export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProblem[] {
+  const validate = getValidators()[mode];
+  if (validate(data)) return [];
+  const problems: SpecProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const problem = translate(error, data, mode);
+    if (!problem) continue;
+    const key = `${problem.code}|${problem.target}|${problem.path.join('\u0000')}|${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProblem | undefined {
+  const path = pointerToPath(error.instancePath, data);
+  const field = formatFieldPath(path);
+  const problem = (code: string, message: string, target: 'key' | 'value' = 'value', at: JsonPath = path): SpecProblem => ({
+    code,
+    message,
+    severity: 'error',
+    path: at,
+    target,
+    status: 422,
+  });
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = String(params.additionalProperty ?? params.unevaluatedProperty);
+      return problem('unknown-property', unknownPropertyMessage(path, name, data, mode), 'key', [...path, name]);
+    }
+    case 'required': {
+      const name = String(params.missingProperty);
+      const scalerType = path.length === 1 && path[0] === 'scaling' && isRecord(valueAt(data, path)) ? (valueAt(data, path) as Record<string, unknown>).type : undefined;
+      const owner = typeof scalerType === 'string' ? ` in ${scalerType} scaling` : path.length === 0 ? '' : ` in ${field}`;
+      const summary = firstSentence(schemaViewAt([...path, name], data, mode)?.description ?? '');
+      const why = summary && summary.length <= 60 && !summary.includes('`') ? ` (${summary})` : '';
+      return problem('missing-property', `missing required property${owner}: ${name}${why}`, 'key');
+    }
+    case 'type':
+      return problem('wrong-type', typeMessage(String(params.type), error.data));
+    case 'enum':
+    case 'const': {
+      const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
+      const suggestion = typeof error.data === 'string' ? closestMatch(error.data, allowed.map(String)) : undefined;
+      const hint = suggestion ? `; did you mean ${suggestion}?` : '';
+      return problem('invalid-enum', `${field} must be one of ${allowed.join(', ')}; got: ${show(error.data)}${hint}`);
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const comparison = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'above', exclusiveMaximum: 'below' }[error.keyword];
+      return problem('out-of-range', `${field} must be ${comparison} ${String(params.limit)}; got: ${show(error.data)}`);
+    }
+    case 'minLength':
+      return problem('empty-value', params.limit === 1 ? `${field} must not be empty` : `${field} must have at least ${String(params.limit)} characters`);
+    case 'minItems':
+      return problem('too-few-items', `${field} needs at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`);
+    case 'pattern': {
+      const hint = (error.parentSchema as Record<string, unknown> | undefined)?.['x-hint'];
+      return problem('pattern-mismatch', `${field} must be ${typeof hint === 'string' ? hint : `text matching ${String(params.pattern)}`}; got: ${show(error.data)}`);
+    }
+    case 'uniqueItems': {
+      const later = Math.max(Number(params.i), Number(params.j));
+      const earlier = Math.min(Number(params.i), Number(params.j));
+      return problem('duplicate-item', `${field} items must be unique; this is the same as item ${earlier}: ${show((error.data as unknown[])[later])}`, 'value', [...path, later]);
+    }
+    case 'discriminator':
+    case 'oneOf':
+      // `required`/`enum` on the discriminating `type` already say what is wrong, in plain words.
+      return undefined;
+    default:
+      return problem('schema-violation', `${field} ${error.message ?? 'is not valid'}`);
+  }
+}
+
+function unknownPropertyMessage(parent: JsonPath, name: string, data: unknown, mode: SpecMode): string {
+  const view = schemaViewAt(parent, data, mode);
+  const known = view ? [...view.properties.keys()] : [];
+  if (parent.length === 1 && parent[0] === 'scaling') {
+    const owner = name === 'queueDelay' ? 'QUEUE_DELAY' : name === 'requestCount' ? 'REQUEST_COUNT' : undefined;
+    const scaler = (valueAt(data, parent) as Record<string, unknown> | undefined)?.type;
+    if (owner && typeof scaler === 'string') return `${name} belongs to ${owner} scaling, but scaling.type is ${scaler}; remove it or change the type`;
+  }
+  const where = parent.length === 0 ? '' : ` in ${formatFieldPath(parent)}`;
+  const suggestion = closestMatch(name, known);
+  return `unknown property${where}: ${name}${suggestion ? `; did you mean ${suggestion}?` : ''}`;
+}
+
+function typeMessage(expected: string, actual: unknown): string {
+  const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
+  const expectedText = expected.split(',').map(article).join(' or ');
+  const got = actual === null ? 'null' : Array.isArray(actual) ? 'a list' : typeof actual === 'object' ? 'a mapping' : `${article(typeof actual)} (${show(actual)})`;
+  let advice = '';
+  if ((expected === 'integer' || expected === 'number') && typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual))) {
+    advice = '; write it without quotes';
+  } else if (expected === 'integer' && typeof actual === 'number') {
+    advice = '; use a whole number';
+  } else if (expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean')) {
+    advice = `; quote it: "${String(actual)}"`;
+  }
+  return `expected ${expectedText}, got ${got}${advice}`;
+}
+
+/** ajv paths are JSON pointers; array indexes become numbers by looking at the data. */
+function pointerToPath(pointer: string, data: unknown): JsonPath {
+  const path: JsonPathSegment[] = [];
+  let value = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment: JsonPathSegment = Array.isArray(value) ? Number(token) : token;
+    path.push(segment);
+    value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[segment] : undefined;
+  }
+  return path;
+}
+
+export function valueAt(data: unknown, path: JsonPath): unknown {
+  let value = data;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}
+
+export function show(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function firstSentence(text: string): string {
+  const sentence = text.split(/(?<=\.)\s/)[0].replace(/\.$/, '');
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
+}

@@ -1,0 +1,177 @@
+/**
+ * The v2 spec schemas (schemas/*.json, the single source) and a navigator that answers
+ * "what does the schema say at this JSON path" for hovers, completions and messages.
+ */
+import commonSchema from '../../schemas/common.schema.json';
+import createSchema from '../../schemas/endpoint-create.schema.json';
+import updateSchema from '../../schemas/endpoint-update.schema.json';
+import type { JsonPath } from './tree';
+
+export type SchemaObject = { readonly [keyword: string]: unknown };
+export type SpecMode = 'create' | 'update';
+
+export const SCHEMAS: readonly SchemaObject[] = [commonSchema, createSchema, updateSchema];
+export const ROOT_SCHEMA_IDS: Record<SpecMode, string> = { create: createSchema.$id, update: updateSchema.$id };
+
+const byId = new Map<string, SchemaObject>(SCHEMAS.map((s) => [s.$id as string, s]));
+
+/** What the schema allows at one path, with `allOf`, `$ref` and the `scaling` union folded together. */
+export interface SchemaView {
+  readonly description?: string;
+  readonly types: string[];
+  readonly properties: Map<string, SchemaView>;
+  readonly required: string[];
+  readonly enum?: unknown[];
+  readonly enumDescriptions?: Record<string, string>;
+  readonly default?: unknown;
+  readonly examples?: unknown[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly hint?: string;
+  readonly items?: SchemaView;
+  /** The schema for values of keys not listed in `properties` (only `env` has one). */
+  readonly additional?: SchemaView;
+  readonly closed: boolean;
+}
+
+/** The view of the root of a create or update body. */
+export function rootSchemaView(mode: SpecMode = 'create'): SchemaView {
+  return viewOf(byId.get(ROOT_SCHEMA_IDS[mode])!, ROOT_SCHEMA_IDS[mode], undefined);
+}
+
+/**
+ * The view at `path`. `data` (the whole spec) picks the variant of discriminated unions, so
+ * `scaling.requestCount` is known under `type: REQUEST_COUNT`.
+ */
+export function schemaViewAt(path: JsonPath, data?: unknown, mode: SpecMode = 'create'): SchemaView | undefined {
+  let view: SchemaView | undefined = viewOf(byId.get(ROOT_SCHEMA_IDS[mode])!, ROOT_SCHEMA_IDS[mode], data);
+  let value: unknown = data;
+  for (const segment of path) {
+    if (!view) return undefined;
+    value = isRecord(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[segment] : undefined;
+    if (typeof segment === 'number') {
+      view = view.items;
+    } else {
+      view = view.properties.get(segment) ?? view.additional;
+    }
+    if (view && value !== undefined) view = refine(view, value);
+  }
+  return view;
+}
+
+// Views are built lazily and cached by schema object and variant, since hovers and completions ask often.
+const cache = new WeakMap<SchemaObject, Map<string, SchemaView>>();
+const pending = new Map<SchemaObject, SchemaView>();
+
+function viewOf(schema: SchemaObject, baseId: string, data: unknown): SchemaView {
+  const variantKey = discriminatorValue(schema, data) ?? '';
+  let perVariant = cache.get(schema);
+  const cached = perVariant?.get(variantKey);
+  if (cached) return cached;
+  const inProgress = pending.get(schema);
+  if (inProgress) return inProgress;
+  const view = buildView(schema, baseId, data);
+  if (!perVariant) cache.set(schema, (perVariant = new Map()));
+  perVariant.set(variantKey, view);
+  return view;
+}
+
+function refine(view: SchemaView, value: unknown): SchemaView {
+  const source = viewSources.get(view);
+  if (!source || discriminatorValue(source.schema, value) === undefined) return view;
+  return viewOf(source.schema, source.baseId, value);
+}
+
+const viewSources = new WeakMap<SchemaView, { schema: SchemaObject; baseId: string }>();
+
+function buildView(schema: SchemaObject, baseId: string, data: unknown): SchemaView {
+  const parts = collectParts(schema, baseId, data);
+  const properties = new Map<string, SchemaView>();
+  const view: {
+    -readonly [K in keyof SchemaView]: SchemaView[K];
+  } = { types: [], properties, required: [], closed: false };
+  pending.set(schema, view);
+  try {
+    for (const { schema: part, baseId: partBase } of parts) {
+      view.description ??= part.description as string | undefined;
+      if (typeof part.type === 'string') view.types.push(part.type);
+      if (Array.isArray(part.type)) view.types.push(...(part.type as string[]));
+      if ('const' in part) view.enum = [part.const];
+      if (Array.isArray(part.enum)) view.enum = part.enum;
+      view.enumDescriptions ??= part['x-enumDescriptions'] as Record<string, string> | undefined;
+      if ('default' in part) view.default ??= part.default;
+      view.examples ??= part.examples as unknown[] | undefined;
+      view.minimum ??= part.minimum as number | undefined;
+      view.maximum ??= part.maximum as number | undefined;
+      view.hint ??= part['x-hint'] as string | undefined;
+      if (Array.isArray(part.required)) view.required.push(...(part.required as string[]));
+      if (part.additionalProperties === false || part.unevaluatedProperties === false) view.closed = true;
+      if (isRecord(part.properties)) {
+        for (const [name, child] of Object.entries(part.properties)) {
+          const childView = viewOf(child as SchemaObject, partBase, undefined);
+          const existing = properties.get(name);
+          // The more specific view wins: a variant's `type` const over the union's enum of all variants.
+          if (!existing || (childView.enum?.length ?? 99) < (existing.enum?.length ?? 99) || !existing.description) {
+            properties.set(name, existing && !childView.description ? { ...childView, description: existing.description } : childView);
+          }
+        }
+      }
+      if (isRecord(part.items)) view.items = viewOf(part.items as SchemaObject, partBase, undefined);
+      if (isRecord(part.additionalProperties)) view.additional = viewOf(part.additionalProperties as SchemaObject, partBase, undefined);
+    }
+  } finally {
+    pending.delete(schema);
+  }
+  viewSources.set(view, { schema, baseId });
+  return view;
+}
+
+/** The schema itself, the schemas it references, its `allOf` parts, and the chosen (or every) `oneOf` variant. */
+function collectParts(schema: SchemaObject, baseId: string, data: unknown): { schema: SchemaObject; baseId: string }[] {
+  const parts: { schema: SchemaObject; baseId: string }[] = [];
+  const visit = (s: SchemaObject, base: string, depth: number): void => {
+    if (depth > 16) return;
+    parts.push({ schema: s, baseId: base });
+    if (typeof s.$ref === 'string') {
+      const resolved = resolveRef(s.$ref, base);
+      if (resolved) visit(resolved.schema, resolved.baseId, depth + 1);
+    }
+    for (const sub of (s.allOf as SchemaObject[] | undefined) ?? []) visit(sub, base, depth + 1);
+    const variants = (s.oneOf as SchemaObject[] | undefined) ?? [];
+    const tag = discriminatorValue(s, data);
+    for (const variant of variants) {
+      const resolved = typeof variant.$ref === 'string' ? resolveRef(variant.$ref, base) : { schema: variant, baseId: base };
+      if (!resolved) continue;
+      const constant = (resolved.schema.properties as Record<string, SchemaObject> | undefined)?.[discriminatorProperty(s) ?? '']?.const;
+      if (tag === undefined || constant === tag) visit(resolved.schema, resolved.baseId, depth + 1);
+    }
+  };
+  visit(schema, baseId, 0);
+  return parts;
+}
+
+export function resolveRef(ref: string, baseId: string): { schema: SchemaObject; baseId: string } | undefined {
+  const [file, pointer = ''] = ref.split('#');
+  const id = file ? new URL(file, baseId).href : baseId;
+  let target: unknown = byId.get(id);
+  for (const token of pointer.split('/').filter(Boolean)) {
+    target = isRecord(target) ? target[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  }
+  return isRecord(target) ? { schema: target, baseId: id } : undefined;
+}
+
+function discriminatorProperty(schema: SchemaObject): string | undefined {
+  const discriminator = schema.discriminator as { propertyName?: string } | undefined;
+  return discriminator?.propertyName;
+}
+
+function discriminatorValue(schema: SchemaObject, data: unknown): string | undefined {
+  const property = discriminatorProperty(schema);
+  if (!property || !isRecord(data)) return undefined;
+  const value = data[property];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

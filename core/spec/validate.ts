@@ -1,0 +1,40 @@
+/**
+ * The one rule engine: schema validation plus every cross-field rule, on plain data. The editor,
+ * the CLI and the emulator all call this, so they can never disagree about what is valid.
+ */
+import type { SpecProblem } from './problem';
+import { SPEC_RULES } from './rules';
+import { toProblems } from './rules/rule';
+import { validateAgainstSchema } from './schemaValidation';
+import type { SpecMode } from './schemas';
+
+/** Keys that editors and schema tooling add to a spec file; they are never sent to the service. */
+const EDITOR_ONLY_KEYS = ['$schema'];
+
+/** The body the service receives for a spec: the spec minus editor-only keys. */
+export function toServiceBody(spec: Record<string, unknown>): Record<string, unknown> {
+  const body = { ...spec };
+  for (const key of EDITOR_ONLY_KEYS) delete body[key];
+  return body;
+}
+
+export function validateSpecData(data: unknown, mode: SpecMode = 'create'): SpecProblem[] {
+  if (data === undefined || data === null) {
+    return [{ code: 'empty-spec', message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)', severity: 'error', path: [], target: 'value', status: 400 }];
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    const got = Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+    return [{ code: 'not-a-mapping', message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`, severity: 'error', path: [], target: 'value', status: 400 }];
+  }
+  const body = toServiceBody(data as Record<string, unknown>);
+  const ruleProblems = SPEC_RULES.filter((rule) => rule.modes.includes(mode)).flatMap((rule) => toProblems(rule, rule.check(body)));
+  // A rule that speaks about a spot says it better than the generic schema message there.
+  // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
+  const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
+  const schemaProblems = validateAgainstSchema(body, mode).filter((p) => !claimed.has(spotKey(p)));
+  return [...schemaProblems, ...ruleProblems];
+}
+
+function spotKey(problem: SpecProblem): string {
+  return `${problem.target}|${JSON.stringify(problem.path)}`;
+}
