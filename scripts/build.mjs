@@ -15,12 +15,17 @@ const common = {
   logLevel: 'info',
   // The language server and CLI must not carry the editor API; only the client sees `vscode`.
   external: ['vscode'],
+  // Prefer ESM entry points: jsonc-parser's UMD build hides its requires from the bundler.
+  mainFields: ['module', 'main'],
+  // Some dependencies ship ESM that reads import.meta.url; give it the bundle's own URL under CJS.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
 const builds = [
   { entryPoints: { client: 'client/extension.ts' } },
   { entryPoints: { server: 'server/node/main.ts' } },
-  { entryPoints: { cli: 'cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: { cli: 'cli/main.ts' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } },
 ];
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b, outdir: 'dist' })));

@@ -34,7 +34,7 @@ function ancestorSpan(node: SpecNode, viaProperty: PropertyNode | undefined, roo
 }
 
 function isBlock(node: SpecNode): boolean {
-  return node.kind === 'object' || node.kind === 'array';
+  return (node.kind === 'object' || node.kind === 'array') && node.multiline;
 }
 
 function firstLine(span: TextSpan): TextSpan {

@@ -48,7 +48,7 @@ function parseYaml(text: string): SpecDocument[] {
     // An empty stream (only comments or nothing at all) still is one, empty, spec document.
     return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: 'errors' in documents ? documents.errors.map(yamlProblem) : [] }];
   }
-  return documents.map((doc) => convertYamlDocument(doc));
+  return documents.map((doc) => convertYamlDocument(doc, text));
 }
 
 function yamlProblem(error: YAML.YAMLError | YAML.YAMLWarning): SyntaxProblem {
@@ -61,18 +61,19 @@ function yamlProblem(error: YAML.YAMLError | YAML.YAMLWarning): SyntaxProblem {
   return { code: 'syntax-error', message: lowerFirst(error.message.split('\n')[0]), severity: error instanceof YAML.YAMLWarning ? 'warning' : 'error', ...span };
 }
 
-function convertYamlDocument(doc: YAML.Document.Parsed): SpecDocument {
+function convertYamlDocument(doc: YAML.Document.Parsed, text: string): SpecDocument {
   const [start, , end] = doc.range;
   const span = { offset: start, length: end - start };
   const syntaxProblems = [...doc.errors, ...doc.warnings].map(yamlProblem);
   let root: SpecNode | undefined;
   try {
-    root = doc.contents ? convertYamlNode(doc.contents, 0) : undefined;
+    root = doc.contents ? convertYamlNode(doc.contents, 0, text) : undefined;
   } catch (error) {
     if (!(error instanceof NestingTooDeep)) throw error;
     return { span, data: undefined, syntaxProblems: [...syntaxProblems, nestingProblem(error.offset)] };
   }
   // Duplicate keys are reported, but the data (last value wins) is still worth validating.
+  widenDuplicateKeys(syntaxProblems, root);
   if (doc.errors.some((e) => e.code !== 'DUPLICATE_KEY')) return { span, root, data: undefined, syntaxProblems };
   try {
     return { span, root, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), syntaxProblems };
@@ -90,8 +91,46 @@ function convertYamlDocument(doc: YAML.Document.Parsed): SpecDocument {
   }
 }
 
-function convertYamlNode(node: YAML.Node, depth: number): SpecNode {
-  const [start, valueEnd] = node.range ?? [0, 0];
+/** The parser marks one character of a duplicate key; the whole key reads better. */
+function widenDuplicateKeys(problems: SyntaxProblem[], root: SpecNode | undefined): void {
+  problems.forEach((problem, index) => {
+    if (problem.code !== 'duplicate-key') return;
+    const key = findKeyAt(root, problem.offset, 0);
+    if (key) problems[index] = { ...problem, length: key.length };
+  });
+}
+
+function findKeyAt(node: SpecNode | undefined, offset: number, depth: number): { length: number } | undefined {
+  if (!node || depth > MAX_NESTING_DEPTH) return undefined;
+  if (node.kind === 'object') {
+    for (const property of node.properties) {
+      if (property.keySpan.offset === offset) return property.keySpan;
+      const inner = findKeyAt(property.value, offset, depth + 1);
+      if (inner) return inner;
+    }
+  } else if (node.kind === 'array') {
+    for (const item of node.items) {
+      const inner = findKeyAt(item, offset, depth + 1);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** End of a node's text without the line breaks and indentation a block collection carries. */
+function trimmedEnd(text: string, start: number, end: number): number {
+  while (end > start && /\s/.test(text[end - 1])) end--;
+  return end;
+}
+
+function isMultiline(text: string, start: number, end: number): boolean {
+  const lineBreak = text.indexOf('\n', start);
+  return lineBreak !== -1 && lineBreak < end;
+}
+
+function convertYamlNode(node: YAML.Node, depth: number, text: string): SpecNode {
+  const [start, rawEnd] = node.range ?? [0, 0];
+  const valueEnd = trimmedEnd(text, start, rawEnd);
   const base = { offset: start, length: valueEnd - start, ...(node.tag && !node.tag.startsWith('tag:yaml.org') ? { tag: node.tag } : {}) };
   if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(start);
   if (YAML.isMap(node)) {
@@ -100,17 +139,17 @@ function convertYamlNode(node: YAML.Node, depth: number): SpecNode {
       const keyNode = YAML.isNode(pair.key) ? pair.key : undefined;
       const [keyStart, keyEnd] = keyNode?.range ?? [start, start];
       const key = YAML.isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
-      const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1) : undefined;
+      const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1, text) : undefined;
       properties.push({ key, keySpan: { offset: keyStart, length: keyEnd - keyStart }, value });
     }
-    return { kind: 'object', properties, ...base } satisfies ObjectNode;
+    return { kind: 'object', properties, multiline: isMultiline(text, start, valueEnd), ...base } satisfies ObjectNode;
   }
   if (YAML.isSeq(node)) {
     const items: SpecNode[] = [];
     for (const item of node.items) {
-      if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1));
+      if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1, text));
     }
-    return { kind: 'array', items, ...base } satisfies ArrayNode;
+    return { kind: 'array', items, multiline: isMultiline(text, start, valueEnd), ...base } satisfies ArrayNode;
   }
   if (YAML.isAlias(node)) return { kind: 'alias', ...base };
   if (YAML.isScalar(node)) {
@@ -145,7 +184,9 @@ const jsonErrorMessages: Partial<Record<jsonc.ParseErrorCode, string>> = {
 function parseJson(text: string): SpecDocument {
   const errors: jsonc.ParseError[] = [];
   const tree = jsonc.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const syntaxProblems: SyntaxProblem[] = errors.map((e) => ({
+  // The scanner often reports two errors at one spot ("property name expected", "value expected"); keep the first.
+  const firstPerOffset = errors.filter((e, i) => errors.findIndex((other) => other.offset === e.offset) === i);
+  const syntaxProblems: SyntaxProblem[] = firstPerOffset.map((e) => ({
     code: 'syntax-error',
     severity: 'error',
     message: jsonErrorMessages[e.error] ?? lowerFirst(jsonc.printParseErrorCode(e.error)),
@@ -156,7 +197,7 @@ function parseJson(text: string): SpecDocument {
   if (!tree) return { span, data: undefined, syntaxProblems };
   const built = { problems: syntaxProblems };
   try {
-    const { node, data } = convertJsonNode(tree, 0, built);
+    const { node, data } = convertJsonNode(tree, 0, built, text);
     const broken = syntaxProblems.some((p) => p.code !== 'duplicate-key');
     return { span, root: node, data: broken ? undefined : data, syntaxProblems };
   } catch (error) {
@@ -165,7 +206,7 @@ function parseJson(text: string): SpecDocument {
   }
 }
 
-function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: SyntaxProblem[] }): { node: SpecNode; data: unknown } {
+function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: SyntaxProblem[] }, text: string): { node: SpecNode; data: unknown } {
   if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(node.offset);
   const base = { offset: node.offset, length: node.length };
   switch (node.type) {
@@ -181,16 +222,17 @@ function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: Syn
           built.problems.push({ code: 'duplicate-key', severity: 'error', message: 'duplicate key: a key may appear only once in an object', offset: keyNode.offset, length: keyNode.length });
         }
         seen.add(key);
-        const value = valueNode ? convertJsonNode(valueNode, depth + 1, built) : undefined;
+        const value = valueNode ? convertJsonNode(valueNode, depth + 1, built, text) : undefined;
         properties.push({ key, keySpan: { offset: keyNode.offset, length: keyNode.length }, value: value?.node });
         // Object.defineProperty keeps a "__proto__" key as plain data instead of changing the prototype.
         Object.defineProperty(data, key, { value: value?.data, enumerable: true, writable: true, configurable: true });
       }
-      return { node: { kind: 'object', properties, ...base }, data };
+      return { node: { kind: 'object', properties, multiline: isMultiline(text, node.offset, node.offset + node.length), ...base }, data };
     }
     case 'array': {
-      const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, built));
-      return { node: { kind: 'array', items: converted.map((c) => c.node), ...base }, data: converted.map((c) => c.data) };
+      const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, built, text));
+      const multiline = isMultiline(text, node.offset, node.offset + node.length);
+      return { node: { kind: 'array', items: converted.map((c) => c.node), multiline, ...base }, data: converted.map((c) => c.data) };
     }
     default:
       return { node: { kind: 'scalar', value: node.value as string | number | boolean | null, quoted: node.type === 'string', ...base }, data: node.value };

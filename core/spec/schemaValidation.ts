@@ -12,7 +12,7 @@ let validators: Record<SpecMode, ValidateFunction> | undefined;
 
 function getValidators(): Record<SpecMode, ValidateFunction> {
   if (!validators) {
-    const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true, verbose: true });
+    const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true, strictRequired: false, verbose: true });
     ajv.addVocabulary(['x-hint', 'x-enumDescriptions']);
     for (const schema of SCHEMAS) ajv.addSchema(schema);
     validators = {
@@ -36,7 +36,9 @@ export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProble
     seen.add(key);
     problems.push(problem);
   }
-  return problems;
+  // `flashboot: [OFF]` is first of all the wrong type; listing the allowed values too only adds noise.
+  const wrongType = new Set(problems.filter((p) => p.code === 'wrong-type').map((p) => JSON.stringify(p.path)));
+  return problems.filter((p) => p.code !== 'invalid-enum' || !wrongType.has(JSON.stringify(p.path)));
 }
 
 function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProblem | undefined {

@@ -19,11 +19,14 @@ interface NodeBase extends TextSpan {
 export interface ObjectNode extends NodeBase {
   readonly kind: 'object';
   readonly properties: PropertyNode[];
+  /** Spread over several lines: problems about it sit on its key rather than on the whole block. */
+  readonly multiline: boolean;
 }
 
 export interface ArrayNode extends NodeBase {
   readonly kind: 'array';
   readonly items: SpecNode[];
+  readonly multiline: boolean;
 }
 
 export interface ScalarNode extends NodeBase {

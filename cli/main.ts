@@ -1,0 +1,52 @@
+/** The `endpoint-studio` command line: validate specs, run the language server, run the emulator. */
+import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
+import { runLanguageServer } from '../server/node/run';
+
+const HELP = `Usage: endpoint-studio <command> [options]
+
+Commands:
+  validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
+  lsp --stdio                                 run the language server for any LSP client
+  help [command]                              show help
+
+${VALIDATE_HELP}`;
+
+const io: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+};
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'validate':
+      return runValidate(rest, io);
+    case 'lsp':
+      // The server owns stdin/stdout from here on; the process lives as long as the client.
+      runLanguageServer();
+      return undefined;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.out(`${HELP}\n`);
+      return command === undefined ? 2 : 0;
+    case '--version':
+    case '-v':
+      io.out('0.1.0\n');
+      return 0;
+    default:
+      io.err(`endpoint-studio: unknown command: ${command}\n\n${HELP}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    io.err(`endpoint-studio: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 2;
+  },
+);

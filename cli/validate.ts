@@ -1,0 +1,133 @@
+/**
+ * `endpoint-studio validate`: the language server's engine over files, for CI.
+ * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { checkSpecText, type SpecDiagnostic } from '../core/spec/check';
+import { formatForFileName } from '../core/spec/parse';
+import { formatJsonPath } from '../core/spec/tree';
+
+export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
+const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+interface FileReport {
+  readonly file: string;
+  readonly diagnostics: SpecDiagnostic[];
+}
+
+export async function runValidate(args: string[], io: CliIo): Promise<number> {
+  let format: 'text' | 'json' = 'text';
+  const inputs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--format' || arg.startsWith('--format=')) {
+      const value = arg.includes('=') ? arg.slice('--format='.length) : args[++i];
+      if (value !== 'text' && value !== 'json') return usage(io, `--format takes text or json; got: ${value ?? 'nothing'}`);
+      format = value;
+    } else if (arg === '--help' || arg === '-h') {
+      io.out(VALIDATE_HELP);
+      return 0;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      return usage(io, `unknown option: ${arg}`);
+    } else {
+      inputs.push(arg);
+    }
+  }
+  if (inputs.length === 0) return usage(io, 'no files given');
+
+  const files = await expandInputs(inputs, io);
+  if (files === undefined) return 2;
+  let unreadable = false;
+  const reports: FileReport[] = [];
+  for (const file of files) {
+    const text = await readSpec(file, io);
+    if (text === undefined) {
+      unreadable = true;
+      continue;
+    }
+    reports.push({ file, diagnostics: checkSpecText(text, formatForFileName(file)).diagnostics });
+  }
+  io.out(format === 'json' ? renderJson(reports) : renderText(reports, reports.length));
+  if (unreadable) return 2;
+  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+async function expandInputs(inputs: string[], io: CliIo): Promise<string[] | undefined> {
+  const files: string[] = [];
+  for (const input of inputs) {
+    if (isDynamicPattern(input)) {
+      const matches = await glob(input, { ignore: ['**/node_modules/**', '**/.git/**'] });
+      if (matches.length === 0) {
+        io.err(`endpoint-studio: no files match: ${input}`);
+        return undefined;
+      }
+      files.push(...matches.sort());
+      continue;
+    }
+    const info = await stat(input).catch(() => undefined);
+    if (info?.isDirectory()) {
+      const matches = await glob(SPEC_GLOB, { cwd: input, ignore: ['**/node_modules/**', '**/.git/**'] });
+      files.push(...matches.sort().map((m) => `${input.replace(/\/+$/, '')}/${m}`));
+    } else {
+      files.push(input);
+    }
+  }
+  return [...new Set(files)];
+}
+
+async function readSpec(file: string, io: CliIo): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error('not a file');
+    if (info.size > MAX_SPEC_FILE_BYTES) throw new Error(`larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB`);
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    io.err(`endpoint-studio: cannot read ${file}: ${reason}`);
+    return undefined;
+  }
+}
+
+function renderText(reports: FileReport[], fileCount: number): string {
+  const lines: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  for (const { file, diagnostics } of reports) {
+    for (const d of diagnostics) {
+      if (d.severity === 'error') errors++;
+      else if (d.severity === 'warning') warnings++;
+      // 1-based positions, the way terminals and editors make `file:line:col` clickable.
+      lines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
+    }
+  }
+  lines.push(`${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return lines.join('\n') + '\n';
+}
+
+function renderJson(reports: FileReport[]): string {
+  const entries = reports.flatMap(({ file, diagnostics }) =>
+    diagnostics.map((d) => ({ file, range: d.range, severity: d.severity, code: d.code, message: d.message, path: formatJsonPath(d.path) })),
+  );
+  return JSON.stringify(entries, null, 2) + '\n';
+}
+
+function usage(io: CliIo, problem: string): number {
+  io.err(`endpoint-studio validate: ${problem}\n\n${VALIDATE_HELP}`);
+  return 2;
+}
+
+export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] <files, folders or globs...>
+
+Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
+schema and every rule of the service. Folders are searched for spec files.
+
+  --format text   file:line:col: severity code message (default)
+  --format json   one JSON array of {file, range, severity, code, message, path}
+
+Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.`;

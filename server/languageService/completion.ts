@@ -1,0 +1,107 @@
+/**
+ * Schema-driven completions: property keys for the object under the cursor, enum and boolean
+ * values for the value under it. Catalog values plug in later through `ValueProvider`s keyed by path.
+ */
+import { schemaViewAt, type SchemaView } from '../../core/spec/schemas';
+import type { SpecFormat } from '../../core/spec/tree';
+import type { CursorContext } from './cursor';
+import { SPEC_STARTERS } from '../../core/spec/starters';
+
+export interface SpecCompletion {
+  readonly label: string;
+  readonly kind: 'property' | 'value' | 'snippet';
+  readonly detail?: string;
+  readonly documentation?: string;
+  /** Text to insert; `snippet` means it contains `${1}` tab stops. */
+  readonly insertText: string;
+  readonly snippet: boolean;
+  readonly sortText: string;
+  readonly replaceOffset: number;
+  readonly replaceLength: number;
+}
+
+export function completeAt(context: CursorContext, data: unknown, format: SpecFormat): SpecCompletion[] {
+  const view = schemaViewAt(context.path, data);
+  const isScalarListItem = typeof context.path[context.path.length - 1] === 'number' && view && !view.types.includes('object');
+  if (context.position === 'key' && !isScalarListItem) {
+    const keys = view ? keyCompletions(view, context, format) : [];
+    const emptySpec = context.path.length === 0 && context.siblingKeys.length === 0 && format === 'yaml';
+    return emptySpec ? [...starterCompletions(context), ...keys] : keys;
+  }
+  return view ? valueCompletions(view, context, format) : [];
+}
+
+function starterCompletions(context: CursorContext): SpecCompletion[] {
+  return SPEC_STARTERS.map((starter, index) => ({
+    label: `endpoint: ${starter.label}`,
+    kind: 'snippet',
+    detail: 'Endpoint Studio starter',
+    documentation: starter.description,
+    insertText: starter.snippet,
+    snippet: true,
+    sortText: `!${index}`,
+    replaceOffset: context.replaceSpan.offset,
+    replaceLength: context.replaceSpan.length,
+  }));
+}
+
+function keyCompletions(view: SchemaView, context: CursorContext, format: SpecFormat): SpecCompletion[] {
+  const present = new Set(context.siblingKeys);
+  const completions: SpecCompletion[] = [];
+  for (const [name, property] of view.properties) {
+    if (present.has(name)) continue;
+    const required = view.required.includes(name);
+    completions.push({
+      label: name,
+      kind: 'property',
+      detail: `${required ? 'required' : 'optional'} ${describeType(property)}`,
+      documentation: property.description,
+      insertText: format === 'json' ? jsonKeyInsert(name, property) : yamlKeyInsert(name, property),
+      snippet: true,
+      sortText: `${required ? '0' : '1'}${name}`,
+      replaceOffset: context.replaceSpan.offset,
+      replaceLength: context.replaceSpan.length,
+    });
+  }
+  return completions;
+}
+
+function valueCompletions(view: SchemaView, context: CursorContext, format: SpecFormat): SpecCompletion[] {
+  const values: unknown[] = view.enum ? [...view.enum] : view.types.includes('boolean') ? [true, false] : [];
+  if (values.length === 0 && view.default !== undefined && typeof view.default !== 'object') values.push(view.default);
+  return values.map((value, index) => ({
+    label: String(value),
+    kind: 'value',
+    detail: value === view.default ? 'default' : undefined,
+    documentation: typeof value === 'string' ? view.enumDescriptions?.[value] : undefined,
+    // JSON replaces the whole token, quotes included; YAML only the typed word (quotes stay).
+    insertText: format === 'json' && typeof value === 'string' ? JSON.stringify(value) : String(value),
+    snippet: false,
+    sortText: String(index).padStart(3, '0'),
+    replaceOffset: context.replaceSpan.offset,
+    replaceLength: context.replaceSpan.length,
+  }));
+}
+
+function yamlKeyInsert(name: string, view: SchemaView): string {
+  if (view.types.includes('object')) return `${name}:\n  \${1}`;
+  if (view.types.includes('array')) return `${name}:\n  - \${1}`;
+  const example = view.default ?? view.enum?.[0];
+  return example !== undefined && typeof example !== 'object' ? `${name}: \${1:${String(example)}}` : `${name}: \${1}`;
+}
+
+function jsonKeyInsert(name: string, view: SchemaView): string {
+  const key = JSON.stringify(name);
+  if (view.types.includes('object')) return `${key}: {\${1}}`;
+  if (view.types.includes('array')) return `${key}: [\${1}]`;
+  if (view.types.includes('string')) return `${key}: "\${1}"`;
+  const example = view.default ?? view.enum?.[0];
+  return `${key}: \${1:${example !== undefined ? JSON.stringify(example) : ''}}`;
+}
+
+export function describeType(view: SchemaView): string {
+  if (view.enum) return view.enum.map(String).join(' | ');
+  if (view.types.includes('array')) return `array of ${view.items ? describeType(view.items) : 'values'}`;
+  if (view.types.length > 0) return view.types.join(' | ');
+  return view.properties.size > 0 ? 'object' : 'value';
+}

@@ -1,0 +1,156 @@
+/**
+ * Where is the cursor in the spec's structure? Answers a JSON path plus whether the cursor
+ * sits on a key or a value, for completions (text may be half-typed) and hovers (text is whole).
+ */
+import * as YAML from 'yaml';
+import * as jsonc from 'jsonc-parser';
+import type { JsonPath, JsonPathSegment, SpecDocument, SpecFormat, SpecNode, TextSpan } from '../../core/spec/tree';
+import { containsOffset, spanEnd } from '../../core/spec/tree';
+
+export interface CursorContext {
+  /** Path of the object (key position) or of the value (value position). */
+  readonly path: JsonPath;
+  readonly position: 'key' | 'value';
+  /** What is already typed of the word being completed, and where it starts. */
+  readonly prefix: string;
+  readonly replaceSpan: TextSpan;
+  /** Keys already present in the object, for key completion. */
+  readonly siblingKeys: string[];
+  /** In JSON a completed string value needs quotes; in YAML it does not. */
+  readonly insideQuotes: boolean;
+}
+
+// A marker that cannot occur in a spec: it makes half-typed text parse and shows where the cursor is.
+const MARKER = 'zzEsCursorzz';
+
+export function documentAt(documents: readonly SpecDocument[], offset: number): SpecDocument | undefined {
+  return documents.find((d) => containsOffset(d.span, offset)) ?? documents[documents.length - 1];
+}
+
+export function completionContext(text: string, offset: number, format: SpecFormat, document: SpecDocument | undefined): CursorContext | undefined {
+  return format === 'json' ? jsonCompletionContext(text, offset) : yamlCompletionContext(text, offset, document);
+}
+
+function jsonCompletionContext(text: string, offset: number): CursorContext | undefined {
+  const location = jsonc.getLocation(text, offset);
+  const previous = location.previousNode;
+  const path = location.path.filter((s) => s !== '') as JsonPathSegment[];
+  let prefix = '';
+  let replaceSpan: TextSpan = { offset, length: 0 };
+  let insideQuotes = false;
+  if (previous && (previous.type === 'string' || previous.type === 'property') && offset > previous.offset && offset <= previous.offset + previous.length) {
+    insideQuotes = previous.type === 'string';
+    prefix = text.slice(previous.offset + 1, offset);
+    replaceSpan = { offset: previous.offset, length: previous.length };
+  } else if (previous && offset > previous.offset && offset <= previous.offset + previous.length) {
+    prefix = text.slice(previous.offset, offset);
+    replaceSpan = { offset: previous.offset, length: previous.length };
+  }
+  if (location.isAtPropertyKey) {
+    const objectPath = path.slice(0, -1);
+    return { path: objectPath, position: 'key', prefix, replaceSpan, siblingKeys: jsonSiblingKeys(text, objectPath), insideQuotes };
+  }
+  return { path, position: 'value', prefix, replaceSpan, siblingKeys: [], insideQuotes };
+}
+
+function jsonSiblingKeys(text: string, objectPath: JsonPath): string[] {
+  const tree = jsonc.parseTree(text);
+  const node = tree ? jsonc.findNodeAtLocation(tree, [...objectPath]) : undefined;
+  return node?.type === 'object' ? (node.children ?? []).map((p) => String(p.children?.[0]?.value)) : [];
+}
+
+function yamlCompletionContext(text: string, offset: number, document: SpecDocument | undefined): CursorContext | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const nextBreak = text.indexOf('\n', offset);
+  const lineEnd = nextBreak === -1 ? text.length : nextBreak;
+  const before = text.slice(lineStart, offset);
+  const after = text.slice(offset, lineEnd);
+  if (/#/.test(before.replace(/(["']).*?\1/g, ''))) return undefined; // inside a comment
+  const keyLine = /^(\s*(?:-\s+)*)([\w$.-]*)$/.exec(before);
+  const valueLine = /^(\s*(?:-\s+)*)([^\s:#][^:#]*?):\s+(?:\[\s*(?:[^,\]]*,\s*)*)?(["']?)([^"',\]]*)$/.exec(before);
+  const wordStart = (prefix: string) => offset - prefix.length;
+  let patched: string;
+  let prefix: string;
+  let quoted = false;
+  if (keyLine && after.trim() === '') {
+    prefix = keyLine[2];
+    // `- ` with nothing else may start an item of a scalar list: try it as a value first.
+    patched = text.slice(0, wordStart(prefix)) + prefix + MARKER + ':' + text.slice(lineEnd);
+  } else if (valueLine) {
+    prefix = valueLine[4];
+    quoted = valueLine[3] !== '';
+    patched = text.slice(0, offset) + MARKER + text.slice(offset);
+  } else {
+    return undefined;
+  }
+  const docStart = document?.span.offset ?? 0;
+  const found = findMarker(patched, docStart);
+  if (!found) return undefined;
+  const replaceSpan = { offset: wordStart(prefix), length: prefix.length + (after.match(/^[\w$.-]*/)?.[0].length ?? 0) };
+  if (found.position === 'key') {
+    // A lone `- word` line under a list of scalars is a value, not a key.
+    return { path: found.path, position: 'key', prefix, replaceSpan, siblingKeys: found.siblingKeys, insideQuotes: false };
+  }
+  return { path: found.path, position: 'value', prefix, replaceSpan, siblingKeys: [], insideQuotes: quoted };
+}
+
+interface MarkerHit {
+  readonly path: JsonPath;
+  readonly position: 'key' | 'value';
+  readonly siblingKeys: string[];
+}
+
+function findMarker(patched: string, docStart: number): MarkerHit | undefined {
+  const documents = YAML.parseAllDocuments(patched, { prettyErrors: false, uniqueKeys: false });
+  if (!Array.isArray(documents)) return undefined;
+  const markerOffset = patched.indexOf(MARKER, docStart);
+  const doc = documents.find((d) => d.range[0] <= markerOffset && markerOffset <= d.range[2]);
+  if (!doc?.contents) return undefined;
+  let hit: MarkerHit | undefined;
+  const visit = (node: unknown, path: JsonPathSegment[]): void => {
+    if (hit) return;
+    if (YAML.isMap(node)) {
+      const keys = node.items.map((p) => (YAML.isScalar(p.key) ? String(p.key.value) : ''));
+      for (const pair of node.items) {
+        const key = YAML.isScalar(pair.key) ? String(pair.key.value) : '';
+        if (key.includes(MARKER)) {
+          // `- word:` under a list of scalars was typed as a value; the caller's schema decides.
+          hit = { path, position: 'key', siblingKeys: keys.filter((k) => !k.includes(MARKER)) };
+          return;
+        }
+        visit(pair.value, [...path, key]);
+      }
+    } else if (YAML.isSeq(node)) {
+      node.items.forEach((item, index) => visit(item, [...path, index]));
+    } else if (YAML.isScalar(node) && typeof node.value === 'string' && node.value.includes(MARKER)) {
+      hit = { path, position: 'value', siblingKeys: [] };
+    }
+  };
+  visit(doc.contents, []);
+  return hit;
+}
+
+/** The key or value under the cursor, for hovers: its path and whether the key was hovered. */
+export function nodeAt(root: SpecNode | undefined, offset: number): { path: JsonPath; onKey: boolean; node?: SpecNode; span: TextSpan } | undefined {
+  if (!root) return undefined;
+  let node: SpecNode = root;
+  const path: JsonPathSegment[] = [];
+  for (;;) {
+    if (node.kind === 'object') {
+      const property = node.properties.find((p) => containsOffset(p.keySpan, offset) || (p.value !== undefined && containsOffset(p.value, offset)));
+      if (!property) return path.length > 0 ? { path, onKey: false, node, span: node } : undefined;
+      path.push(property.key);
+      if (containsOffset(property.keySpan, offset) && offset < spanEnd(property.keySpan) + 1 && !(property.value && containsOffset(property.value, offset))) {
+        return { path, onKey: true, node: property.value, span: property.keySpan };
+      }
+      node = property.value!;
+    } else if (node.kind === 'array') {
+      const index = node.items.findIndex((item) => containsOffset(item, offset));
+      if (index === -1) return { path, onKey: false, node, span: node };
+      path.push(index);
+      node = node.items[index];
+    } else {
+      return { path, onKey: false, node, span: node };
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/** Hovers: a field's documentation from the schema, and the meaning of an enum value. */
+import { schemaViewAt, type SchemaView } from '../../core/spec/schemas';
+import { formatFieldPath, type JsonPath, type SpecNode } from '../../core/spec/tree';
+import { describeType } from './completion';
+
+export function hoverMarkdown(path: JsonPath, onKey: boolean, node: SpecNode | undefined, data: unknown): string | undefined {
+  const view = schemaViewAt(path, data);
+  if (!view) return undefined;
+  if (!onKey && node?.kind === 'scalar' && typeof node.value === 'string') {
+    const meaning = view.enumDescriptions?.[node.value];
+    if (meaning) return `**${node.value}** (\`${formatFieldPath(path)}\`)\n\n${meaning}`;
+  }
+  return fieldMarkdown(path, view);
+}
+
+function fieldMarkdown(path: JsonPath, view: SchemaView): string {
+  const lines = [`**${formatFieldPath(path)}**: \`${describeType(view)}\``];
+  if (view.description) lines.push('', view.description);
+  const facts: string[] = [];
+  if (view.default !== undefined) facts.push(`default \`${JSON.stringify(view.default)}\``);
+  if (view.minimum !== undefined) facts.push(`minimum ${view.minimum}`);
+  if (view.maximum !== undefined) facts.push(`maximum ${view.maximum}`);
+  if (facts.length > 0) lines.push('', facts.join(' · '));
+  if (view.enumDescriptions) {
+    lines.push('', ...Object.entries(view.enumDescriptions).map(([value, meaning]) => `- \`${value}\`: ${meaning}`));
+  }
+  return lines.join('\n');
+}

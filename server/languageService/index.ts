@@ -1,0 +1,30 @@
+/**
+ * The spec language service: pure functions of (text, parsed result, offset). No LSP types and
+ * no I/O, so the LSP handlers stay thin and everything here is testable on strings.
+ */
+import { checkSpecText, type CheckResult } from '../../core/spec/check';
+import type { SpecFormat, TextSpan } from '../../core/spec/tree';
+import { completeAt, type SpecCompletion } from './completion';
+import { completionContext, documentAt, nodeAt } from './cursor';
+import { hoverMarkdown } from './hover';
+
+export type { CheckResult } from '../../core/spec/check';
+export type { SpecCompletion } from './completion';
+
+export function analyze(text: string, format: SpecFormat): CheckResult {
+  return checkSpecText(text, format);
+}
+
+export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult): SpecCompletion[] {
+  const document = documentAt(analysis.documents, offset);
+  const context = completionContext(text, offset, format, document);
+  return context ? completeAt(context, document?.data, format) : [];
+}
+
+export function hover(offset: number, analysis: CheckResult): { markdown: string; span: TextSpan } | undefined {
+  const document = documentAt(analysis.documents, offset);
+  const target = nodeAt(document?.root, offset);
+  if (!target) return undefined;
+  const markdown = hoverMarkdown(target.path, target.onKey, target.node, document?.data);
+  return markdown ? { markdown, span: target.span } : undefined;
+}

@@ -1,0 +1,146 @@
+/**
+ * LSP wiring for the spec language service. Handlers are thin: they find the document's
+ * analysis (computed once per version) and translate to and from LSP types.
+ */
+import {
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DocumentDiagnosticReportKind,
+  InsertTextFormat,
+  MarkupKind,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type Diagnostic,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DIAGNOSTIC_SOURCE } from '../core/spec/problem';
+import { formatJsonPath } from '../core/spec/tree';
+import type { SpecFormat } from '../core/spec/tree';
+import { analyze, complete, hover, type CheckResult } from './languageService';
+
+export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
+
+export interface ServerOptions {
+  /** Milliseconds to wait after the last change before validating (push mode). */
+  debounceMs: number;
+}
+
+const severities = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
+
+export function startServer(connection: Connection, defaults: ServerOptions): void {
+  const documents = new TextDocuments(TextDocument);
+  const analyses = new Map<string, { version: number; result: CheckResult }>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  let options = { ...defaults };
+  let pullDiagnostics = false;
+
+  const formatOf = (document: TextDocument): SpecFormat => (/\.json$/i.test(document.uri) || document.languageId === 'json' ? 'json' : 'yaml');
+  const isSpec = (document: TextDocument): boolean => SPEC_FILE_PATTERN.test(decodeURIComponent(document.uri));
+
+  /** The analysis of the document's current version, computed at most once per version. */
+  function analysisOf(document: TextDocument): CheckResult {
+    const cached = analyses.get(document.uri);
+    if (cached?.version === document.version) return cached.result;
+    let result: CheckResult;
+    try {
+      result = analyze(document.getText(), formatOf(document));
+    } catch (error) {
+      // A bug in a rule must not take the server down; the user sees it as one diagnostic.
+      connection.console.error(`validation failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      result = { documents: [], diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, offset: 0, length: 0, severity: 'error', code: 'internal-error', message: 'the spec could not be checked (internal error; see the Endpoint Studio output)', path: [], documentIndex: 0 }] };
+    }
+    analyses.set(document.uri, { version: document.version, result });
+    return result;
+  }
+
+  function toLspDiagnostics(result: CheckResult): Diagnostic[] {
+    return result.diagnostics.map((d) => ({
+      range: d.range,
+      severity: severities[d.severity],
+      code: d.code,
+      source: DIAGNOSTIC_SOURCE,
+      message: d.message,
+      data: { path: d.path, jsonPath: formatJsonPath(d.path), documentIndex: d.documentIndex },
+    }));
+  }
+
+  function schedulePush(document: TextDocument): void {
+    if (pullDiagnostics || !isSpec(document)) return;
+    clearTimeout(timers.get(document.uri));
+    const version = document.version;
+    const run = (): void => {
+      timers.delete(document.uri);
+      const current = documents.get(document.uri);
+      // A newer edit has its own timer; publishing this one would show stale problems.
+      if (!current || current.version !== version) return;
+      void connection.sendDiagnostics({ uri: current.uri, version, diagnostics: toLspDiagnostics(analysisOf(current)) });
+    };
+    if (options.debounceMs <= 0) run();
+    else timers.set(document.uri, setTimeout(run, options.debounceMs));
+  }
+
+  connection.onInitialize((params): InitializeResult => {
+    pullDiagnostics = params.capabilities.textDocument?.diagnostic !== undefined;
+    const init = params.initializationOptions as Partial<ServerOptions> | undefined;
+    if (typeof init?.debounceMs === 'number' && init.debounceMs >= 0) options = { ...options, debounceMs: init.debounceMs };
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
+        hoverProvider: true,
+        ...(pullDiagnostics ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+      },
+      serverInfo: { name: 'endpoint-studio', version: '0.1.0' },
+    };
+  });
+
+  documents.onDidChangeContent((event) => schedulePush(event.document));
+  documents.onDidClose((event) => {
+    clearTimeout(timers.get(event.document.uri));
+    timers.delete(event.document.uri);
+    analyses.delete(event.document.uri);
+    if (!pullDiagnostics) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  });
+
+  connection.languages.diagnostics.on((params) => {
+    const document = documents.get(params.textDocument.uri);
+    const items = document && isSpec(document) ? toLspDiagnostics(analysisOf(document)) : [];
+    return { kind: DocumentDiagnosticReportKind.Full, items };
+  });
+
+  connection.onCompletion((params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (!document || !isSpec(document)) return [];
+    const text = document.getText();
+    const offset = document.offsetAt(params.position);
+    return complete(text, formatOf(document), offset, analysisOf(document)).map((c) => ({
+      label: c.label,
+      kind: c.kind === 'property' ? CompletionItemKind.Property : c.kind === 'snippet' ? CompletionItemKind.Snippet : CompletionItemKind.EnumMember,
+      detail: c.detail,
+      documentation: c.documentation ? { kind: MarkupKind.Markdown, value: c.documentation } : undefined,
+      insertTextFormat: c.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+      sortText: c.sortText,
+      filterText: c.label,
+      textEdit: {
+        range: { start: document.positionAt(c.replaceOffset), end: document.positionAt(c.replaceOffset + c.replaceLength) },
+        newText: c.insertText,
+      },
+    }));
+  });
+
+  connection.onHover((params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (!document || !isSpec(document)) return null;
+    const result = hover(document.offsetAt(params.position), analysisOf(document));
+    if (!result) return null;
+    return {
+      contents: { kind: MarkupKind.Markdown, value: result.markdown },
+      range: { start: document.positionAt(result.span.offset), end: document.positionAt(result.span.offset + result.span.length) },
+    };
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -1,0 +1,137 @@
+/**
+ * A minimal LSP client for tests: spawns the bundled server over stdio and speaks JSON-RPC,
+ * exactly as Neovim, Helix or VS Code would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type {
+  CompletionItem,
+  CompletionList,
+  Diagnostic,
+  DocumentDiagnosticReport,
+  Hover,
+  InitializeResult,
+  PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+
+export interface LspClientOptions {
+  /** Advertise pull diagnostics (textDocument/diagnostic); otherwise the server pushes. */
+  pull?: boolean;
+  debounceMs?: number;
+  /** Run through the CLI (`endpoint-studio lsp --stdio`) instead of dist/server.js. */
+  viaCli?: boolean;
+}
+
+export class LspClient {
+  private readonly versions = new Map<string, number>();
+  private readonly published: PublishDiagnosticsParams[] = [];
+  private readonly waiters: Array<() => void> = [];
+  readonly stderr: string[] = [];
+  initializeResult?: InitializeResult;
+
+  private constructor(readonly process: ChildProcess, readonly connection: MessageConnection) {
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+      this.published.push(params);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    connection.onRequest('workspace/configuration', () => []);
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onNotification('window/logMessage', () => undefined);
+  }
+
+  static async start(options: LspClientOptions = {}): Promise<LspClient> {
+    const script = options.viaCli ? [resolve(REPO_ROOT, 'dist/cli.js'), 'lsp', '--stdio'] : [resolve(REPO_ROOT, 'dist/server.js'), '--stdio'];
+    const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const client = new LspClient(child, connection);
+    child.stderr!.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
+    connection.listen();
+    client.initializeResult = await connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {
+        textDocument: {
+          ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
+          publishDiagnostics: { versionSupport: true },
+          completion: { completionItem: { snippetSupport: true } },
+          hover: { contentFormat: ['markdown'] },
+        },
+      },
+      initializationOptions: { debounceMs: options.debounceMs ?? 0 },
+    });
+    await connection.sendNotification('initialized', {});
+    return client;
+  }
+
+  async open(uri: string, text: string, languageId = uri.endsWith('.json') ? 'json' : 'yaml'): Promise<void> {
+    this.versions.set(uri, 1);
+    await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+  }
+
+  /** Replaces the whole text; returns the new version. */
+  async change(uri: string, text: string): Promise<number> {
+    const version = (this.versions.get(uri) ?? 0) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return version;
+  }
+
+  async close(uri: string): Promise<void> {
+    await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  /** Waits for pushed diagnostics of `uri` (at `version`, when given). */
+  async pushedDiagnostics(uri: string, version?: number, timeoutMs = 5000): Promise<Diagnostic[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.published.find((p) => p.uri === uri && (version === undefined || p.version === version));
+      if (found) return found.diagnostics;
+      if (Date.now() > deadline) throw new Error(`no diagnostics for ${uri} v${version ?? '?'} within ${timeoutMs} ms`);
+      await new Promise<void>((wake) => {
+        this.waiters.push(wake);
+        setTimeout(wake, 50);
+      });
+    }
+  }
+
+  publishedFor(uri: string): PublishDiagnosticsParams[] {
+    return this.published.filter((p) => p.uri === uri);
+  }
+
+  async pulledDiagnostics(uri: string): Promise<Diagnostic[]> {
+    const report: DocumentDiagnosticReport = await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    return report.kind === 'full' ? report.items : [];
+  }
+
+  /** Diagnostics of an opened document, by whichever mode the client was started in. */
+  async diagnostics(uri: string): Promise<Diagnostic[]> {
+    return this.initializeResult?.capabilities.diagnosticProvider ? this.pulledDiagnostics(uri) : this.pushedDiagnostics(uri, this.versions.get(uri));
+  }
+
+  async completion(uri: string, line: number, character: number): Promise<CompletionItem[]> {
+    const result: CompletionItem[] | CompletionList | null = await this.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } });
+    return Array.isArray(result) ? result : result?.items ?? [];
+  }
+
+  async hover(uri: string, line: number, character: number): Promise<Hover | null> {
+    return this.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } });
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+      await this.connection.sendNotification('exit');
+    } catch {
+      // The server may already be gone; the kill below makes sure.
+    }
+    this.connection.dispose();
+    this.process.kill();
+  }
+
+  get alive(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+}
