@@ -64,7 +64,7 @@ const cache = new WeakMap<SchemaObject, Map<string, SchemaView>>();
 const pending = new Map<SchemaObject, SchemaView>();
 
 function viewOf(schema: SchemaObject, baseId: string, data: unknown): SchemaView {
-  const variantKey = discriminatorValue(schema, data) ?? '';
+  const variantKey = variantTag(schema, baseId, data) ?? '';
   let perVariant = cache.get(schema);
   const cached = perVariant?.get(variantKey);
   if (cached) return cached;
@@ -78,7 +78,7 @@ function viewOf(schema: SchemaObject, baseId: string, data: unknown): SchemaView
 
 function refine(view: SchemaView, value: unknown): SchemaView {
   const source = viewSources.get(view);
-  if (!source || discriminatorValue(source.schema, value) === undefined) return view;
+  if (!source || variantTag(source.schema, source.baseId, value) === undefined) return view;
   return viewOf(source.schema, source.baseId, value);
 }
 
@@ -158,6 +158,14 @@ export function resolveRef(ref: string, baseId: string): { schema: SchemaObject;
     target = isRecord(target) ? target[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   }
   return isRecord(target) ? { schema: target, baseId: id } : undefined;
+}
+
+/** The discriminator value `data` selects, looking through `$ref`s to the schema that declares the union. */
+function variantTag(schema: SchemaObject, baseId: string, data: unknown, depth = 0): string | undefined {
+  const own = discriminatorValue(schema, data);
+  if (own !== undefined || depth > 8 || typeof schema.$ref !== 'string') return own;
+  const resolved = resolveRef(schema.$ref, baseId);
+  return resolved ? variantTag(resolved.schema, resolved.baseId, data, depth + 1) : undefined;
 }
 
 function discriminatorProperty(schema: SchemaObject): string | undefined {
