@@ -37,7 +37,8 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   let pullDiagnostics = false;
 
   const formatOf = (document: TextDocument): SpecFormat => (/\.json$/i.test(document.uri) || document.languageId === 'json' ? 'json' : 'yaml');
-  const isSpec = (document: TextDocument): boolean => SPEC_FILE_PATTERN.test(decodeURIComponent(document.uri));
+  // The suffix never needs percent-decoding, and decoding a malformed URI would throw.
+  const isSpec = (document: TextDocument): boolean => SPEC_FILE_PATTERN.test(document.uri);
 
   /** The analysis of the document's current version, computed at most once per version. */
   function analysisOf(document: TextDocument): CheckResult {
