@@ -3,6 +3,7 @@
  * analysis (computed once per version) and translate to and from LSP types.
  */
 import {
+  CodeActionKind,
   CompletionItemKind,
   DiagnosticSeverity,
   DocumentDiagnosticReportKind,
@@ -10,6 +11,7 @@ import {
   MarkupKind,
   TextDocuments,
   TextDocumentSyncKind,
+  type CodeAction,
   type Connection,
   type Diagnostic,
   type InitializeResult,
@@ -18,7 +20,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DIAGNOSTIC_SOURCE } from '../core/spec/problem';
 import { formatJsonPath } from '../core/spec/tree';
 import type { SpecFormat } from '../core/spec/tree';
-import { analyze, complete, hover, type CheckResult } from './languageService';
+import { analyze, complete, fixes, hover, FIXABLE_CODES, type CheckResult } from './languageService';
 
 export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
 
@@ -63,7 +65,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       code: d.code,
       source: DIAGNOSTIC_SOURCE,
       message: d.message,
-      data: { path: d.path, jsonPath: formatJsonPath(d.path), documentIndex: d.documentIndex },
+      data: { path: d.path, jsonPath: formatJsonPath(d.path), documentIndex: d.documentIndex, ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}) },
     }));
   }
 
@@ -91,6 +93,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
         textDocumentSync: TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
         hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         ...(pullDiagnostics ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
       },
       serverInfo: { name: 'endpoint-studio', version: '0.1.0' },
@@ -140,6 +143,33 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       contents: { kind: MarkupKind.Markdown, value: result.markdown },
       range: { start: document.positionAt(result.span.offset), end: document.positionAt(result.span.offset + result.span.length) },
     };
+  });
+
+  connection.onCodeAction((params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (!document || !isSpec(document)) return [];
+    const analysis = analysisOf(document);
+    const text = document.getText();
+    const actions: CodeAction[] = [];
+    for (const diagnostic of params.context.diagnostics) {
+      const data = diagnostic.data as { path?: (string | number)[]; suggestion?: string; documentIndex?: number } | undefined;
+      if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof diagnostic.code !== 'string' || !FIXABLE_CODES.includes(diagnostic.code) || !Array.isArray(data?.path)) continue;
+      const request = { code: diagnostic.code, path: data.path, suggestion: data.suggestion };
+      for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0)) {
+        actions.push({
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          isPreferred: fix.preferred,
+          edit: {
+            changes: {
+              [document.uri]: fix.edits.map((e) => ({ range: { start: document.positionAt(e.offset), end: document.positionAt(e.offset + e.length) }, newText: e.newText })),
+            },
+          },
+        });
+      }
+    }
+    return actions;
   });
 
   documents.listen(connection);

@@ -30,6 +30,7 @@ export interface SpecDiagnostic {
   readonly path: JsonPath;
   /** Index of the YAML document (`---`) the diagnostic belongs to. */
   readonly documentIndex: number;
+  readonly suggestion?: string;
 }
 
 export interface CheckResult {
@@ -41,7 +42,7 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
   const documents = parseSpecText(text, format);
   const lines = TextDocument.create('spec', format, 0, text);
   const diagnostics: SpecDiagnostic[] = [];
-  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, documentIndex: number): void => {
+  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, documentIndex: number, suggestion?: string): void => {
     const end = Math.min(text.length, span.offset + span.length);
     diagnostics.push({
       range: { start: lines.positionAt(span.offset), end: lines.positionAt(Math.max(end, span.offset)) },
@@ -52,6 +53,7 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
       message,
       path,
       documentIndex,
+      ...(suggestion !== undefined ? { suggestion } : {}),
     });
   };
   documents.forEach((document, index) => {
@@ -62,7 +64,7 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
     const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
     if (empty && documents.length > 1) return;
     for (const problem of validateSpecData(document.data, mode)) {
-      add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index);
+      add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index, problem.suggestion);
     }
   });
   diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));

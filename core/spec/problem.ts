@@ -16,6 +16,8 @@ export interface SpecProblem {
   readonly target: 'key' | 'value';
   /** HTTP status the service answers for an error: 400 for rule conflicts, 422 for failed validation. */
   readonly status?: 400 | 422;
+  /** The value the user most likely meant (a key or enum value), for "did you mean" quick fixes. */
+  readonly suggestion?: string;
 }
 
 export const DIAGNOSTIC_SOURCE = 'endpoint-studio';

@@ -44,20 +44,22 @@ export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProble
 function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProblem | undefined {
   const path = pointerToPath(error.instancePath, data);
   const field = formatFieldPath(path);
-  const problem = (code: string, message: string, target: 'key' | 'value' = 'value', at: JsonPath = path): SpecProblem => ({
+  const problem = (code: string, message: string, target: 'key' | 'value' = 'value', at: JsonPath = path, suggestion?: string): SpecProblem => ({
     code,
     message,
     severity: 'error',
     path: at,
     target,
     status: 422,
+    ...(suggestion !== undefined ? { suggestion } : {}),
   });
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const name = String(params.additionalProperty ?? params.unevaluatedProperty);
-      return problem('unknown-property', unknownPropertyMessage(path, name, data, mode), 'key', [...path, name]);
+      const { message, suggestion } = unknownProperty(path, name, data, mode);
+      return problem('unknown-property', message, 'key', [...path, name], suggestion);
     }
     case 'required': {
       const name = String(params.missingProperty);
@@ -74,7 +76,7 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
       const suggestion = typeof error.data === 'string' ? closestMatch(error.data, allowed.map(String)) : undefined;
       const hint = suggestion ? `; did you mean ${suggestion}?` : '';
-      return problem('invalid-enum', `${field} must be one of ${allowed.join(', ')}; got: ${show(error.data)}${hint}`);
+      return problem('invalid-enum', `${field} must be one of ${allowed.join(', ')}; got: ${show(error.data)}${hint}`, 'value', path, suggestion);
     }
     case 'minimum':
     case 'maximum':
@@ -105,17 +107,19 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
   }
 }
 
-function unknownPropertyMessage(parent: JsonPath, name: string, data: unknown, mode: SpecMode): string {
+function unknownProperty(parent: JsonPath, name: string, data: unknown, mode: SpecMode): { message: string; suggestion?: string } {
   const view = schemaViewAt(parent, data, mode);
-  const known = view ? [...view.properties.keys()] : [];
+  const present = new Set(Object.keys((valueAt(data, parent) as Record<string, unknown> | undefined) ?? {}));
+  // Suggest only names not already written, so a rename never creates a duplicate key.
+  const known = view ? [...view.properties.keys()].filter((k) => !present.has(k)) : [];
   if (parent.length === 1 && parent[0] === 'scaling') {
     const owner = name === 'queueDelay' ? 'QUEUE_DELAY' : name === 'requestCount' ? 'REQUEST_COUNT' : undefined;
     const scaler = (valueAt(data, parent) as Record<string, unknown> | undefined)?.type;
-    if (owner && typeof scaler === 'string') return `${name} belongs to ${owner} scaling, but scaling.type is ${scaler}; remove it or change the type`;
+    if (owner && typeof scaler === 'string') return { message: `${name} belongs to ${owner} scaling, but scaling.type is ${scaler}; remove it or change the type` };
   }
   const where = parent.length === 0 ? '' : ` in ${formatFieldPath(parent)}`;
   const suggestion = closestMatch(name, known);
-  return `unknown property${where}: ${name}${suggestion ? `; did you mean ${suggestion}?` : ''}`;
+  return { message: `unknown property${where}: ${name}${suggestion ? `; did you mean ${suggestion}?` : ''}`, suggestion };
 }
 
 function typeMessage(expected: string, actual: unknown): string {

@@ -7,9 +7,12 @@ import type { SpecFormat, TextSpan } from '../../core/spec/tree';
 import { completeAt, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
+import { quickFixes, type FixRequest, type QuickFix } from './quickFixes';
 
 export type { CheckResult } from '../../core/spec/check';
 export type { SpecCompletion } from './completion';
+export type { QuickFix, FixRequest } from './quickFixes';
+export { FIXABLE_CODES } from './quickFixes';
 
 export function analyze(text: string, format: SpecFormat): CheckResult {
   return checkSpecText(text, format);
@@ -27,4 +30,8 @@ export function hover(offset: number, analysis: CheckResult): { markdown: string
   if (!target) return undefined;
   const markdown = hoverMarkdown(target.path, target.onKey, target.node, document?.data);
   return markdown ? { markdown, span: target.span } : undefined;
+}
+
+export function fixes(text: string, format: SpecFormat, analysis: CheckResult, request: FixRequest, documentIndex: number): QuickFix[] {
+  return quickFixes(request, text, format, analysis.documents[documentIndex]);
 }

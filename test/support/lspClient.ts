@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
+  CodeAction,
   CompletionItem,
   CompletionList,
   Diagnostic,
@@ -114,6 +115,11 @@ export class LspClient {
   async completion(uri: string, line: number, character: number): Promise<CompletionItem[]> {
     const result: CompletionItem[] | CompletionList | null = await this.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } });
     return Array.isArray(result) ? result : result?.items ?? [];
+  }
+
+  async codeActions(uri: string, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
+    const range = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return this.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics } });
   }
 
   async hover(uri: string, line: number, character: number): Promise<Hover | null> {

@@ -1,0 +1,105 @@
+/**
+ * Minimal text edits on a spec, addressed by JSON path: replace a value, rename a key, remove a
+ * property or list item. The user's formatting and comments elsewhere stay exactly as they were.
+ */
+import * as jsonc from 'jsonc-parser';
+import { findProperty, type JsonPath, type PropertyNode, type SpecDocument, type SpecFormat, type SpecNode } from '../../core/spec/tree';
+
+export interface TextEdit {
+  readonly offset: number;
+  readonly length: number;
+  readonly newText: string;
+}
+
+interface Resolved {
+  readonly node?: SpecNode;
+  readonly property?: PropertyNode;
+  readonly parent?: SpecNode;
+  readonly parentPath: JsonPath;
+}
+
+export function resolvePath(root: SpecNode | undefined, path: JsonPath): Resolved | undefined {
+  let node = root;
+  let parent: SpecNode | undefined;
+  let property: PropertyNode | undefined;
+  for (const segment of path) {
+    if (!node) return undefined;
+    parent = node;
+    if (node.kind === 'object' && typeof segment === 'string') {
+      property = findProperty(node, segment);
+      if (!property) return undefined;
+      node = property.value;
+    } else if (node.kind === 'array' && typeof segment === 'number') {
+      property = undefined;
+      node = node.items[segment];
+      if (!node) return undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return { node, property, parent, parentPath: path.slice(0, -1) };
+}
+
+export function replaceValue(text: string, document: SpecDocument, path: JsonPath, newText: string): TextEdit[] {
+  const target = resolvePath(document.root, path);
+  const node = target?.node;
+  if (node && node.length > 0) return [{ offset: node.offset, length: node.length, newText }];
+  // `key:` with nothing after it: the value goes after the colon, separated by a space.
+  const keyEnd = target?.property ? target.property.keySpan.offset + target.property.keySpan.length : undefined;
+  const colon = keyEnd === undefined ? -1 : text.indexOf(':', keyEnd);
+  if (colon === -1) return [];
+  return [{ offset: colon + 1, length: 0, newText: ` ${newText}` }];
+}
+
+export function renameKey(document: SpecDocument, path: JsonPath, newKey: string, format: SpecFormat): TextEdit[] {
+  const target = resolvePath(document.root, path);
+  if (!target?.property) return [];
+  return [{ offset: target.property.keySpan.offset, length: target.property.keySpan.length, newText: format === 'json' ? JSON.stringify(newKey) : newKey }];
+}
+
+/** Removes a property or a list item; an object left empty is removed with it, so no `key:` with a null value remains. */
+export function remove(text: string, document: SpecDocument, path: JsonPath, format: SpecFormat): TextEdit[] {
+  const target = resolvePath(document.root, path);
+  if (!target || path.length === 0) return [];
+  const siblings = target.parent?.kind === 'object' ? target.parent.properties.length : target.parent?.kind === 'array' ? target.parent.items.length : 0;
+  if (siblings === 1 && target.parentPath.length > 0) return remove(text, document, target.parentPath, format);
+  if (format === 'json') {
+    const edits = jsonc.modify(text, [...path], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+    return edits.map((e) => ({ offset: e.offset, length: e.length, newText: e.content }));
+  }
+  return removeYaml(text, target);
+}
+
+function removeYaml(text: string, target: Resolved): TextEdit[] {
+  const parent = target.parent;
+  if (!parent || (parent.kind !== 'object' && parent.kind !== 'array')) return [];
+  const start = target.property ? target.property.keySpan.offset : target.node?.offset;
+  if (start === undefined) return [];
+  const end = target.node ? target.node.offset + target.node.length : start + (target.property?.keySpan.length ?? 0);
+  if (!parent.multiline) return removeFromFlow(parent, start, end);
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lead = text.slice(lineStart, start);
+  // A block item's marker (`- `) belongs to the item; a property sharing the marker's line would take it along.
+  const ownsLine = target.property ? lead.trim() === '' : /^\s*-\s*$/.test(lead);
+  if (!ownsLine) return [];
+  const lineBreak = text.indexOf('\n', end);
+  return [{ offset: lineStart, length: (lineBreak === -1 ? text.length : lineBreak + 1) - lineStart, newText: '' }];
+}
+
+/** In `[a, b, c]` or `{a: 1, b: 2}`: take the separator before the entry, or after it for the first one. */
+function removeFromFlow(parent: SpecNode, start: number, end: number): TextEdit[] {
+  const starts = parent.kind === 'object' ? parent.properties.map((p) => p.keySpan.offset) : parent.kind === 'array' ? parent.items.map((i) => i.offset) : [];
+  const ends = parent.kind === 'object' ? parent.properties.map((p) => (p.value ? p.value.offset + p.value.length : p.keySpan.offset + p.keySpan.length)) : parent.kind === 'array' ? parent.items.map((i) => i.offset + i.length) : [];
+  const index = starts.indexOf(start);
+  if (index === -1) return [];
+  if (index > 0) return [{ offset: ends[index - 1], length: end - ends[index - 1], newText: '' }];
+  const next = starts[index + 1];
+  return next === undefined ? [] : [{ offset: start, length: next - start, newText: '' }];
+}
+
+/** A YAML or JSON scalar as text: quoted when YAML would read it as another type. */
+export function scalarText(value: string | number | boolean, format: SpecFormat): string {
+  if (typeof value !== 'string') return String(value);
+  if (format === 'json') return JSON.stringify(value);
+  return /^[A-Za-z_][\w./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) ? value : JSON.stringify(value);
+}
