@@ -7,6 +7,8 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { checkSpecText, type SpecDiagnostic } from '../core/spec/check';
 import { formatForFileName } from '../core/spec/parse';
 import { formatJsonPath } from '../core/spec/tree';
+import { loadCatalogFile } from '../core/spec/catalog/load';
+import type { Catalog } from '../core/spec/catalog/catalog';
 
 export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
 const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
@@ -23,6 +25,7 @@ interface FileReport {
 
 export async function runValidate(args: string[], io: CliIo): Promise<number> {
   let format: 'text' | 'json' = 'text';
+  let catalogPath = process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
   const inputs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -30,6 +33,9 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
       const value = arg.includes('=') ? arg.slice('--format='.length) : args[++i];
       if (value !== 'text' && value !== 'json') return usage(io, `--format takes text or json; got: ${value ?? 'nothing'}`);
       format = value;
+    } else if (arg === '--catalog' || arg.startsWith('--catalog=')) {
+      catalogPath = arg.includes('=') ? arg.slice('--catalog='.length) : args[++i];
+      if (!catalogPath) return usage(io, '--catalog takes a file');
     } else if (arg === '--help' || arg === '-h') {
       io.out(VALIDATE_HELP);
       return 0;
@@ -40,6 +46,13 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
     }
   }
   if (inputs.length === 0) return usage(io, 'no files given');
+  let catalog: Catalog | undefined;
+  try {
+    catalog = catalogPath ? loadCatalogFile(catalogPath) : undefined;
+  } catch (error) {
+    io.err(`endpoint-studio: ${(error as Error).message}`);
+    return 2;
+  }
 
   const files = await expandInputs(inputs, io);
   if (files === undefined) return 2;
@@ -51,7 +64,7 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
       unreadable = true;
       continue;
     }
-    reports.push({ file, diagnostics: checkSpecText(text, formatForFileName(file)).diagnostics });
+    reports.push({ file, diagnostics: checkSpecText(text, formatForFileName(file), 'create', catalog).diagnostics });
   }
   io.out(format === 'json' ? renderJson(reports) : renderText(reports, reports.length));
   if (unreadable) return 2;
@@ -122,12 +135,14 @@ function usage(io: CliIo, problem: string): number {
   return 2;
 }
 
-export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] <files, folders or globs...>
+export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] [--catalog FILE] <files, folders or globs...>
 
 Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
 schema and every rule of the service. Folders are searched for spec files.
 
   --format text   file:line:col: severity code message (default)
   --format json   one JSON array of {file, range, severity, code, message, path}
+  --catalog FILE  also check against a catalog snapshot (pools, GPU types, CPU flavors,
+                  data centers, templates, volumes); default $ENDPOINT_STUDIO_CATALOG_FILE
 
 Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.`;

@@ -21,12 +21,16 @@ import { DIAGNOSTIC_SOURCE } from '../core/spec/problem';
 import { formatJsonPath } from '../core/spec/tree';
 import type { SpecFormat } from '../core/spec/tree';
 import { analyze, complete, fixes, hover, FIXABLE_CODES, type CheckResult } from './languageService';
+import type { Catalog } from '../core/spec/catalog/catalog';
+import { loadCatalogFile } from '../core/spec/catalog/load';
 
 export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
 
 export interface ServerOptions {
   /** Milliseconds to wait after the last change before validating (push mode). */
   debounceMs: number;
+  /** A pinned catalog snapshot to check against (see core/spec/catalog/load.ts). */
+  catalogFile?: string;
 }
 
 const severities = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
@@ -37,6 +41,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   const timers = new Map<string, NodeJS.Timeout>();
   let options = { ...defaults };
   let pullDiagnostics = false;
+  let catalog: Catalog | undefined;
 
   const formatOf = (document: TextDocument): SpecFormat => (/\.json$/i.test(document.uri) || document.languageId === 'json' ? 'json' : 'yaml');
   // The suffix never needs percent-decoding, and decoding a malformed URI would throw.
@@ -48,7 +53,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     if (cached?.version === document.version) return cached.result;
     let result: CheckResult;
     try {
-      result = analyze(document.getText(), formatOf(document));
+      result = analyze(document.getText(), formatOf(document), catalog);
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       connection.console.error(`validation failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
@@ -65,7 +70,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       code: d.code,
       source: DIAGNOSTIC_SOURCE,
       message: d.message,
-      data: { path: d.path, jsonPath: formatJsonPath(d.path), documentIndex: d.documentIndex, ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}) },
+      data: { path: d.path, jsonPath: formatJsonPath(d.path), documentIndex: d.documentIndex, ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}), ...(d.related ? { related: d.related } : {}) },
     }));
   }
 
@@ -88,6 +93,15 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     pullDiagnostics = params.capabilities.textDocument?.diagnostic !== undefined;
     const init = params.initializationOptions as Partial<ServerOptions> | undefined;
     if (typeof init?.debounceMs === 'number' && init.debounceMs >= 0) options = { ...options, debounceMs: init.debounceMs };
+    if (typeof init?.catalogFile === 'string') options = { ...options, catalogFile: init.catalogFile };
+    if (options.catalogFile) {
+      try {
+        catalog = loadCatalogFile(options.catalogFile);
+      } catch (error) {
+        // Without a catalog the catalog checks are skipped, never guessed; the rest still works.
+        connection.console.warn((error as Error).message);
+      }
+    }
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -152,9 +166,9 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     const text = document.getText();
     const actions: CodeAction[] = [];
     for (const diagnostic of params.context.diagnostics) {
-      const data = diagnostic.data as { path?: (string | number)[]; suggestion?: string; documentIndex?: number } | undefined;
+      const data = diagnostic.data as { path?: (string | number)[]; suggestion?: string; related?: string[]; documentIndex?: number } | undefined;
       if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof diagnostic.code !== 'string' || !FIXABLE_CODES.includes(diagnostic.code) || !Array.isArray(data?.path)) continue;
-      const request = { code: diagnostic.code, path: data.path, suggestion: data.suggestion };
+      const request = { code: diagnostic.code, path: data.path, suggestion: data.suggestion, related: data.related };
       for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0)) {
         actions.push({
           title: fix.title,

@@ -9,6 +9,7 @@ import type { Severity } from './problem';
 import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
 import { validateSpecData } from './validate';
+import type { Catalog } from './catalog/catalog';
 
 export interface Position {
   readonly line: number;
@@ -31,6 +32,7 @@ export interface SpecDiagnostic {
   /** Index of the YAML document (`---`) the diagnostic belongs to. */
   readonly documentIndex: number;
   readonly suggestion?: string;
+  readonly related?: readonly string[];
 }
 
 export interface CheckResult {
@@ -38,11 +40,11 @@ export interface CheckResult {
   readonly diagnostics: SpecDiagnostic[];
 }
 
-export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create'): CheckResult {
+export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create', catalog?: Catalog): CheckResult {
   const documents = parseSpecText(text, format);
   const lines = TextDocument.create('spec', format, 0, text);
   const diagnostics: SpecDiagnostic[] = [];
-  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, documentIndex: number, suggestion?: string): void => {
+  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, documentIndex: number, hints: { suggestion?: string; related?: readonly string[] } = {}): void => {
     const end = Math.min(text.length, span.offset + span.length);
     diagnostics.push({
       range: { start: lines.positionAt(span.offset), end: lines.positionAt(Math.max(end, span.offset)) },
@@ -53,7 +55,8 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
       message,
       path,
       documentIndex,
-      ...(suggestion !== undefined ? { suggestion } : {}),
+      ...(hints.suggestion !== undefined ? { suggestion: hints.suggestion } : {}),
+      ...(hints.related !== undefined ? { related: hints.related } : {}),
     });
   };
   documents.forEach((document, index) => {
@@ -63,8 +66,8 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
     // A trailing `---` or a comment-only document in a multi-document file is not a spec.
     const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
     if (empty && documents.length > 1) return;
-    for (const problem of validateSpecData(document.data, mode)) {
-      add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index, problem.suggestion);
+    for (const problem of validateSpecData(document.data, mode, catalog)) {
+      add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index, problem);
     }
   });
   diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));

@@ -142,14 +142,14 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string): SpecNode
       const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1, text) : undefined;
       properties.push({ key, keySpan: { offset: keyStart, length: keyEnd - keyStart }, value });
     }
-    return { kind: 'object', properties, multiline: isMultiline(text, start, valueEnd), ...base } satisfies ObjectNode;
+    return { kind: 'object', properties, multiline: isMultiline(text, start, valueEnd), flow: Boolean(node.flow), ...base } satisfies ObjectNode;
   }
   if (YAML.isSeq(node)) {
     const items: SpecNode[] = [];
     for (const item of node.items) {
       if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1, text));
     }
-    return { kind: 'array', items, multiline: isMultiline(text, start, valueEnd), ...base } satisfies ArrayNode;
+    return { kind: 'array', items, multiline: isMultiline(text, start, valueEnd), flow: Boolean(node.flow), ...base } satisfies ArrayNode;
   }
   if (YAML.isAlias(node)) return { kind: 'alias', ...base };
   if (YAML.isScalar(node)) {
@@ -227,12 +227,12 @@ function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: Syn
         // Object.defineProperty keeps a "__proto__" key as plain data instead of changing the prototype.
         Object.defineProperty(data, key, { value: value?.data, enumerable: true, writable: true, configurable: true });
       }
-      return { node: { kind: 'object', properties, multiline: isMultiline(text, node.offset, node.offset + node.length), ...base }, data };
+      return { node: { kind: 'object', properties, multiline: isMultiline(text, node.offset, node.offset + node.length), flow: true, ...base }, data };
     }
     case 'array': {
       const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, built, text));
       const multiline = isMultiline(text, node.offset, node.offset + node.length);
-      return { node: { kind: 'array', items: converted.map((c) => c.node), multiline, ...base }, data: converted.map((c) => c.data) };
+      return { node: { kind: 'array', items: converted.map((c) => c.node), multiline, flow: true, ...base }, data: converted.map((c) => c.data) };
     }
     default:
       return { node: { kind: 'scalar', value: node.value as string | number | boolean | null, quoted: node.type === 'string', ...base }, data: node.value };

@@ -15,9 +15,11 @@ export interface SpecProblem {
   readonly path: JsonPath;
   readonly target: 'key' | 'value';
   /** HTTP status the service answers for an error: 400 for rule conflicts, 422 for failed validation. */
-  readonly status?: 400 | 422;
+  readonly status?: 400 | 404 | 422;
   /** The value the user most likely meant (a key or enum value), for "did you mean" quick fixes. */
   readonly suggestion?: string;
+  /** Further values a quick fix needs (e.g. the other GPU types of a pool, to exclude them). */
+  readonly related?: readonly string[];
 }
 
 export const DIAGNOSTIC_SOURCE = 'endpoint-studio';

@@ -21,12 +21,15 @@ export interface ObjectNode extends NodeBase {
   readonly properties: PropertyNode[];
   /** Spread over several lines: problems about it sit on its key rather than on the whole block. */
   readonly multiline: boolean;
+  /** Written in flow style (`{a: 1}`, and all JSON) rather than as an indented block. */
+  readonly flow: boolean;
 }
 
 export interface ArrayNode extends NodeBase {
   readonly kind: 'array';
   readonly items: SpecNode[];
   readonly multiline: boolean;
+  readonly flow: boolean;
 }
 
 export interface ScalarNode extends NodeBase {

@@ -7,6 +7,8 @@ import { SPEC_RULES } from './rules';
 import { toProblems } from './rules/rule';
 import { validateAgainstSchema } from './schemaValidation';
 import type { SpecMode } from './schemas';
+import type { Catalog } from './catalog/catalog';
+import { CATALOG_RULES } from './catalog/rules';
 
 /** Keys that editors and schema tooling add to a spec file; they are never sent to the service. */
 const EDITOR_ONLY_KEYS = ['$schema'];
@@ -18,7 +20,11 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
   return body;
 }
 
-export function validateSpecData(data: unknown, mode: SpecMode = 'create'): SpecProblem[] {
+/**
+ * All problems of one spec. With a `catalog`, the catalog-aware rules run too; without one they
+ * are skipped rather than guessed.
+ */
+export function validateSpecData(data: unknown, mode: SpecMode = 'create', catalog?: Catalog): SpecProblem[] {
   if (data === undefined || data === null) {
     return [{ code: 'empty-spec', message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)', severity: 'error', path: [], target: 'value', status: 400 }];
   }
@@ -28,6 +34,7 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create'): Spec
   }
   const body = toServiceBody(data as Record<string, unknown>);
   const ruleProblems = SPEC_RULES.filter((rule) => rule.modes.includes(mode)).flatMap((rule) => toProblems(rule, rule.check(body)));
+  if (catalog) ruleProblems.push(...CATALOG_RULES.flatMap((rule) => toProblems(rule, rule.check(body, catalog))));
   // A rule that speaks about a spot says it better than the generic schema message there.
   // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
   const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));

@@ -76,7 +76,7 @@ function removeYaml(text: string, target: Resolved): TextEdit[] {
   const start = target.property ? target.property.keySpan.offset : target.node?.offset;
   if (start === undefined) return [];
   const end = target.node ? target.node.offset + target.node.length : start + (target.property?.keySpan.length ?? 0);
-  if (!parent.multiline) return removeFromFlow(parent, start, end);
+  if (parent.flow) return removeFromFlow(parent, start, end);
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const lead = text.slice(lineStart, start);
   // A block item's marker (`- `) belongs to the item; a property sharing the marker's line would take it along.
@@ -102,4 +102,25 @@ export function scalarText(value: string | number | boolean, format: SpecFormat)
   if (typeof value !== 'string') return String(value);
   if (format === 'json') return JSON.stringify(value);
   return /^[A-Za-z_][\w./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) ? value : JSON.stringify(value);
+}
+
+/**
+ * Adds `key: value` after the last property of the object at `objectPath` (which must have one):
+ * on a new line at that property's indentation, or inline for a one-line flow object.
+ */
+export function addProperty(text: string, document: SpecDocument, objectPath: JsonPath, key: string, value: unknown, format: SpecFormat): TextEdit[] {
+  const object = resolvePath(document.root, objectPath)?.node;
+  if (object?.kind !== 'object' || object.properties.length === 0) return [];
+  const last = object.properties[object.properties.length - 1];
+  const lastEnd = last.value ? last.value.offset + last.value.length : last.keySpan.offset + last.keySpan.length;
+  const entry = `${format === 'json' ? JSON.stringify(key) : key}: ${inlineValue(value)}`;
+  const separator = object.flow ? ',' : '';
+  if (object.flow && !object.multiline) return [{ offset: lastEnd, length: 0, newText: `${separator} ${entry}` }];
+  const indent = last.keySpan.offset - (text.lastIndexOf('\n', last.keySpan.offset - 1) + 1);
+  return [{ offset: lastEnd, length: 0, newText: `${separator}\n${' '.repeat(indent)}${entry}` }];
+}
+
+/** A value on one line, valid as JSON and as YAML flow: `["a", "b"]`. */
+function inlineValue(value: unknown): string {
+  return Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]` : JSON.stringify(value);
 }

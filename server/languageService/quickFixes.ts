@@ -5,7 +5,7 @@
 import { isPowerOfTwo } from '../../core/spec/rules/cpu';
 import { valueAt } from '../../core/spec/schemaValidation';
 import type { JsonPath, SpecDocument, SpecFormat } from '../../core/spec/tree';
-import { remove, renameKey, replaceValue, resolvePath, scalarText, type TextEdit } from './edits';
+import { addProperty, remove, renameKey, replaceValue, resolvePath, scalarText, type TextEdit } from './edits';
 
 export interface QuickFix {
   readonly title: string;
@@ -18,6 +18,7 @@ export interface FixRequest {
   readonly code: string;
   readonly path: JsonPath;
   readonly suggestion?: string;
+  readonly related?: readonly string[];
 }
 
 interface FixContext extends FixRequest {
@@ -32,7 +33,26 @@ const fix = (title: string, edits: TextEdit[], preferred = false): QuickFix | un
 
 const removeAt = (c: FixContext, path: JsonPath, title: string, preferred = true) => fix(title, remove(c.text, c.document, path, c.format), preferred);
 
+const replaceWithSuggestion: FixProvider = (c) => (c.suggestion ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)] : []);
+
 const PROVIDERS: Record<string, FixProvider> = {
+  'pool-unknown': replaceWithSuggestion,
+  'cpu-flavor-unknown': replaceWithSuggestion,
+  'data-center-unknown': replaceWithSuggestion,
+  'excluded-type-outside-pools': (c) => [removeAt(c, c.path, 'Remove the exclusion', false)],
+  'gpu-type-as-pool': (c) => {
+    // Keep the selection exactly as meant: the type's pool, minus the pool's other types.
+    if (!c.suggestion) return [];
+    const alreadyExcluding = resolvePath(c.document.root, ['gpu', 'excludedTypes']) !== undefined;
+    const others = c.related ?? [];
+    if (alreadyExcluding && others.length > 0) return [];
+    const edits = [
+      ...replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)),
+      ...(others.length > 0 ? addProperty(c.text, c.document, ['gpu'], 'excludedTypes', others, c.format) : []),
+    ];
+    const type = String(valueAt(c.document.data, c.path));
+    return [fix(others.length > 0 ? `Use pool ${c.suggestion} and exclude its other types (only ${type} stays)` : `Use pool ${c.suggestion}`, edits, true)];
+  },
   'unknown-property': (c) => [c.suggestion ? fix(`Rename to ${c.suggestion}`, renameKey(c.document, c.path, c.suggestion, c.format), true) : undefined, removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}`, false)],
   'invalid-enum': (c) => (c.suggestion ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)] : []),
   'response-only-field': (c) => [removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}, which the service sets`)],

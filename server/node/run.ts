@@ -11,6 +11,9 @@ export function runLanguageServer(): void {
   // createConnection() picks the transport from argv: --stdio, --node-ipc or --socket=N.
   const connection = createConnection(ProposedFeatures.all);
   const fromEnvironment = Number(process.env.ENDPOINT_STUDIO_DEBOUNCE_MS);
-  startServer(connection, { debounceMs: Number.isFinite(fromEnvironment) && fromEnvironment >= 0 ? fromEnvironment : DEFAULT_DEBOUNCE_MS });
+  startServer(connection, {
+    debounceMs: Number.isFinite(fromEnvironment) && fromEnvironment >= 0 ? fromEnvironment : DEFAULT_DEBOUNCE_MS,
+    catalogFile: process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined,
+  });
 }
 

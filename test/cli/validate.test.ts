@@ -73,6 +73,18 @@ describe('endpoint-studio validate', () => {
     assert.match(noMatch.stderr, /no files match/);
   });
 
+  it('checks against a pinned catalog with --catalog', () => {
+    const spec = join(dir, 'pool.endpoint.yaml');
+    writeFileSync(spec, VALID.replace('[ADA_24]', '[ADA_42]'));
+    assert.equal(run(['validate', spec]).status, 0, 'without a catalog nothing is guessed');
+    const result = run(['validate', '--catalog', join(REPO_ROOT, 'test', 'fixtures', 'catalog.json'), spec]);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /pool\.endpoint\.yaml:5:11: error pool-unknown unknown GPU pool: ADA_42; did you mean ADA_24\?/);
+    const broken = run(['validate', '--catalog', spec, spec]);
+    assert.equal(broken.status, 2);
+    assert.match(broken.stderr, /cannot read catalog/);
+  });
+
   it('reports a file of binary garbage as a syntax problem, not a crash', () => {
     const garbage = join(dir, 'garbage.endpoint.yaml');
     writeFileSync(garbage, Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x3a, 0x0a, 0x09, 0x5b]));

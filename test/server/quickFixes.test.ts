@@ -133,3 +133,71 @@ describe('quick fixes over LSP stdio', () => {
     assert.deepEqual(await client.codeActions(uri, [{ ...diagnostic, source: 'someone-else' }]), []);
   });
 });
+
+describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
+  let client: LspClient;
+  before(async () => {
+    client = await LspClient.start({ pull: true, catalogFile: `${__dirname}/../fixtures/catalog.json` });
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  const catalogCases: Case[] = [
+    { name: 'corrects a misspelt pool', text: BASE.replace('[ADA_24]', '[ADA_42]'), code: 'pool-unknown', title: /Change to ADA_24/, expected: BASE },
+    {
+      name: 'turns a GPU type written as a pool into its pool plus exclusions (block gpu)',
+      text: BASE.replace('[ADA_24]', '["NVIDIA GeForce RTX 4090"]'),
+      code: 'gpu-type-as-pool',
+      title: /Use pool ADA_24 and exclude its other types/,
+      expected: BASE.replace('  pools: [ADA_24]\n', '  pools: [ADA_24]\n  excludedTypes: ["NVIDIA L4"]\n'),
+    },
+    {
+      name: 'does the same in a flow mapping',
+      text: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'gpu: {pools: ["NVIDIA L4"], count: 1}\n'),
+      code: 'gpu-type-as-pool',
+      title: /Use pool ADA_24/,
+      expected: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'gpu: {pools: [ADA_24], count: 1, excludedTypes: ["NVIDIA GeForce RTX 4090"]}\n'),
+    },
+    {
+      name: 'does the same in JSON',
+      ext: 'json',
+      text: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": {\n    "pools": ["NVIDIA L4"]\n  },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
+      code: 'gpu-type-as-pool',
+      title: /Use pool ADA_24/,
+      expected: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": {\n    "pools": ["ADA_24"],\n    "excludedTypes": ["NVIDIA GeForce RTX 4090"]\n  },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
+    },
+    {
+      name: 'corrects a misspelt CPU flavor',
+      text: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'cpu:\n  - id: cpu3x\n    vcpuCount: 4\n'),
+      code: 'cpu-flavor-unknown',
+      title: /Change to cpu3c/,
+      expected: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'cpu:\n  - id: cpu3c\n    vcpuCount: 4\n'),
+    },
+    { name: 'corrects a misspelt data center', text: `${BASE}dataCenterIds: [US-TX-4]\n`, code: 'data-center-unknown', title: /Change to US-TX-3/, expected: `${BASE}dataCenterIds: [US-TX-3]\n` },
+    {
+      name: 'removes an exclusion outside the chosen pools',
+      text: BASE.replace('  pools: [ADA_24]\n', '  pools: [ADA_24]\n  excludedTypes: ["NVIDIA L4", "NVIDIA A100 80GB PCIe"]\n'),
+      code: 'excluded-type-outside-pools',
+      title: /Remove the exclusion/,
+      expected: BASE.replace('  pools: [ADA_24]\n', '  pools: [ADA_24]\n  excludedTypes: ["NVIDIA L4"]\n'),
+    },
+  ];
+
+  let n = 0;
+  for (const c of catalogCases) {
+    it(c.name, async () => {
+      const uri = `file:///catalog-fixes/case-${++n}.endpoint.${c.ext ?? 'yaml'}`;
+      await client.open(uri, c.text);
+      const diagnostics = (await client.pulledDiagnostics(uri)).filter((d) => d.code === c.code);
+      assert.ok(diagnostics.length > 0, `expected a ${c.code} diagnostic`);
+      const actions = (await Promise.all(diagnostics.map((d) => client.codeActions(uri, [d])))).flat();
+      const action = actions.find((a) => c.title.test(a.title));
+      assert.ok(action, `no action matching ${c.title}; got: ${actions.map((a) => a.title).join(' | ')}`);
+      const fixed = apply(c.text, action, uri);
+      assert.equal(fixed, c.expected);
+      await client.change(uri, fixed);
+      assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`), [], 'the fixed spec is clean');
+    });
+  }
+});

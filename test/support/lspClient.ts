@@ -24,6 +24,8 @@ export interface LspClientOptions {
   debounceMs?: number;
   /** Run through the CLI (`endpoint-studio lsp --stdio`) instead of dist/server.js. */
   viaCli?: boolean;
+  /** A catalog snapshot file the server checks against. */
+  catalogFile?: string;
 }
 
 export class LspClient {
@@ -61,7 +63,7 @@ export class LspClient {
           hover: { contentFormat: ['markdown'] },
         },
       },
-      initializationOptions: { debounceMs: options.debounceMs ?? 0 },
+      initializationOptions: { debounceMs: options.debounceMs ?? 0, ...(options.catalogFile ? { catalogFile: options.catalogFile } : {}) },
     });
     await connection.sendNotification('initialized', {});
     return client;

@@ -6,6 +6,8 @@ export interface RuleFinding {
   readonly path: JsonPath;
   readonly target: 'key' | 'value';
   readonly message: string;
+  readonly suggestion?: string;
+  readonly related?: readonly string[];
 }
 
 /**
@@ -24,7 +26,7 @@ export interface SpecRule {
   check(spec: Record<string, unknown>): RuleFinding[];
 }
 
-export function toProblems(rule: SpecRule, findings: RuleFinding[]): SpecProblem[] {
+export function toProblems(rule: Pick<SpecRule, 'code' | 'severity'> & { status?: 400 | 404 | 422 }, findings: RuleFinding[]): SpecProblem[] {
   return findings.map((f) => ({ ...f, code: rule.code, severity: rule.severity, ...(rule.status ? { status: rule.status } : {}) }));
 }
 

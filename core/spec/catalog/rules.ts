@@ -1,0 +1,282 @@
+/**
+ * Rules that need the service's catalog. They run only when a catalog is at hand: without one,
+ * nothing is guessed. The emulator runs the same objects against its seeded catalog.
+ */
+import type { Severity } from '../problem';
+import type { RuleFinding } from '../rules/rule';
+import { has, record, stringArray } from '../rules/rule';
+import { closestMatch } from '../suggest';
+import type { Catalog, CatalogGpuType } from './catalog';
+
+export interface CatalogRule {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly status?: 400 | 404 | 422;
+  readonly description: string;
+  check(spec: Record<string, unknown>, catalog: Catalog): RuleFinding[];
+}
+
+const MORE_ROOM = 'listing more pools and leaving dataCenterIds unset gives the scheduler more room';
+
+function gpuSelection(spec: Record<string, unknown>): { pools: string[]; excluded: string[] } | undefined {
+  const gpu = record(spec.gpu);
+  const pools = stringArray(gpu?.pools);
+  if (!gpu || !pools) return undefined;
+  return { pools, excluded: stringArray(gpu.excludedTypes) ?? [] };
+}
+
+export const poolKnown: CatalogRule = {
+  code: 'pool-unknown',
+  severity: 'error',
+  status: 400,
+  description: 'Each of `gpu.pools` is a serverless pool of the catalog.',
+  check(spec, catalog) {
+    const selection = gpuSelection(spec);
+    if (!selection) return [];
+    const findings: RuleFinding[] = [];
+    selection.pools.forEach((pool, index) => {
+      if (catalog.pools.has(pool) || catalog.gpuTypes.has(pool)) return;
+      const suggestion = closestMatch(pool, [...catalog.pools.keys()]);
+      findings.push({ path: ['gpu', 'pools', index], target: 'value', message: `unknown GPU pool: ${pool}${suggestion ? `; did you mean ${suggestion}?` : ''}`, suggestion });
+    });
+    return findings;
+  },
+};
+
+export const gpuTypeAsPool: CatalogRule = {
+  code: 'gpu-type-as-pool',
+  severity: 'error',
+  status: 400,
+  description: '`gpu.pools` takes pool ids; a GPU type id belongs there only through its pool and `excludedTypes`.',
+  check(spec, catalog) {
+    const selection = gpuSelection(spec);
+    if (!selection) return [];
+    const findings: RuleFinding[] = [];
+    selection.pools.forEach((id, index) => {
+      const type = catalog.gpuTypes.has(id) && !catalog.pools.has(id) ? catalog.gpuTypes.get(id) : undefined;
+      if (!type) return;
+      const message = type.pool
+        ? `${id} is a GPU type, not a pool: use its pool ${type.pool} (with excludedTypes for the pool's other types to keep only this one)`
+        : `${id} is a GPU type in no serverless pool, so no endpoint can run on it; choose a pool`;
+      const others = type.pool ? (catalog.pools.get(type.pool) ?? []).map((t) => t.id).filter((other) => other !== id) : undefined;
+      findings.push({ path: ['gpu', 'pools', index], target: 'value', message, ...(type.pool ? { suggestion: type.pool, related: others } : {}) });
+    });
+    return findings;
+  },
+};
+
+export const excludedTypesInPools: CatalogRule = {
+  code: 'excluded-type-outside-pools',
+  severity: 'error',
+  status: 400,
+  description: 'Each of `gpu.excludedTypes` is a GPU type inside one of the chosen pools.',
+  check(spec, catalog) {
+    const selection = gpuSelection(spec);
+    if (!selection) return [];
+    const knownPools = selection.pools.filter((p) => catalog.pools.has(p));
+    if (knownPools.length === 0) return [];
+    const members = new Set(catalog.selectedTypes(knownPools).map((t) => t.id));
+    const findings: RuleFinding[] = [];
+    selection.excluded.forEach((raw, index) => {
+      const id = raw.trim();
+      if (members.has(id)) return;
+      const type = catalog.gpuTypes.get(id);
+      const message = type
+        ? `${id} is not in the chosen pools (${knownPools.join(', ')}); it belongs to ${type.pool ?? 'no serverless pool'}: remove it`
+        : `unknown GPU type: ${id}${closestMatchText(id, [...members])}`;
+      findings.push({ path: ['gpu', 'excludedTypes', index], target: 'value', message });
+    });
+    return findings;
+  },
+};
+
+export const gpuTypeRemains: CatalogRule = {
+  code: 'no-gpu-type-left',
+  severity: 'error',
+  status: 400,
+  description: 'At least one GPU type of the chosen pools remains after `excludedTypes`.',
+  check(spec, catalog) {
+    const selection = gpuSelection(spec);
+    if (!selection || selection.excluded.length === 0) return [];
+    const knownPools = selection.pools.filter((p) => catalog.pools.has(p));
+    if (knownPools.length === 0 || knownPools.length !== selection.pools.length) return [];
+    if (catalog.selectedTypes(knownPools, selection.excluded).length > 0) return [];
+    return [{ path: ['gpu', 'excludedTypes'], target: 'key', message: `excludedTypes removes every GPU type of ${knownPools.join(', ')}; keep at least one, or add a pool` }];
+  },
+};
+
+export const cpuFlavorKnown: CatalogRule = {
+  code: 'cpu-flavor-unknown',
+  severity: 'error',
+  status: 400,
+  description: 'Each `cpu[].id` is a CPU flavor of the catalog.',
+  check(spec, catalog) {
+    if (!Array.isArray(spec.cpu)) return [];
+    const findings: RuleFinding[] = [];
+    spec.cpu.forEach((item, index) => {
+      const id = record(item)?.id;
+      if (typeof id !== 'string' || id === '' || catalog.cpuFlavors.has(id)) return;
+      findings.push({ path: ['cpu', index, 'id'], target: 'value', message: `unknown CPU flavor: ${id}${closestMatchText(id, [...catalog.cpuFlavors.keys()])}`, suggestion: closestMatch(id, [...catalog.cpuFlavors.keys()]) });
+    });
+    return findings;
+  },
+};
+
+export const vcpuCountForFlavor: CatalogRule = {
+  code: 'vcpu-invalid-for-flavor',
+  severity: 'error',
+  status: 422,
+  description: '`cpu[].vcpuCount` lies within the flavor\'s vCPU range.',
+  check(spec, catalog) {
+    if (!Array.isArray(spec.cpu)) return [];
+    const findings: RuleFinding[] = [];
+    spec.cpu.forEach((item, index) => {
+      const entry = record(item);
+      const flavor = typeof entry?.id === 'string' ? catalog.cpuFlavors.get(entry.id) : undefined;
+      const count = entry?.vcpuCount;
+      if (!flavor || typeof count !== 'number' || (count >= flavor.vcpu.min && count <= flavor.vcpu.max)) return;
+      findings.push({ path: ['cpu', index, 'vcpuCount'], target: 'value', message: `${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs; got: ${count}` });
+    });
+    return findings;
+  },
+};
+
+export const dataCenterKnown: CatalogRule = {
+  code: 'data-center-unknown',
+  severity: 'error',
+  status: 400,
+  description: 'Each of `dataCenterIds` is a data center of the catalog.',
+  check(spec, catalog) {
+    const ids = stringArray(spec.dataCenterIds);
+    if (!ids) return [];
+    const findings: RuleFinding[] = [];
+    ids.forEach((id, index) => {
+      if (!catalog.dataCenters.has(id)) {
+        findings.push({ path: ['dataCenterIds', index], target: 'value', message: `unknown data center: ${id}${closestMatchText(id, [...catalog.dataCenters.keys()])}`, suggestion: closestMatch(id, [...catalog.dataCenters.keys()]) });
+      }
+    });
+    return findings;
+  },
+};
+
+export const templateKnown: CatalogRule = {
+  code: 'template-unknown',
+  severity: 'error',
+  status: 404,
+  description: '`templateId` names a template you own or a public catalog template.',
+  check(spec, catalog) {
+    const id = spec.templateId;
+    if (typeof id !== 'string' || id === '' || catalog.templates.has(id)) return [];
+    return [{ path: ['templateId'], target: 'value', message: `no template ${id} among your templates or the public catalog${closestMatchText(id, [...catalog.templates.keys()])}` }];
+  },
+};
+
+export const templateServerless: CatalogRule = {
+  code: 'template-not-serverless',
+  severity: 'error',
+  status: 422,
+  description: '`templateId` names a serverless template, not a pod template.',
+  check(spec, catalog) {
+    const template = typeof spec.templateId === 'string' ? catalog.templates.get(spec.templateId) : undefined;
+    if (!template || template.serverless) return [];
+    return [{ path: ['templateId'], target: 'value', message: `${template.name} is a pod template; an endpoint needs a serverless template` }];
+  },
+};
+
+export const cudaOffered: CatalogRule = {
+  code: 'cuda-not-offered',
+  severity: 'warning',
+  description: 'The CUDA constraint leaves some GPU of the selection to run on.',
+  check(spec, catalog) {
+    const selection = gpuSelection(spec);
+    if (!selection) return [];
+    const types = catalog.selectedTypes(selection.pools, selection.excluded).filter((t) => t.cudaVersions);
+    if (types.length === 0) return [];
+    const offered = new Set(types.flatMap((t) => t.cudaVersions ?? []));
+    const gpu = record(spec.gpu)!;
+    const template = typeof spec.templateId === 'string' ? catalog.templates.get(spec.templateId) : undefined;
+    // Rule 5: the template's set seeds a GPU create that states no constraint of its own.
+    const seeded = !has(gpu, 'allowedCudaVersions') && !has(gpu, 'minCudaVersion') ? template?.allowedCudaVersions : undefined;
+    const allowed = stringArray(gpu.allowedCudaVersions) ?? (seeded ? [...seeded] : undefined);
+    const findings: RuleFinding[] = [];
+    if (allowed && allowed.length > 0 && !allowed.some((v) => offered.has(v))) {
+      const where = seeded ? ['templateId'] : ['gpu', 'allowedCudaVersions'];
+      findings.push({ path: where, target: seeded ? 'value' : 'key', message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${allowed.join(', ')} (offered: ${sortVersions([...offered]).join(', ')}); workers could never start: ${MORE_ROOM}` });
+    }
+    const floor = gpu.minCudaVersion;
+    if (typeof floor === 'string' && /^\d+\.\d+$/.test(floor) && ![...offered].some((v) => compareVersions(v, floor) >= 0)) {
+      findings.push({ path: ['gpu', 'minCudaVersion'], target: 'value', message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${floor} or later (highest: ${sortVersions([...offered]).pop()}); ${MORE_ROOM}` });
+    }
+    return findings;
+  },
+};
+
+export const stockInDataCenters: CatalogRule = {
+  code: 'no-stock-in-data-centers',
+  severity: 'warning',
+  description: 'The chosen GPU types have serverless stock in the chosen data centers.',
+  check(spec, catalog) {
+    const selection = gpuSelection(spec);
+    const dataCenters = stringArray(spec.dataCenterIds)?.filter((id) => catalog.dataCenters.has(id));
+    if (!selection || !dataCenters || dataCenters.length === 0) return [];
+    const types = catalog.selectedTypes(selection.pools, selection.excluded);
+    if (types.length === 0 || types.some((t) => !t.dataCenters)) return [];
+    if (types.some((t) => hasStock(t, dataCenters))) return [];
+    return [{ path: ['dataCenterIds'], target: 'key', message: `none of the chosen GPUs has serverless stock in ${dataCenters.join(', ')}, so workers would wait THROTTLED; ${MORE_ROOM}` }];
+  },
+};
+
+export const networkVolumesReachable: CatalogRule = {
+  code: 'network-volume-placement',
+  severity: 'warning',
+  description: 'Each network volume exists and sits in one of the chosen data centers.',
+  check(spec, catalog) {
+    const volumes = stringArray(spec.networkVolumes);
+    if (!volumes || !catalog.networkVolumes) return [];
+    const dataCenters = stringArray(spec.dataCenterIds) ?? [];
+    const findings: RuleFinding[] = [];
+    volumes.forEach((id, index) => {
+      const volume = catalog.networkVolumes!.get(id);
+      if (!volume) {
+        findings.push({ path: ['networkVolumes', index], target: 'value', message: `no network volume ${id} in your account${closestMatchText(id, [...catalog.networkVolumes!.keys()])}` });
+      } else if (dataCenters.length > 0 && !dataCenters.includes(volume.dataCenter)) {
+        findings.push({ path: ['networkVolumes', index], target: 'value', message: `volume ${volume.name} lives in ${volume.dataCenter}, outside dataCenterIds (${dataCenters.join(', ')}); workers could not mount it` });
+      }
+    });
+    return findings;
+  },
+};
+
+export const CATALOG_RULES: readonly CatalogRule[] = [
+  poolKnown,
+  gpuTypeAsPool,
+  excludedTypesInPools,
+  gpuTypeRemains,
+  cpuFlavorKnown,
+  vcpuCountForFlavor,
+  dataCenterKnown,
+  templateKnown,
+  templateServerless,
+  cudaOffered,
+  stockInDataCenters,
+  networkVolumesReachable,
+];
+
+function hasStock(type: CatalogGpuType, dataCenters: readonly string[]): boolean {
+  return (type.dataCenters ?? []).some((dc) => dataCenters.includes(dc.id) && dc.availability !== 'NONE');
+}
+
+function closestMatchText(input: string, candidates: string[]): string {
+  const suggestion = closestMatch(input, candidates);
+  return suggestion ? `; did you mean ${suggestion}?` : '';
+}
+
+export function compareVersions(a: string, b: string): number {
+  const [am, an] = a.split('.').map(Number);
+  const [bm, bn] = b.split('.').map(Number);
+  return am - bm || an - bn;
+}
+
+function sortVersions(versions: string[]): string[] {
+  return versions.sort(compareVersions);
+}
