@@ -1,12 +1,15 @@
 /** The `endpoint-studio` command line: validate specs, run the language server, run the emulator. */
 import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
 import { runLanguageServer } from '../server/node/run';
+import { runEmulatorCli } from '../emulator/cli';
 
 const HELP = `Usage: endpoint-studio <command> [options]
 
 Commands:
   validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
   lsp --stdio                                 run the language server for any LSP client
+  emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
+                                              (endpoint-studio emulator --help for its options)
   help [command]                              show help
 
 ${VALIDATE_HELP}`;
@@ -21,6 +24,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   switch (command) {
     case 'validate':
       return runValidate(rest, io);
+    case 'emulator':
+      return runEmulatorCli(rest);
     case 'lsp':
       // The server owns stdin/stdout from here on; the process lives as long as the client.
       runLanguageServer();

@@ -39,6 +39,8 @@ const cases: Record<string, Case> = {
   'cuda-not-offered': { good: gpuSpec({ pools: ['ADA_24'], allowedCudaVersions: ['12.8', '11.8'] }), bad: gpuSpec({ pools: ['AMPERE_80'], allowedCudaVersions: ['12.8'] }), path: ['gpu', 'allowedCudaVersions'], message: /no GPU in AMPERE_80 offers CUDA 12.8 \(offered: 11.8, 12.2\).*more pools/ },
   'no-stock-in-data-centers': { good: gpuSpec({ pools: ['ADA_24', 'AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'] }), bad: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['EU-RO-1'] }), path: ['dataCenterIds'], message: /no.*stock in EU-RO-1.*THROTTLED.*leaving dataCenterIds unset/ },
   'network-volume-placement': { good: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-3'], networkVolumes: ['vol_tx'] }), bad: gpuSpec({ pools: ['AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'], networkVolumes: ['vol_tx'] }), path: ['networkVolumes', 0], message: /lives in US-TX-3, outside dataCenterIds \(EU-RO-1\)/ },
+  'network-volume-unknown': { good: gpuSpec({ pools: ['ADA_24'] }, { networkVolumes: ['vol_tx'] }), bad: gpuSpec({ pools: ['ADA_24'] }, { networkVolumes: ['vol_tz'] }), path: ['networkVolumes', 0], message: /no network volume vol_tz in your account; did you mean vol_tx\?/ },
+  'registry-unknown': { good: gpuSpec({ pools: ['ADA_24'] }, { registry: 'reg_docker' }), bad: gpuSpec({ pools: ['ADA_24'] }, { registry: 'reg_dock' }), path: ['registry'], message: /no registry credential reg_dock/ },
 };
 
 describe('catalog rules', () => {

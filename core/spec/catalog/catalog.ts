@@ -55,6 +55,8 @@ export interface CatalogData {
   readonly templates: readonly CatalogTemplate[];
   /** The caller's network volumes; undefined when they could not be read (checks are then skipped). */
   readonly networkVolumes?: readonly CatalogNetworkVolume[];
+  /** The caller's registry credentials; undefined when unknown. */
+  readonly registries?: readonly { readonly id: string; readonly name: string }[];
 }
 
 export class Catalog {
@@ -64,6 +66,7 @@ export class Catalog {
   readonly dataCenters = new Map<string, CatalogDataCenter>();
   readonly templates = new Map<string, CatalogTemplate>();
   readonly networkVolumes?: Map<string, CatalogNetworkVolume>;
+  readonly registries?: Set<string>;
 
   constructor(readonly data: CatalogData) {
     for (const type of data.gpuTypes) {
@@ -74,6 +77,7 @@ export class Catalog {
     for (const dc of data.dataCenters) this.dataCenters.set(dc.id, dc);
     for (const template of data.templates) this.templates.set(template.id, template);
     if (data.networkVolumes) this.networkVolumes = new Map(data.networkVolumes.map((v) => [v.id, v]));
+    if (data.registries) this.registries = new Set(data.registries.map((r) => r.id));
   }
 
   /** The GPU types a selection places workers on: the members of the known pools minus the exclusions. */

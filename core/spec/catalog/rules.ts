@@ -28,7 +28,7 @@ function gpuSelection(spec: Record<string, unknown>): { pools: string[]; exclude
 export const poolKnown: CatalogRule = {
   code: 'pool-unknown',
   severity: 'error',
-  status: 400,
+  status: 422,
   description: 'Each of `gpu.pools` is a serverless pool of the catalog.',
   check(spec, catalog) {
     const selection = gpuSelection(spec);
@@ -46,7 +46,7 @@ export const poolKnown: CatalogRule = {
 export const gpuTypeAsPool: CatalogRule = {
   code: 'gpu-type-as-pool',
   severity: 'error',
-  status: 400,
+  status: 422,
   description: '`gpu.pools` takes pool ids; a GPU type id belongs there only through its pool and `excludedTypes`.',
   check(spec, catalog) {
     const selection = gpuSelection(spec);
@@ -79,7 +79,8 @@ export const excludedTypesInPools: CatalogRule = {
     const findings: RuleFinding[] = [];
     selection.excluded.forEach((raw, index) => {
       const id = raw.trim();
-      if (members.has(id)) return;
+      // Items the schema's pattern rejects (empty, leading hyphen) are reported there.
+      if (members.has(id) || !/^\s*[^\s-]/.test(raw)) return;
       const type = catalog.gpuTypes.get(id);
       const message = type
         ? `${id} is not in the chosen pools (${knownPools.join(', ')}); it belongs to ${type.pool ?? 'no serverless pool'}: remove it`
@@ -108,7 +109,7 @@ export const gpuTypeRemains: CatalogRule = {
 export const cpuFlavorKnown: CatalogRule = {
   code: 'cpu-flavor-unknown',
   severity: 'error',
-  status: 400,
+  status: 422,
   description: 'Each `cpu[].id` is a CPU flavor of the catalog.',
   check(spec, catalog) {
     if (!Array.isArray(spec.cpu)) return [];
@@ -144,7 +145,7 @@ export const vcpuCountForFlavor: CatalogRule = {
 export const dataCenterKnown: CatalogRule = {
   code: 'data-center-unknown',
   severity: 'error',
-  status: 400,
+  status: 422,
   description: 'Each of `dataCenterIds` is a data center of the catalog.',
   check(spec, catalog) {
     const ids = stringArray(spec.dataCenterIds);
@@ -226,24 +227,51 @@ export const stockInDataCenters: CatalogRule = {
   },
 };
 
-export const networkVolumesReachable: CatalogRule = {
-  code: 'network-volume-placement',
-  severity: 'warning',
-  description: 'Each network volume exists and sits in one of the chosen data centers.',
+export const networkVolumeKnown: CatalogRule = {
+  code: 'network-volume-unknown',
+  severity: 'error',
+  status: 422,
+  description: 'Each of `networkVolumes` is a network volume of your account.',
   check(spec, catalog) {
     const volumes = stringArray(spec.networkVolumes);
-    if (!volumes || !catalog.networkVolumes) return [];
+    const known = catalog.networkVolumes;
+    if (!volumes || !known) return [];
+    const findings: RuleFinding[] = [];
+    volumes.forEach((id, index) => {
+      if (!known.has(id)) findings.push({ path: ['networkVolumes', index], target: 'value', message: `no network volume ${id} in your account${closestMatchText(id, [...known.keys()])}` });
+    });
+    return findings;
+  },
+};
+
+export const networkVolumesPlaced: CatalogRule = {
+  code: 'network-volume-placement',
+  severity: 'warning',
+  description: 'Each network volume sits in one of the chosen data centers.',
+  check(spec, catalog) {
+    const volumes = stringArray(spec.networkVolumes);
     const dataCenters = stringArray(spec.dataCenterIds) ?? [];
+    if (!volumes || !catalog.networkVolumes || dataCenters.length === 0) return [];
     const findings: RuleFinding[] = [];
     volumes.forEach((id, index) => {
       const volume = catalog.networkVolumes!.get(id);
-      if (!volume) {
-        findings.push({ path: ['networkVolumes', index], target: 'value', message: `no network volume ${id} in your account${closestMatchText(id, [...catalog.networkVolumes!.keys()])}` });
-      } else if (dataCenters.length > 0 && !dataCenters.includes(volume.dataCenter)) {
+      if (volume && !dataCenters.includes(volume.dataCenter)) {
         findings.push({ path: ['networkVolumes', index], target: 'value', message: `volume ${volume.name} lives in ${volume.dataCenter}, outside dataCenterIds (${dataCenters.join(', ')}); workers could not mount it` });
       }
     });
     return findings;
+  },
+};
+
+export const registryKnown: CatalogRule = {
+  code: 'registry-unknown',
+  severity: 'error',
+  status: 422,
+  description: '`registry` names a registry credential of your account.',
+  check(spec, catalog) {
+    const id = spec.registry;
+    if (typeof id !== 'string' || !catalog.registries || catalog.registries.has(id)) return [];
+    return [{ path: ['registry'], target: 'value', message: `no registry credential ${id} in your account${closestMatchText(id, [...catalog.registries])}` }];
   },
 };
 
@@ -259,7 +287,9 @@ export const CATALOG_RULES: readonly CatalogRule[] = [
   templateServerless,
   cudaOffered,
   stockInDataCenters,
-  networkVolumesReachable,
+  networkVolumeKnown,
+  networkVolumesPlaced,
+  registryKnown,
 ];
 
 function hasStock(type: CatalogGpuType, dataCenters: readonly string[]): boolean {

@@ -1,0 +1,75 @@
+/** Reads a JSON request body defensively: hostile input becomes a problem, never a crash. */
+import type { IncomingMessage } from 'node:http';
+import { ProblemError } from './problems';
+
+/** Far above any real endpoint spec; keeps a hostile client from filling memory. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const mediaType = header.split(';')[0].trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
+}
+
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(new ProblemError(413, `request body is ${declared} bytes; the limit is ${limit} bytes`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        reject(new ProblemError(413, `request body exceeds the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) {
+        done = true;
+        resolve(Buffer.concat(chunks));
+      }
+    });
+    req.on('error', (error) => {
+      if (!done) {
+        done = true;
+        reject(new ProblemError(400, `could not read the request body: ${error.message}`));
+      }
+    });
+  });
+}
+
+/**
+ * The parsed JSON body. `required: false` lets an empty body through as `undefined` (job
+ * operations like cancel take no body); any body that is sent must still be JSON.
+ */
+export async function readJsonBody(req: IncomingMessage, options: { required: boolean; limit?: number } = { required: true }): Promise<unknown> {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) {
+    req.resume();
+    if (options.required) throw new ProblemError(400, 'a JSON request body is required');
+    return undefined;
+  }
+  if (!isJsonContentType(req.headers['content-type'])) {
+    req.resume();
+    throw new ProblemError(415, `request bodies are JSON: send Content-Type: application/json (got ${req.headers['content-type'] ? JSON.stringify(req.headers['content-type']) : 'none'})`);
+  }
+  const raw = await readRaw(req, options.limit ?? MAX_BODY_BYTES);
+  const text = raw.toString('utf8');
+  if (text.trim() === '') {
+    if (options.required) throw new ProblemError(400, 'a JSON request body is required');
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ProblemError(400, `request body is not valid JSON: ${(error as Error).message}`, ['$: malformed JSON']);
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The endpoint record: built from a validated create body with the contract's defaults, merged
+ * with PATCH bodies, compared for release diffs, and rendered in the response shape.
+ */
+import { decodeArgs } from '../../core/spec/args';
+import type { Scaling, StoredCpu, StoredEndpoint, StoredGpu, ReleaseDiffEntry } from '../state';
+import { findCpuFlavor } from '../catalog/seed';
+
+export const DEFAULTS = {
+  workersMin: 0,
+  workersMax: 3,
+  idleTimeout: 10,
+  timeout: 300000,
+  flashboot: 'OFF' as const,
+  /** The contract names no default disk; this is the size the service's own examples show. */
+  disk: 20,
+};
+
+type Body = Record<string, unknown>;
+
+const asRecord = (v: unknown): Body | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Body) : undefined);
+const asStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])] : undefined);
+
+/** Encodes a command into the JSON-object form of `args`; empty parts are left out, all-empty is "". */
+export function encodeCommand(entrypoint: readonly string[] | undefined, cmd: readonly string[]): string {
+  const object: Record<string, string[]> = {};
+  if (entrypoint && entrypoint.length > 0) object.entrypoint = [...entrypoint];
+  if (cmd.length > 0) object.cmd = [...cmd];
+  return Object.keys(object).length > 0 ? JSON.stringify(object) : '';
+}
+
+/**
+ * `args` after applying a body over `base`. `args` wins as sent (rules already checked that any
+ * `entrypoint`/`cmd` beside it agree); otherwise `entrypoint`/`cmd` replace their half of the
+ * stored command and the result is re-encoded.
+ */
+export function resolveArgs(base: string, body: Body): string {
+  if (typeof body.args === 'string') return body.args;
+  const entrypoint = asStrings(body.entrypoint);
+  const cmd = asStrings(body.cmd);
+  if (!entrypoint && !cmd) return base;
+  const decoded = decodeArgs(base);
+  const current = decoded.ok ? decoded.command : { entrypoint: undefined, cmd: [] };
+  return encodeCommand(entrypoint ?? current.entrypoint, cmd ?? current.cmd);
+}
+
+export function idleTimeoutApplies(type: string, scaling: Scaling): boolean {
+  return !(type === 'QUEUE' && scaling.type === 'REQUEST_COUNT');
+}
+
+function toScaling(value: unknown): Scaling {
+  const s = asRecord(value) ?? {};
+  return s.type === 'REQUEST_COUNT' ? { type: 'REQUEST_COUNT', requestCount: Number(s.requestCount) } : { type: 'QUEUE_DELAY', queueDelay: Number(s.queueDelay) };
+}
+
+function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
+  const pools = asStrings(value.pools);
+  const excluded = asStrings(value.excludedTypes)?.map((t) => t.trim());
+  return {
+    // Pools and exclusions are one selection: new pools without exclusions clear them.
+    pools: pools ?? previous?.pools ?? [],
+    excludedTypes: pools ? excluded ?? [] : excluded ?? previous?.excludedTypes ?? [],
+    count: typeof value.count === 'number' ? value.count : previous?.count ?? 1,
+    allowedCudaVersions: asStrings(value.allowedCudaVersions) ?? previous?.allowedCudaVersions ?? [],
+    minCudaVersion: typeof value.minCudaVersion === 'string' ? value.minCudaVersion : previous?.minCudaVersion ?? null,
+  };
+}
+
+function toCpu(value: unknown): StoredCpu[] {
+  return (Array.isArray(value) ? value : []).map((item) => {
+    const r = asRecord(item) ?? {};
+    return { id: String(r.id), vcpuCount: Number(r.vcpuCount) };
+  });
+}
+
+/** A new endpoint from a create body that passed every rule (template already resolved into it). */
+export function buildEndpoint(body: Body, id: string, createdAt: string): StoredEndpoint {
+  const type = body.type === 'LOAD_BALANCER' ? 'LOAD_BALANCER' : 'QUEUE';
+  const scaling = toScaling(body.scaling);
+  const workers = asRecord(body.workers) ?? {};
+  const endpoint: StoredEndpoint = {
+    id,
+    name: String(body.name),
+    type,
+    ...(typeof body.templateId === 'string' ? { templateId: body.templateId } : {}),
+    image: typeof body.image === 'string' ? body.image : '',
+    args: resolveArgs('', body),
+    disk: typeof body.disk === 'number' ? body.disk : DEFAULTS.disk,
+    ports: asStrings(body.ports) ?? [],
+    env: { ...((asRecord(body.env) as Record<string, string> | undefined) ?? {}) },
+    registry: typeof body.registry === 'string' ? body.registry : null,
+    workers: {
+      min: typeof workers.min === 'number' ? workers.min : DEFAULTS.workersMin,
+      max: typeof workers.max === 'number' ? workers.max : DEFAULTS.workersMax,
+    },
+    scaling,
+    dataCenterIds: asStrings(body.dataCenterIds) ?? [],
+    networkVolumes: asStrings(body.networkVolumes) ?? [],
+    timeout: typeof body.timeout === 'number' ? body.timeout : DEFAULTS.timeout,
+    flashboot: (body.flashboot as StoredEndpoint['flashboot'] | undefined) ?? DEFAULTS.flashboot,
+    createdAt,
+    version: 1,
+  };
+  if (idleTimeoutApplies(type, scaling)) endpoint.workers.idleTimeout = typeof workers.idleTimeout === 'number' ? workers.idleTimeout : DEFAULTS.idleTimeout;
+  if (asRecord(body.gpu)) endpoint.gpu = toGpu(asRecord(body.gpu)!);
+  else endpoint.cpu = toCpu(body.cpu);
+  return endpoint;
+}
+
+/**
+ * The endpoint after a PATCH body (already schema-checked). The caller re-validates the result
+ * as a whole, since some rules only fail on the combination of stored and sent fields.
+ */
+export function mergePatch(current: StoredEndpoint, body: Body): StoredEndpoint {
+  const next: StoredEndpoint = structuredClone(current);
+  if (typeof body.name === 'string') next.name = body.name;
+  if (typeof body.image === 'string') next.image = body.image;
+  next.args = resolveArgs(current.args, body);
+  if (typeof body.disk === 'number') next.disk = body.disk;
+  if (asStrings(body.ports)) next.ports = asStrings(body.ports)!;
+  if (asRecord(body.env)) next.env = { ...(asRecord(body.env) as Record<string, string>) };
+  if (body.registry !== undefined) next.registry = typeof body.registry === 'string' ? body.registry : null;
+  if (asStrings(body.dataCenterIds)) next.dataCenterIds = asStrings(body.dataCenterIds)!;
+  if (asStrings(body.networkVolumes)) next.networkVolumes = asStrings(body.networkVolumes)!;
+  if (typeof body.timeout === 'number') next.timeout = body.timeout;
+  if (typeof body.flashboot === 'string') next.flashboot = body.flashboot as StoredEndpoint['flashboot'];
+  if (asRecord(body.scaling)) next.scaling = toScaling(body.scaling);
+  const workers = asRecord(body.workers);
+  if (workers) {
+    if (typeof workers.min === 'number') next.workers.min = workers.min;
+    if (typeof workers.max === 'number') next.workers.max = workers.max;
+    if (typeof workers.idleTimeout === 'number') next.workers.idleTimeout = workers.idleTimeout;
+  }
+  if (asRecord(body.gpu)) next.gpu = toGpu(asRecord(body.gpu)!, current.gpu);
+  if (Array.isArray(body.cpu)) next.cpu = toCpu(body.cpu);
+  return next;
+}
+
+/** The endpoint as a create body, so the rule engine can judge a merged result as a whole. */
+export function asCreateBody(endpoint: StoredEndpoint, sentIdleTimeout: boolean): Body {
+  const workers: Body = { min: endpoint.workers.min, max: endpoint.workers.max };
+  // A stored idleTimeout that a scaler switch made inapplicable is dropped, not held against the
+  // caller; only one sent in this very request is an error.
+  if (endpoint.workers.idleTimeout !== undefined && (idleTimeoutApplies(endpoint.type, endpoint.scaling) || sentIdleTimeout)) workers.idleTimeout = endpoint.workers.idleTimeout;
+  const body: Body = {
+    name: endpoint.name,
+    type: endpoint.type,
+    scaling: endpoint.scaling,
+    image: endpoint.image,
+    args: endpoint.args,
+    disk: endpoint.disk,
+    ports: endpoint.ports,
+    env: endpoint.env,
+    registry: endpoint.registry,
+    workers,
+    dataCenterIds: endpoint.dataCenterIds,
+    networkVolumes: endpoint.networkVolumes,
+    timeout: endpoint.timeout,
+    flashboot: endpoint.flashboot,
+  };
+  if (endpoint.gpu) {
+    const gpu: Body = { pools: endpoint.gpu.pools, count: endpoint.gpu.count, allowedCudaVersions: endpoint.gpu.allowedCudaVersions };
+    if (endpoint.gpu.excludedTypes.length > 0) gpu.excludedTypes = endpoint.gpu.excludedTypes;
+    if (endpoint.gpu.minCudaVersion !== null) gpu.minCudaVersion = endpoint.gpu.minCudaVersion;
+    body.gpu = gpu;
+  }
+  if (endpoint.cpu) body.cpu = endpoint.cpu;
+  return body;
+}
+
+/** Fields whose change needs new workers; the others reach running workers in place. */
+const RESTART_FIELDS = /^(image|args|disk|ports|env|registry|gpu\.|cpu|dataCenterIds|networkVolumes)/;
+
+export function needsRestart(diff: readonly ReleaseDiffEntry[]): boolean {
+  return diff.some((d) => RESTART_FIELDS.test(d.field));
+}
+
+function flatten(endpoint: StoredEndpoint): Map<string, unknown> {
+  const fields = new Map<string, unknown>();
+  for (const key of ['name', 'image', 'args', 'disk', 'ports', 'env', 'registry', 'cpu', 'dataCenterIds', 'networkVolumes', 'timeout', 'flashboot'] as const) {
+    if (endpoint[key] !== undefined) fields.set(key, endpoint[key]);
+  }
+  for (const [group, value] of [['gpu', endpoint.gpu], ['workers', endpoint.workers], ['scaling', endpoint.scaling]] as const) {
+    if (value) for (const [k, v] of Object.entries(value)) fields.set(`${group}.${k}`, v);
+  }
+  return fields;
+}
+
+export function diffEndpoints(before: StoredEndpoint, after: StoredEndpoint): ReleaseDiffEntry[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  const diff: ReleaseDiffEntry[] = [];
+  for (const field of new Set([...a.keys(), ...b.keys()])) {
+    const old = a.get(field);
+    const next = b.get(field);
+    if (JSON.stringify(old) !== JSON.stringify(next)) diff.push({ field, old: old ?? null, new: next ?? null });
+  }
+  return diff;
+}
+
+export function requestUrls(endpoint: StoredEndpoint, jobsUrl: string): Record<string, string> {
+  if (endpoint.type === 'LOAD_BALANCER') {
+    // Loopback has no per-endpoint subdomains, so each load balancer gets a path prefix on the
+    // jobs host instead of `https://<id>.<jobs domain>`; the jobs server also honours a Host
+    // header of `<id>.<anything>` for clients that can resolve one.
+    const base = `${jobsUrl}/lb/${endpoint.id}`;
+    const healthPath = endpoint.env.HEALTH_CHECK_PATH || '/ping';
+    return { base, health: `${base}${healthPath.startsWith('/') ? healthPath : `/${healthPath}`}` };
+  }
+  const root = `${jobsUrl}/v2/${endpoint.id}`;
+  return {
+    run: `${root}/run`,
+    runSync: `${root}/runsync`,
+    status: `${root}/status/{job_id}`,
+    stream: `${root}/stream/{job_id}`,
+    cancel: `${root}/cancel/{job_id}`,
+    retry: `${root}/retry/{job_id}`,
+    purgeQueue: `${root}/purge-queue`,
+    health: `${root}/health`,
+  };
+}
+
+export function endpointResponse(endpoint: StoredEndpoint, jobsUrl: string): Body {
+  const decoded = decodeArgs(endpoint.args);
+  const command: Body = {};
+  if (decoded.ok) {
+    if (decoded.command.entrypoint !== undefined) command.entrypoint = decoded.command.entrypoint;
+    command.cmd = decoded.command.cmd;
+  }
+  const workers: Body = { min: endpoint.workers.min, max: endpoint.workers.max };
+  if (idleTimeoutApplies(endpoint.type, endpoint.scaling)) workers.idleTimeout = endpoint.workers.idleTimeout ?? DEFAULTS.idleTimeout;
+  const body: Body = {
+    id: endpoint.id,
+    name: endpoint.name,
+    type: endpoint.type,
+    requestUrls: requestUrls(endpoint, jobsUrl),
+    image: endpoint.image,
+    args: endpoint.args,
+    ...command,
+    disk: endpoint.disk,
+    ports: endpoint.ports,
+    env: endpoint.env,
+    registry: endpoint.registry,
+    ...(endpoint.templateId ? { templateId: endpoint.templateId } : {}),
+    gpu: endpoint.gpu ? { ...endpoint.gpu } : null,
+  };
+  if (endpoint.cpu) {
+    body.cpu = endpoint.cpu.map((c) => ({ id: c.id, vcpuCount: c.vcpuCount, memory: Math.max(1, Math.round(c.vcpuCount * (findCpuFlavor(c.id)?.ramGbPerVcpu ?? 1))) }));
+  }
+  return {
+    ...body,
+    workers,
+    scaling: endpoint.scaling,
+    dataCenterIds: endpoint.dataCenterIds,
+    networkVolumes: endpoint.networkVolumes,
+    timeout: endpoint.timeout,
+    flashboot: endpoint.flashboot,
+    createdAt: endpoint.createdAt,
+  };
+}

@@ -1,0 +1,485 @@
+/**
+ * The simulation loop: one unref'd timer advances every endpoint's workers and jobs. Durations
+ * (boot, idle timeout, handler runs, job timeouts, billed seconds) are simulated time, which runs
+ * `timeScale` times faster than the real clock so tests can watch a whole lifecycle quickly.
+ */
+import type { IdFactory } from '../ids';
+import type { StoredEndpoint } from '../state';
+import { isTerminal, jobView, planFor, type Job } from './jobs';
+import { LogStore } from './logs';
+import { DISK_PRICE_PER_GB_SECOND, bootMs, place, pricePerSecond, workerView, type Worker } from './workers';
+
+export interface SimulationHost {
+  endpoint(id: string): StoredEndpoint | undefined;
+  endpoints(): readonly StoredEndpoint[];
+  recordUsage(endpointId: string, workerId: string, resourceId: string, amounts: { gpu: number; cpu: number; disk: number }): void;
+}
+
+interface EndpointStats {
+  completed: number;
+  failed: number;
+  retried: number;
+}
+
+const TICK_MS = 20;
+/** Idle grace for QUEUE + REQUEST_COUNT endpoints, which have no idleTimeout of their own. */
+const REQUEST_COUNT_IDLE_MS = 5000;
+const MAX_FINISHED_JOBS_PER_ENDPOINT = 1000;
+
+export class Simulation {
+  readonly logs: LogStore;
+  private readonly workers = new Map<string, Worker>();
+  /** Every worker that ever existed, so logs of departed workers stay readable. */
+  private readonly workerEndpoint = new Map<string, string>();
+  private readonly jobs = new Map<string, Job>();
+  private readonly queues = new Map<string, string[]>();
+  private readonly stats = new Map<string, EndpointStats>();
+  private readonly lbWaiting = new Map<string, number>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private lastTick: number;
+
+  constructor(
+    private readonly host: SimulationHost,
+    private readonly ids: IdFactory,
+    readonly timeScale: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.logs = new LogStore(now);
+    this.lastTick = now();
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.safeTick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const set of this.waiters.values()) for (const wake of set) wake();
+    this.waiters.clear();
+  }
+
+  private safeTick(): void {
+    try {
+      this.tick();
+    } catch (error) {
+      // The loop must survive any single bad record; report and carry on.
+      process.emitWarning(`emulator simulation tick failed: ${(error as Error).message}`);
+    }
+  }
+
+  tick(): void {
+    const now = this.now();
+    const simSeconds = ((now - this.lastTick) * this.timeScale) / 1000;
+    this.lastTick = now;
+    for (const endpoint of this.host.endpoints()) this.advanceEndpoint(endpoint, now, simSeconds);
+  }
+
+  private sim(realMs: number): number {
+    return realMs * this.timeScale;
+  }
+
+  workersOf(endpointId: string): Worker[] {
+    return [...this.workers.values()].filter((w) => w.endpointId === endpointId);
+  }
+
+  workerViews(endpoint: StoredEndpoint): Record<string, unknown>[] {
+    const now = this.now();
+    return this.workersOf(endpoint.id).map((w) => workerView(w, endpoint.version, now, this.timeScale));
+  }
+
+  workerBelongsTo(workerId: string, endpointId: string): boolean {
+    return this.workerEndpoint.get(workerId) === endpointId;
+  }
+
+  private advanceEndpoint(endpoint: StoredEndpoint, now: number, simSeconds: number): void {
+    const workers = this.workersOf(endpoint.id);
+    for (const w of workers) {
+      if (w.status !== 'THROTTLED' && w.dataCenterId && simSeconds > 0) {
+        const price = pricePerSecond(w);
+        this.host.recordUsage(endpoint.id, w.id, w.gpuTypeId ?? w.cpuFlavorId ?? 'unknown', {
+          gpu: price.gpu * simSeconds,
+          cpu: price.cpu * simSeconds,
+          disk: endpoint.disk * DISK_PRICE_PER_GB_SECOND * simSeconds,
+        });
+      }
+    }
+    for (const w of workers) {
+      if (w.status === 'THROTTLED') this.tryPlace(endpoint, w, now);
+      else if (w.status === 'INITIALIZING' && w.placedAt !== undefined && this.sim(now - w.placedAt) >= bootMs(endpoint)) {
+        w.status = 'IDLE';
+        w.startedAt = now;
+        w.idleSince = now;
+        this.logs.append(w.id, 'system', 'container started');
+        this.logs.append(w.id, 'container', 'Worker ready.');
+      } else if (w.status === 'RUNNING' && w.jobId) this.advanceJob(endpoint, w, now);
+    }
+    if (endpoint.type === 'QUEUE') this.assignJobs(endpoint, now);
+    this.scale(endpoint, now);
+  }
+
+  private tryPlace(endpoint: StoredEndpoint, worker: Worker, now: number): void {
+    const placement = place(endpoint, [...this.workers.values()].filter((w) => w !== worker));
+    if (!placement) return;
+    worker.gpuTypeId = placement.gpuTypeId;
+    worker.cpuFlavorId = placement.cpuFlavorId;
+    worker.vcpuCount = placement.vcpuCount;
+    worker.dataCenterId = placement.dataCenterId;
+    worker.status = 'INITIALIZING';
+    worker.placedAt = now;
+    this.logs.append(worker.id, 'system', `placed on ${placement.gpuTypeId ? `${endpoint.gpu?.count ?? 1}x ${placement.gpuTypeId}` : `${placement.cpuFlavorId} with ${placement.vcpuCount} vCPUs`} in ${placement.dataCenterId}`);
+    this.logs.append(worker.id, 'system', `pulling image ${worker.image}`);
+  }
+
+  private spawn(endpoint: StoredEndpoint, now: number): void {
+    const worker: Worker = {
+      id: this.ids.short(),
+      endpointId: endpoint.id,
+      version: endpoint.version,
+      status: 'THROTTLED',
+      image: endpoint.image,
+      gpuCount: endpoint.gpu?.count ?? 0,
+      gpuTypeId: null,
+      cpuFlavorId: null,
+      vcpuCount: 0,
+      dataCenterId: null,
+      activeRequests: 0,
+    };
+    this.workers.set(worker.id, worker);
+    this.workerEndpoint.set(worker.id, endpoint.id);
+    this.logs.append(worker.id, 'system', `worker ${worker.id} created for endpoint ${endpoint.id} (version ${endpoint.version})`);
+    this.tryPlace(endpoint, worker, now);
+    if (worker.status === 'THROTTLED') {
+      const where = endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds.join(', ') : 'any data center';
+      const what = endpoint.gpu ? `GPU pools ${endpoint.gpu.pools.join(', ')}` : `CPU flavors ${(endpoint.cpu ?? []).map((c) => c.id).join(', ')}`;
+      this.logs.append(worker.id, 'system', `throttled: no free capacity for ${what} in ${where}; waiting`);
+    }
+  }
+
+  private remove(worker: Worker, reason: string): void {
+    this.logs.append(worker.id, 'system', `worker stopped: ${reason}`);
+    this.workers.delete(worker.id);
+  }
+
+  private desiredWorkers(endpoint: StoredEndpoint, fresh: Worker[], now: number): number {
+    let demand: number;
+    if (endpoint.type === 'LOAD_BALANCER') {
+      const inFlight = fresh.reduce((n, w) => n + w.activeRequests, 0) + (this.lbWaiting.get(endpoint.id) ?? 0);
+      const perWorker = endpoint.scaling.type === 'REQUEST_COUNT' ? endpoint.scaling.requestCount : 1;
+      demand = Math.ceil(inFlight / perWorker);
+    } else {
+      const queued = this.queues.get(endpoint.id) ?? [];
+      const running = this.workersOf(endpoint.id).filter((w) => w.status === 'RUNNING').length;
+      if (endpoint.scaling.type === 'REQUEST_COUNT') {
+        demand = Math.ceil((queued.length + running) / endpoint.scaling.requestCount);
+      } else if (queued.length === 0) {
+        demand = running;
+      } else {
+        const oldest = this.jobs.get(queued[0]);
+        const waitedSeconds = oldest ? this.sim(now - oldest.submittedAt) / 1000 : 0;
+        const active = fresh.length;
+        demand = active === 0 || waitedSeconds >= endpoint.scaling.queueDelay ? active + 1 : active;
+        demand = Math.min(demand, queued.length + running);
+      }
+    }
+    return Math.max(endpoint.workers.min, Math.min(endpoint.workers.max, demand));
+  }
+
+  private scale(endpoint: StoredEndpoint, now: number): void {
+    const all = this.workersOf(endpoint.id);
+    const stale = all.filter((w) => w.version < endpoint.version);
+    let fresh = all.filter((w) => w.version >= endpoint.version);
+    const desired = this.desiredWorkers(endpoint, fresh, now);
+    for (let i = fresh.length; i < desired; i++) this.spawn(endpoint, now);
+    fresh = this.workersOf(endpoint.id).filter((w) => w.version >= endpoint.version);
+    const freshReady = fresh.filter((w) => w.status === 'IDLE' || w.status === 'RUNNING').length;
+    // Rolling update: an old-version worker leaves once it is idle and enough new ones serve.
+    for (const w of stale) {
+      if (w.status === 'THROTTLED' || w.status === 'INITIALIZING') this.remove(w, 'replaced by a newer release before it started');
+      else if (w.status === 'IDLE' && w.activeRequests === 0 && freshReady >= Math.min(desired, 1)) this.remove(w, `replaced by release version ${endpoint.version}`);
+    }
+    let surplus = fresh.length - desired;
+    for (const w of fresh.filter((x) => x.status === 'THROTTLED')) {
+      if (surplus <= 0) break;
+      this.remove(w, 'no longer needed');
+      surplus--;
+    }
+    const idleMs = endpoint.workers.idleTimeout !== undefined ? endpoint.workers.idleTimeout * 1000 : REQUEST_COUNT_IDLE_MS;
+    const idle = fresh.filter((w) => w.status === 'IDLE' && w.activeRequests === 0 && w.idleSince !== undefined).sort((a, b) => a.idleSince! - b.idleSince!);
+    for (const w of idle) {
+      if (surplus <= 0) break;
+      if (this.sim(now - w.idleSince!) < idleMs) continue;
+      this.remove(w, `idle for ${Math.round(idleMs / 1000)} s`);
+      surplus--;
+    }
+  }
+
+  // ── Jobs ───────────────────────────────────────────────────────────────────
+
+  submit(endpoint: StoredEndpoint, input: unknown, options: { webhook?: string; executionTimeoutMs?: number }): Job {
+    const job: Job = {
+      id: this.ids.job(),
+      endpointId: endpoint.id,
+      input,
+      ...(options.webhook ? { webhook: options.webhook } : {}),
+      ...(options.executionTimeoutMs !== undefined ? { executionTimeoutMs: options.executionTimeoutMs } : {}),
+      plan: planFor(input),
+      status: 'IN_QUEUE',
+      submittedAt: this.now(),
+      chunks: [],
+      chunksDelivered: 0,
+      retries: 0,
+    };
+    this.jobs.set(job.id, job);
+    this.enqueue(job);
+    this.pruneFinished(endpoint.id);
+    return job;
+  }
+
+  private enqueue(job: Job): void {
+    const queue = this.queues.get(job.endpointId) ?? [];
+    queue.push(job.id);
+    this.queues.set(job.endpointId, queue);
+  }
+
+  job(endpointId: string, jobId: string): Job | undefined {
+    const job = this.jobs.get(jobId);
+    return job && job.endpointId === endpointId ? job : undefined;
+  }
+
+  view(job: Job): Record<string, unknown> {
+    return jobView(job, this.timeScale);
+  }
+
+  private statsFor(endpointId: string): EndpointStats {
+    let stats = this.stats.get(endpointId);
+    if (!stats) {
+      stats = { completed: 0, failed: 0, retried: 0 };
+      this.stats.set(endpointId, stats);
+    }
+    return stats;
+  }
+
+  private assignJobs(endpoint: StoredEndpoint, now: number): void {
+    const queue = this.queues.get(endpoint.id);
+    if (!queue || queue.length === 0) return;
+    // New-version workers first, so a rollout drains the old ones.
+    const idle = this.workersOf(endpoint.id)
+      .filter((w) => w.status === 'IDLE')
+      .sort((a, b) => b.version - a.version);
+    for (const worker of idle) {
+      const jobId = queue.shift();
+      if (!jobId) break;
+      const job = this.jobs.get(jobId);
+      if (!job || job.status !== 'IN_QUEUE') continue;
+      job.status = 'IN_PROGRESS';
+      job.startedAt = now;
+      job.workerId = worker.id;
+      worker.status = 'RUNNING';
+      worker.jobId = job.id;
+      this.logs.append(worker.id, 'container', `job ${job.id} started`);
+      for (const line of job.plan.logLines) this.logs.append(worker.id, 'container', line);
+      this.notify(job);
+    }
+  }
+
+  private advanceJob(endpoint: StoredEndpoint, worker: Worker, now: number): void {
+    const job = this.jobs.get(worker.jobId!);
+    if (!job || job.status !== 'IN_PROGRESS' || job.startedAt === undefined) {
+      this.freeWorker(worker, now);
+      return;
+    }
+    const elapsed = this.sim(now - job.startedAt);
+    const { plan } = job;
+    const timeoutMs = job.executionTimeoutMs ?? endpoint.timeout;
+    const limit = timeoutMs > 0 ? Math.min(timeoutMs, plan.durationMs) : plan.durationMs;
+    if (plan.chunks.length > 0) {
+      const due = Math.min(plan.chunks.length, Math.floor((Math.min(elapsed, limit) / plan.durationMs) * plan.chunks.length + 1e-9));
+      if (due > job.chunks.length) {
+        job.chunks.push(...plan.chunks.slice(job.chunks.length, due));
+        this.notify(job);
+      }
+    }
+    if (timeoutMs > 0 && timeoutMs < plan.durationMs && elapsed >= timeoutMs) {
+      this.finish(job, worker, 'TIMED_OUT', job.startedAt + timeoutMs / this.timeScale, { error: `job timed out after ${timeoutMs} ms` });
+      this.logs.append(worker.id, 'system', `job ${job.id} exceeded the execution timeout of ${timeoutMs} ms and was stopped`);
+    } else if (elapsed >= plan.durationMs) {
+      const finishedAt = job.startedAt + plan.durationMs / this.timeScale;
+      if (plan.failMessage !== undefined) {
+        this.finish(job, worker, 'FAILED', finishedAt, { error: plan.failMessage });
+        this.logs.append(worker.id, 'container', `job ${job.id} failed: ${plan.failMessage}`);
+      } else {
+        this.finish(job, worker, 'COMPLETED', finishedAt, { output: plan.output });
+        this.logs.append(worker.id, 'container', `job ${job.id} completed in ${plan.durationMs} ms`);
+      }
+    }
+  }
+
+  private finish(job: Job, worker: Worker | undefined, status: 'COMPLETED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED', at: number, result: { output?: unknown; error?: string }): void {
+    job.status = status;
+    job.finishedAt = Math.min(at, this.now());
+    if (result.output !== undefined) job.output = result.output;
+    if (result.error !== undefined) job.error = result.error;
+    const stats = this.statsFor(job.endpointId);
+    if (status === 'COMPLETED') stats.completed++;
+    if (status === 'FAILED' || status === 'TIMED_OUT') stats.failed++;
+    if (worker) this.freeWorker(worker, this.now());
+    this.notify(job);
+    if (job.webhook) this.sendWebhook(job);
+  }
+
+  private freeWorker(worker: Worker, now: number): void {
+    worker.jobId = undefined;
+    if (worker.status === 'RUNNING') worker.status = 'IDLE';
+    worker.idleSince = now;
+  }
+
+  private sendWebhook(job: Job): void {
+    void fetch(job.webhook!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(this.view(job)), signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+  }
+
+  cancel(job: Job): void {
+    if (isTerminal(job.status)) return;
+    if (job.status === 'IN_QUEUE') {
+      const queue = this.queues.get(job.endpointId) ?? [];
+      this.queues.set(job.endpointId, queue.filter((id) => id !== job.id));
+      this.finish(job, undefined, 'CANCELLED', this.now(), {});
+      return;
+    }
+    const worker = job.workerId ? this.workers.get(job.workerId) : undefined;
+    if (worker) this.logs.append(worker.id, 'system', `job ${job.id} cancelled`);
+    this.finish(job, worker && worker.jobId === job.id ? worker : undefined, 'CANCELLED', this.now(), {});
+  }
+
+  /** Requeues a failed or timed-out job; false when the job is in another state. */
+  retry(job: Job): boolean {
+    if (job.status !== 'FAILED' && job.status !== 'TIMED_OUT') return false;
+    job.status = 'IN_QUEUE';
+    job.retries++;
+    job.submittedAt = this.now();
+    job.startedAt = undefined;
+    job.finishedAt = undefined;
+    job.workerId = undefined;
+    job.output = undefined;
+    job.error = undefined;
+    job.chunks = [];
+    job.chunksDelivered = 0;
+    this.statsFor(job.endpointId).retried++;
+    this.enqueue(job);
+    this.notify(job);
+    return true;
+  }
+
+  purgeQueue(endpointId: string): number {
+    const queue = this.queues.get(endpointId) ?? [];
+    this.queues.set(endpointId, []);
+    let removed = 0;
+    for (const id of queue) {
+      const job = this.jobs.get(id);
+      if (job && job.status === 'IN_QUEUE') {
+        this.finish(job, undefined, 'CANCELLED', this.now(), {});
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  health(endpointId: string): Record<string, unknown> {
+    const jobs = [...this.jobs.values()].filter((j) => j.endpointId === endpointId);
+    const stats = this.statsFor(endpointId);
+    const workers = this.workersOf(endpointId);
+    const count = (status: Worker['status']): number => workers.filter((w) => w.status === status).length;
+    return {
+      jobs: {
+        completed: stats.completed,
+        failed: stats.failed,
+        inProgress: jobs.filter((j) => j.status === 'IN_PROGRESS').length,
+        inQueue: jobs.filter((j) => j.status === 'IN_QUEUE').length,
+        retried: stats.retried,
+      },
+      workers: { idle: count('IDLE'), running: count('RUNNING'), initializing: count('INITIALIZING'), throttled: count('THROTTLED'), unhealthy: count('UNHEALTHY') },
+    };
+  }
+
+  /** Resolves when the job changes (status or a new chunk), or after `timeoutMs`. */
+  waitForChange(jobId: string, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(jobId);
+      if (!set) {
+        set = new Set();
+        this.waiters.set(jobId, set);
+      }
+      const wake = (): void => {
+        clearTimeout(timer);
+        set!.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, timeoutMs));
+      timer.unref();
+      set.add(wake);
+    });
+  }
+
+  private notify(job: Job): void {
+    const set = this.waiters.get(job.id);
+    if (!set) return;
+    this.waiters.delete(job.id);
+    for (const wake of set) wake();
+  }
+
+  private pruneFinished(endpointId: string): void {
+    const finished = [...this.jobs.values()].filter((j) => j.endpointId === endpointId && isTerminal(j.status));
+    for (const job of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_JOBS_PER_ENDPOINT))) this.jobs.delete(job.id);
+  }
+
+  // ── Endpoint changes and load balancers ───────────────────────────────────
+
+  /** A release that needs no restart reaches running workers in place; others leave them stale. */
+  endpointChanged(endpoint: StoredEndpoint, restart: boolean): void {
+    if (restart) return;
+    for (const w of this.workersOf(endpoint.id)) w.version = endpoint.version;
+  }
+
+  endpointDeleted(endpointId: string): void {
+    for (const job of this.jobs.values()) if (job.endpointId === endpointId && !isTerminal(job.status)) this.finish(job, undefined, 'CANCELLED', this.now(), {});
+    for (const w of this.workersOf(endpointId)) this.remove(w, 'endpoint deleted');
+    this.queues.delete(endpointId);
+  }
+
+  /** Waits for a ready worker of a load balancer, counting as in-flight demand meanwhile. */
+  async acquireLbWorker(endpointId: string, timeoutMs: number): Promise<Worker | undefined> {
+    const deadline = this.now() + timeoutMs;
+    this.lbWaiting.set(endpointId, (this.lbWaiting.get(endpointId) ?? 0) + 1);
+    try {
+      while (this.timer) {
+        const ready = this.workersOf(endpointId)
+          .filter((w) => w.status === 'IDLE' || (w.status === 'RUNNING' && w.activeRequests > 0))
+          .sort((a, b) => a.activeRequests - b.activeRequests)[0];
+        if (ready) {
+          ready.activeRequests++;
+          ready.status = 'RUNNING';
+          return ready;
+        }
+        if (this.now() >= deadline || !this.host.endpoint(endpointId)) return undefined;
+        await new Promise<void>((resolve) => setTimeout(resolve, TICK_MS).unref());
+      }
+      return undefined;
+    } finally {
+      this.lbWaiting.set(endpointId, Math.max(0, (this.lbWaiting.get(endpointId) ?? 1) - 1));
+    }
+  }
+
+  releaseLbWorker(worker: Worker): void {
+    worker.activeRequests = Math.max(0, worker.activeRequests - 1);
+    if (worker.activeRequests === 0 && worker.status === 'RUNNING') {
+      worker.status = 'IDLE';
+      worker.idleSince = this.now();
+    }
+  }
+
+  hasReadyWorker(endpointId: string): boolean {
+    return this.workersOf(endpointId).some((w) => w.status === 'IDLE' || w.status === 'RUNNING');
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Workers and their placement. A worker is placed on the first GPU type (in pool order, minus
+ * exclusions, within the CUDA constraints) or CPU flavor that has free stock in an allowed data
+ * center; with none free it waits THROTTLED and tries again on every tick.
+ */
+import { CPU_FLAVORS, DATA_CENTERS, cpuStock, findCpuFlavor, findGpuType, gpuStock, poolMembers } from '../catalog/seed';
+import type { StoredEndpoint } from '../state';
+
+export type WorkerStatus = 'RUNNING' | 'IDLE' | 'INITIALIZING' | 'THROTTLED' | 'UNHEALTHY';
+
+export interface Worker {
+  readonly id: string;
+  readonly endpointId: string;
+  version: number;
+  status: WorkerStatus;
+  image: string;
+  gpuCount: number;
+  gpuTypeId: string | null;
+  cpuFlavorId: string | null;
+  vcpuCount: number;
+  dataCenterId: string | null;
+  /** Real-clock ms: when placement succeeded (boot start) and when it became ready. */
+  placedAt?: number;
+  startedAt?: number;
+  idleSince?: number;
+  jobId?: string;
+  /** In-flight load-balancer requests. */
+  activeRequests: number;
+}
+
+export interface Placement {
+  gpuTypeId: string | null;
+  cpuFlavorId: string | null;
+  vcpuCount: number;
+  dataCenterId: string;
+}
+
+function cudaNumber(version: string): [number, number] {
+  const [major, minor] = version.split('.').map(Number);
+  return [major, minor ?? 0];
+}
+
+function cudaAtLeast(version: string, floor: string): boolean {
+  const [a, b] = cudaNumber(version);
+  const [c, d] = cudaNumber(floor);
+  return a > c || (a === c && b >= d);
+}
+
+export function gpuCandidates(endpoint: StoredEndpoint): string[] {
+  const gpu = endpoint.gpu;
+  if (!gpu) return [];
+  const excluded = new Set(gpu.excludedTypes);
+  return gpu.pools
+    .flatMap((pool) => poolMembers(pool))
+    .filter((type) => !excluded.has(type.id))
+    .filter((type) => gpu.allowedCudaVersions.length === 0 || type.cudaVersions.some((v) => gpu.allowedCudaVersions.includes(v)))
+    .filter((type) => gpu.minCudaVersion === null || type.cudaVersions.some((v) => cudaAtLeast(v, gpu.minCudaVersion!)))
+    .map((type) => type.id);
+}
+
+/** Stock is the seeded free capacity minus what the emulator's own workers already hold. */
+export function place(endpoint: StoredEndpoint, workers: Iterable<Worker>): Placement | undefined {
+  const centers = endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds : DATA_CENTERS.map((d) => d.id);
+  const used = new Map<string, number>();
+  for (const w of workers) {
+    if (!w.dataCenterId) continue;
+    const key = `${w.dataCenterId}|${w.gpuTypeId ?? w.cpuFlavorId}`;
+    used.set(key, (used.get(key) ?? 0) + (w.gpuTypeId ? w.gpuCount : 1));
+  }
+  if (endpoint.gpu) {
+    for (const typeId of gpuCandidates(endpoint)) {
+      for (const dc of centers) {
+        const free = gpuStock(dc, typeId) - (used.get(`${dc}|${typeId}`) ?? 0);
+        if (free >= endpoint.gpu.count) return { gpuTypeId: typeId, cpuFlavorId: null, vcpuCount: 0, dataCenterId: dc };
+      }
+    }
+    return undefined;
+  }
+  for (const choice of endpoint.cpu ?? []) {
+    if (!CPU_FLAVORS.some((f) => f.id === choice.id)) continue;
+    for (const dc of centers) {
+      const free = cpuStock(dc, choice.id) - (used.get(`${dc}|${choice.id}`) ?? 0);
+      if (free >= 1) return { gpuTypeId: null, cpuFlavorId: choice.id, vcpuCount: choice.vcpuCount, dataCenterId: dc };
+    }
+  }
+  return undefined;
+}
+
+/** Dollars per simulated second for a placed worker: GPU (secure price x count) or CPU (per vCPU). */
+export function pricePerSecond(worker: Worker): { gpu: number; cpu: number } {
+  if (worker.gpuTypeId) {
+    const type = findGpuType(worker.gpuTypeId);
+    return { gpu: ((type?.price.secure ?? 0) * worker.gpuCount) / 3600, cpu: 0 };
+  }
+  if (worker.cpuFlavorId) {
+    const flavor = findCpuFlavor(worker.cpuFlavorId);
+    return { gpu: 0, cpu: ((flavor?.price.serverlessPerVcpu ?? 0) * worker.vcpuCount) / 3600 };
+  }
+  return { gpu: 0, cpu: 0 };
+}
+
+/** Container disk, per GB per simulated second (0.10 USD per GB-month). */
+export const DISK_PRICE_PER_GB_SECOND = 0.1 / (30 * 24 * 3600);
+
+export function bootMs(endpoint: StoredEndpoint): number {
+  return endpoint.flashboot === 'PRIORITY_FLASHBOOT' ? 500 : endpoint.flashboot === 'FLASHBOOT' ? 1000 : 3000;
+}
+
+export function workerView(worker: Worker, endpointVersion: number, now: number, timeScale: number): Record<string, unknown> {
+  return {
+    id: worker.id,
+    status: worker.status,
+    isStale: worker.version < endpointVersion,
+    version: worker.version,
+    gpuCount: worker.gpuTypeId ? worker.gpuCount : 0,
+    image: worker.image,
+    uptimeSeconds: worker.startedAt !== undefined ? Math.floor(((now - worker.startedAt) * timeScale) / 1000) : null,
+    gpuTypeId: worker.gpuTypeId,
+    dataCenterId: worker.dataCenterId,
+    startedAt: worker.startedAt !== undefined ? new Date(worker.startedAt).toISOString() : null,
+  };
+}

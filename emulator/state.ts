@@ -1,0 +1,146 @@
+/**
+ * Everything the emulator remembers across a restart: the caller's endpoints with their release
+ * history, templates, network volumes, registries and accrued billing. Workers and jobs are
+ * runtime only, as on the service after a worker restart. Writes are atomic (temp file +
+ * rename) so a crash mid-write never leaves a half-written state file behind.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import type { TemplateRecord } from './catalog/seed';
+
+export type EndpointType = 'QUEUE' | 'LOAD_BALANCER';
+export type Scaling = { type: 'QUEUE_DELAY'; queueDelay: number } | { type: 'REQUEST_COUNT'; requestCount: number };
+
+export interface StoredGpu {
+  pools: string[];
+  excludedTypes: string[];
+  count: number;
+  allowedCudaVersions: string[];
+  minCudaVersion: string | null;
+}
+
+export interface StoredCpu {
+  id: string;
+  vcpuCount: number;
+}
+
+export interface StoredEndpoint {
+  id: string;
+  name: string;
+  type: EndpointType;
+  templateId?: string;
+  image: string;
+  args: string;
+  disk: number;
+  ports: string[];
+  env: Record<string, string>;
+  registry: string | null;
+  gpu?: StoredGpu;
+  cpu?: StoredCpu[];
+  workers: { min: number; max: number; idleTimeout?: number };
+  scaling: Scaling;
+  dataCenterIds: string[];
+  networkVolumes: string[];
+  timeout: number;
+  flashboot: 'OFF' | 'FLASHBOOT' | 'PRIORITY_FLASHBOOT';
+  createdAt: string;
+  /** Configuration version; bumped by every change, compared with each worker's. */
+  version: number;
+}
+
+export interface ReleaseDiffEntry {
+  field: string;
+  old: unknown;
+  new: unknown;
+}
+
+export interface ReleaseRecord {
+  id: string;
+  version: number;
+  source: 'MANUAL' | 'GIT_BUILD';
+  buildId: string | null;
+  createdByUserId: string | null;
+  createdAt: string;
+  diff: ReleaseDiffEntry[];
+}
+
+export interface NetworkVolumeRecord {
+  id: string;
+  name: string;
+  size: number;
+  dataCenter: string;
+  type: 'STANDARD' | 'HIGH_PERFORMANCE';
+  createdAt: string;
+}
+
+export interface RegistryRecord {
+  id: string;
+  name: string;
+  /** Write-only credentials: kept so a restart keeps them, never returned. */
+  username: string;
+}
+
+/** Serverless spend accrued in one hour by one worker; coarser buckets are sums of these. */
+export interface UsageRecord {
+  endpointId: string;
+  workerId: string;
+  /** GPU type id or CPU flavor id the worker ran on. */
+  resourceId: string;
+  hourStart: number;
+  gpuAmount: number;
+  cpuAmount: number;
+  diskAmount: number;
+  feeAmount: number;
+}
+
+/** Storage billed for a network volume; kept after deletion so past buckets stay stable. */
+export interface VolumeUsageRecord {
+  volumeId: string;
+  type: 'STANDARD' | 'HIGH_PERFORMANCE';
+  size: number;
+  from: number;
+  to: number | null;
+}
+
+export interface EmulatorState {
+  formatVersion: 1;
+  endpoints: StoredEndpoint[];
+  releases: Record<string, ReleaseRecord[]>;
+  templates: TemplateRecord[];
+  networkVolumes: NetworkVolumeRecord[];
+  registries: RegistryRecord[];
+  usage: UsageRecord[];
+  volumeUsage: VolumeUsageRecord[];
+}
+
+export function emptyState(): EmulatorState {
+  return { formatVersion: 1, endpoints: [], releases: {}, templates: [], networkVolumes: [], registries: [], usage: [], volumeUsage: [] };
+}
+
+export function loadState(path: string): EmulatorState | undefined {
+  if (!existsSync(path)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`the emulator state file ${path} is not valid JSON (${(error as Error).message}); move it away to start fresh`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || (parsed as { formatVersion?: unknown }).formatVersion !== 1) {
+    throw new Error(`the emulator state file ${path} is not an emulator state (format version 1); move it away to start fresh`);
+  }
+  return { ...emptyState(), ...(parsed as Partial<EmulatorState>) } as EmulatorState;
+}
+
+export function saveState(path: string, state: EmulatorState): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, JSON.stringify(state, null, 1));
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Nothing to clean up.
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,150 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call, create, eventually, gpuSpec, withEmulator, workers, KEY } from './helpers';
+
+interface SseEvent {
+  id: string;
+  data: { ts: string; source: string; line: string };
+}
+
+/** Reads SSE events until `count` arrived (or none for `quietMs`), then aborts the connection. */
+async function readEvents(url: string, count: number, headers: Record<string, string> = {}, quietMs = 5000): Promise<SseEvent[]> {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${KEY}`, ...headers }, signal: controller.signal });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+  const events: SseEvent[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let timer = setTimeout(() => controller.abort(), quietMs);
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (id && data) {
+          events.push({ id, data: JSON.parse(data) });
+          clearTimeout(timer);
+          timer = setTimeout(() => controller.abort(), quietMs);
+        }
+      }
+      if (events.length >= count) break;
+    }
+  } catch (error) {
+    if ((error as Error).name !== 'AbortError') throw error;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return events.slice(0, count);
+}
+
+test('worker logs stream as SSE, resume with Last-Event-ID without loss or repeat, and stay open', async () => {
+  await withEmulator({ timeScale: 50 }, async (e) => {
+    const ep = await create(e, gpuSpec({ workers: { min: 1, max: 1 } }));
+    const worker = await eventually(async () => {
+      const w = await workers(e, ep.id);
+      return w.summary.idle === 1 ? w.workers[0] : undefined;
+    });
+    const url = `${e.restUrl}/v2/serverless/${ep.id}/workers/${worker.id}/logs`;
+    const backfill = await readEvents(url, 5);
+    assert.equal(backfill.length, 5);
+    assert.match(backfill[0].id, /^\d{4}-\d\d-\d\dT[^/]+\/\d{12}$/);
+    assert.ok(backfill.some((ev) => ev.data.line === 'Worker ready.' && ev.data.source === 'container'));
+    // Lines written while disconnected arrive after the resume, each exactly once, in order.
+    await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { log: ['one', 'two', 'three'] } });
+    const total = (await readEvents(url, 1000, {}, 300)).length;
+    const resumed = await readEvents(`${url}?tail=0`, total - 2, { 'Last-Event-ID': backfill[1].id });
+    const lines = resumed.map((ev) => ev.data.line);
+    assert.deepEqual(resumed.map((ev) => ev.id), [...new Set(resumed.map((ev) => ev.id))], 'no repeats');
+    assert.equal(lines[0], backfill[2].data.line, 'continues right after the last event seen');
+    assert.ok(lines.indexOf('one') < lines.indexOf('two') && lines.indexOf('two') < lines.indexOf('three'));
+    // The stream stays open and delivers new lines live.
+    const live = readEvents(`${url}?tail=0&source=container`, 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { log: ['live line'] } });
+    const liveEvents = await live;
+    assert.ok(liveEvents.every((ev) => ev.data.source === 'container'));
+    assert.ok(liveEvents.some((ev) => ev.data.line === 'live line'));
+    const system = await readEvents(`${url}?source=system&tail=2`, 2);
+    assert.equal(system.length, 2);
+    assert.ok(system.every((ev) => ev.data.source === 'system'));
+    assert.equal((await call(e.restUrl, 'GET', `/v2/serverless/${ep.id}/workers/nosuchworker/logs`)).status, 404);
+    assert.equal((await call(e.restUrl, 'GET', `/v2/serverless/${ep.id}/workers/${worker.id}/logs?tail=9999`)).status, 400);
+  });
+});
+
+test('billing windows align to bucket boundaries; lastN ends with the current bucket', async () => {
+  await withEmulator({}, async (e) => {
+    const day = await call(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=day&startTime=2026-05-03T13:45:00Z&endTime=2026-05-05T01:00:00Z');
+    assert.equal(day.status, 200);
+    assert.deepEqual(day.body.metadata.query, { startTime: '2026-05-03T00:00:00Z', endTime: '2026-05-06T00:00:00Z', bucketSize: 'day', serverlessId: null, grouping: 'endpointId' });
+    const onBoundary = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=day&startTime=2026-05-01T00:00:00Z&endTime=2026-05-03T00:00:00Z');
+    assert.equal(onBoundary.body.metadata.query.endTime, '2026-05-03T00:00:00Z');
+    assert.equal(onBoundary.body.records.length, 2);
+    assert.deepEqual(onBoundary.body.records.map((r: any) => r.startTime), ['2026-05-01T00:00:00Z', '2026-05-02T00:00:00Z']);
+    const week = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=week&startTime=2026-05-07T10:00:00Z&endTime=2026-05-08T00:00:00Z');
+    assert.equal(week.body.metadata.query.startTime, '2026-05-04T00:00:00Z', 'weeks start on Monday');
+    assert.equal(week.body.metadata.query.endTime, '2026-05-11T00:00:00Z');
+    const month = await call(e.restUrl, 'GET', '/v2/billing/network-volumes?bucketSize=month&startTime=2026-02-10T00:00:00Z&endTime=2026-03-02T00:00:00Z');
+    assert.equal(month.body.metadata.query.startTime, '2026-02-01T00:00:00Z');
+    assert.equal(month.body.metadata.query.endTime, '2026-04-01T00:00:00Z');
+    const lastN = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=hour&lastN=3');
+    assert.equal(lastN.body.records.length, 3);
+    const end = Date.parse(lastN.body.metadata.query.endTime);
+    assert.ok(end > Date.now() && end - Date.now() <= 3600_000);
+    assert.equal(end % 3600_000, 0);
+    assert.equal((await call(e.restUrl, 'GET', '/v2/billing?lastN=2&startTime=2026-05-01T00:00:00Z')).status, 400);
+    assert.equal((await call(e.restUrl, 'GET', '/v2/billing?bucketSize=minute')).status, 400);
+    assert.equal((await call(e.restUrl, 'GET', '/v2/billing?startTime=yesterday')).status, 400);
+  });
+});
+
+test('billing accrues from worker time and the catalog price', async () => {
+  await withEmulator({ timeScale: 200 }, async (e) => {
+    const ep = await create(e, gpuSpec({ workers: { min: 1 } }));
+    await eventually(async () => ((await workers(e, ep.id)).summary.idle === 1 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const bill = (await call(e.restUrl, 'GET', `/v2/billing/serverless?bucketSize=hour&lastN=2&serverlessId=${ep.id}`)).body;
+    const gpu = bill.metadata.totals.gpuAmount;
+    // RTX 4090 at 0.69 USD/hour, a worker billed for roughly (0.3 s + boot) x 200 simulated seconds.
+    assert.ok(gpu > 0.69 * (50 / 3600) && gpu < 0.69 * (400 / 3600), `gpu amount ${gpu}`);
+    assert.equal(bill.metadata.uniqueServerlessCount, 1);
+    assert.ok(bill.records.every((r: any) => r.serverlessId === ep.id));
+    const byGpu = (await call(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=day&lastN=1&grouping=gpuId')).body;
+    assert.equal(byGpu.records[0].gpuId, 'NVIDIA GeForce RTX 4090');
+    const all = (await call(e.restUrl, 'GET', '/v2/billing?bucketSize=day&lastN=1')).body;
+    assert.ok(all.records[0].serverlessGpuAmount > 0);
+  });
+});
+
+test('state persists across a restart, written atomically', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-emulator-'));
+  const statePath = join(dir, 'state.json');
+  try {
+    let id = '';
+    await withEmulator({ statePath }, async (e) => {
+      id = (await create(e, gpuSpec())).id;
+      await call(e.restUrl, 'PATCH', `/v2/serverless/${id}`, { name: 'kept' });
+      await call(e.restUrl, 'POST', '/v2/templates', { name: 't', image: 'i:1', serverless: true });
+    });
+    assert.equal(JSON.parse(readFileSync(statePath, 'utf8')).formatVersion, 1);
+    await withEmulator({ statePath, seed: 8 }, async (e) => {
+      const ep = await call(e.restUrl, 'GET', `/v2/serverless/${id}`);
+      assert.equal(ep.status, 200);
+      assert.equal(ep.body.name, 'kept');
+      assert.ok(ep.body.requestUrls.run.startsWith(e.jobsUrl), 'request URLs follow the new jobs port');
+      assert.equal((await call(e.restUrl, 'GET', `/v2/serverless/${id}/releases`)).body.endpointVersion, 2);
+      assert.equal((await call(e.restUrl, 'GET', '/v2/templates')).body.templates.length, 1);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
