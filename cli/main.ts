@@ -2,11 +2,13 @@
 import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
 import { runLanguageServer } from '../server/node/run';
 import { runEmulatorCli } from '../emulator/cli';
+import { runMigrate } from './migrate';
 
 const HELP = `Usage: endpoint-studio <command> [options]
 
 Commands:
   validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
+  migrate [--write] [--catalog FILE] <files>  convert REST v1 / GraphQL-era specs to v2
   lsp --stdio                                 run the language server for any LSP client
   emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
                                               (endpoint-studio emulator --help for its options)
@@ -24,6 +26,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   switch (command) {
     case 'validate':
       return runValidate(rest, io);
+    case 'migrate':
+      return runMigrate(rest, io);
     case 'emulator':
       return runEmulatorCli(rest);
     case 'lsp':

@@ -169,7 +169,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       const data = diagnostic.data as { path?: (string | number)[]; suggestion?: string; related?: string[]; documentIndex?: number } | undefined;
       if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof diagnostic.code !== 'string' || !FIXABLE_CODES.includes(diagnostic.code) || !Array.isArray(data?.path)) continue;
       const request = { code: diagnostic.code, path: data.path, suggestion: data.suggestion, related: data.related };
-      for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0)) {
+      for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0, catalog)) {
         actions.push({
           title: fix.title,
           kind: CodeActionKind.QuickFix,

@@ -9,6 +9,8 @@ import { validateAgainstSchema } from './schemaValidation';
 import type { SpecMode } from './schemas';
 import type { Catalog } from './catalog/catalog';
 import { CATALOG_RULES } from './catalog/rules';
+import { isLegacyBody } from './migrate';
+import { legacyFields } from './rules/legacy';
 
 /** Keys that editors and schema tooling add to a spec file; they are never sent to the service. */
 const EDITOR_ONLY_KEYS = ['$schema'];
@@ -33,6 +35,8 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', catal
     return [{ code: 'not-a-mapping', message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`, severity: 'error', path: [], target: 'value', status: 400 }];
   }
   const body = toServiceBody(data as Record<string, unknown>);
+  // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
+  if (isLegacyBody(body)) return toProblems(legacyFields, legacyFields.check(body));
   const ruleProblems = SPEC_RULES.filter((rule) => rule.modes.includes(mode)).flatMap((rule) => toProblems(rule, rule.check(body)));
   if (catalog) ruleProblems.push(...CATALOG_RULES.flatMap((rule) => toProblems(rule, rule.check(body, catalog))));
   // A rule that speaks about a spot says it better than the generic schema message there.

@@ -33,6 +33,6 @@ export function hover(offset: number, analysis: CheckResult): { markdown: string
   return markdown ? { markdown, span: target.span } : undefined;
 }
 
-export function fixes(text: string, format: SpecFormat, analysis: CheckResult, request: FixRequest, documentIndex: number): QuickFix[] {
-  return quickFixes(request, text, format, analysis.documents[documentIndex]);
+export function fixes(text: string, format: SpecFormat, analysis: CheckResult, request: FixRequest, documentIndex: number, catalog?: Catalog): QuickFix[] {
+  return quickFixes(request, text, format, analysis.documents[documentIndex], catalog);
 }

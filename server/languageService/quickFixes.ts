@@ -5,6 +5,9 @@
 import { isPowerOfTwo } from '../../core/spec/rules/cpu';
 import { valueAt } from '../../core/spec/schemaValidation';
 import type { JsonPath, SpecDocument, SpecFormat } from '../../core/spec/tree';
+import type { Catalog } from '../../core/spec/catalog/catalog';
+import { migrateLegacyBody } from '../../core/spec/migrate';
+import { serializeSpec } from '../../core/spec/serialize';
 import { addProperty, remove, renameKey, replaceValue, resolvePath, scalarText, type TextEdit } from './edits';
 
 export interface QuickFix {
@@ -25,6 +28,7 @@ interface FixContext extends FixRequest {
   readonly text: string;
   readonly format: SpecFormat;
   readonly document: SpecDocument;
+  readonly catalog?: Catalog;
 }
 
 type FixProvider = (context: FixContext) => Array<QuickFix | undefined>;
@@ -36,6 +40,14 @@ const removeAt = (c: FixContext, path: JsonPath, title: string, preferred = true
 const replaceWithSuggestion: FixProvider = (c) => (c.suggestion ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)] : []);
 
 const PROVIDERS: Record<string, FixProvider> = {
+  'legacy-field': (c) => {
+    const root = c.document.root;
+    if (!root || typeof c.document.data !== 'object' || c.document.data === null) return [];
+    const result = migrateLegacyBody(c.document.data as Record<string, unknown>, c.catalog);
+    if (!result.ok) return [];
+    const text = serializeSpec(result.migration.spec, c.format, result.migration.notes.map((n) => `converted from REST v1: ${n}`));
+    return [fix('Convert this spec to REST v2', [{ offset: root.offset, length: root.length, newText: text }], true)];
+  },
   'pool-unknown': replaceWithSuggestion,
   'cpu-flavor-unknown': replaceWithSuggestion,
   'data-center-unknown': replaceWithSuggestion,
@@ -96,10 +108,10 @@ const PROVIDERS: Record<string, FixProvider> = {
   },
 };
 
-export function quickFixes(request: FixRequest, text: string, format: SpecFormat, document: SpecDocument | undefined): QuickFix[] {
+export function quickFixes(request: FixRequest, text: string, format: SpecFormat, document: SpecDocument | undefined, catalog?: Catalog): QuickFix[] {
   const provider = PROVIDERS[request.code];
   if (!provider || !document) return [];
-  const fixes = provider({ ...request, text, format, document }).filter((f): f is QuickFix => f !== undefined);
+  const fixes = provider({ ...request, text, format, document, catalog }).filter((f): f is QuickFix => f !== undefined);
   // Two edits touching one spot would corrupt the text; such a fix is dropped rather than applied badly.
   return fixes.filter((f) => !overlaps(f.edits));
 }

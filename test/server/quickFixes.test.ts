@@ -201,3 +201,58 @@ describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
     });
   }
 });
+
+describe('converting a REST v1 spec over LSP stdio', () => {
+  it('offers one conversion that yields a clean v2 spec with the assumptions as comments', async () => {
+    const client = await LspClient.start({ pull: true, catalogFile: `${__dirname}/../fixtures/catalog.json` });
+    try {
+      const uri = 'file:///legacy/old.endpoint.yaml';
+      const text = 'name: old -fb\nimageName: myorg/worker:2\ngpuTypeIds: ["NVIDIA GeForce RTX 4090"]\nworkersMax: 2\nscalerType: QUEUE_DELAY\nscalerValue: 3\n';
+      await client.open(uri, text);
+      const diagnostics = await client.pulledDiagnostics(uri);
+      assert.deepEqual([...new Set(diagnostics.map((d) => d.code))], ['legacy-field']);
+      const actions = await client.codeActions(uri, [diagnostics[0]]);
+      const convert = actions.find((a) => a.title === 'Convert this spec to REST v2');
+      assert.ok(convert, actions.map((a) => a.title).join(' | '));
+      const fixed = apply(text, convert, uri);
+      assert.equal(
+        fixed,
+        [
+          '# converted from REST v1: type set to QUEUE: v1 and GraphQL endpoints were queue-based, and v2 needs the type stated',
+          '# converted from REST v1: GPU types NVIDIA GeForce RTX 4090 became pools ADA_24 minus 1 other type(s); cards added to these pools later become eligible',
+          'name: old',
+          'type: QUEUE',
+          'image: myorg/worker:2',
+          'gpu:',
+          '  pools:',
+          '    - ADA_24',
+          '  excludedTypes:',
+          '    - NVIDIA L4',
+          'workers:',
+          '  max: 2',
+          'scaling:',
+          '  type: QUEUE_DELAY',
+          '  queueDelay: 3',
+          'flashboot: FLASHBOOT',
+          '',
+        ].join('\n'),
+      );
+      await client.change(uri, fixed);
+      assert.deepEqual(await client.pulledDiagnostics(uri), []);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('offers no conversion when GPU type ids cannot be mapped without a catalog', async () => {
+    const client = await LspClient.start({ pull: true });
+    try {
+      const uri = 'file:///legacy/no-catalog.endpoint.yaml';
+      await client.open(uri, 'name: x\nimageName: y\ngpuTypeIds: ["NVIDIA L4"]\n');
+      const [first] = await client.pulledDiagnostics(uri);
+      assert.deepEqual(await client.codeActions(uri, [first]), []);
+    } finally {
+      await client.stop();
+    }
+  });
+});

@@ -6,12 +6,14 @@ import { finiteNumbers, responseOnlyFields, timeoutInMilliseconds } from './fiel
 import { duplicateIds, excludedTypesDistinct } from './gpu';
 import { idleTimeoutNotApplicable, scalerMatchesType } from './scaling';
 import { workersMaxZero, workersMinAboveMax } from './workers';
+import { legacyFields } from './legacy';
 import type { SpecRule } from './rule';
 
 export type { SpecRule, RuleFinding } from './rule';
 
 /** Every cross-field rule, in the order their findings are reported. */
 export const SPEC_RULES: readonly SpecRule[] = [
+  legacyFields,
   computeChoice,
   imageRequired,
   scalerMatchesType,
