@@ -133,7 +133,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     if (!document || !isSpec(document)) return [];
     const text = document.getText();
     const offset = document.offsetAt(params.position);
-    return complete(text, formatOf(document), offset, analysisOf(document)).map((c) => ({
+    return complete(text, formatOf(document), offset, analysisOf(document), catalog).map((c) => ({
       label: c.label,
       kind: c.kind === 'property' ? CompletionItemKind.Property : c.kind === 'snippet' ? CompletionItemKind.Snippet : CompletionItemKind.EnumMember,
       detail: c.detail,
@@ -151,7 +151,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   connection.onHover((params) => {
     const document = documents.get(params.textDocument.uri);
     if (!document || !isSpec(document)) return null;
-    const result = hover(document.offsetAt(params.position), analysisOf(document));
+    const result = hover(document.offsetAt(params.position), analysisOf(document), catalog);
     if (!result) return null;
     return {
       contents: { kind: MarkupKind.Markdown, value: result.markdown },

@@ -6,6 +6,9 @@ import { schemaViewAt, type SchemaView } from '../../core/spec/schemas';
 import type { SpecFormat } from '../../core/spec/tree';
 import type { CursorContext } from './cursor';
 import { SPEC_STARTERS } from '../../core/spec/starters';
+import type { Catalog } from '../../core/spec/catalog/catalog';
+import { scalarText } from './edits';
+import { catalogValuesAt, type CatalogValue } from './catalogValues';
 
 export interface SpecCompletion {
   readonly label: string;
@@ -20,7 +23,7 @@ export interface SpecCompletion {
   readonly replaceLength: number;
 }
 
-export function completeAt(context: CursorContext, data: unknown, format: SpecFormat): SpecCompletion[] {
+export function completeAt(context: CursorContext, data: unknown, format: SpecFormat, catalog?: Catalog): SpecCompletion[] {
   const view = schemaViewAt(context.path, data);
   const isScalarListItem = typeof context.path[context.path.length - 1] === 'number' && view && !view.types.includes('object');
   if (context.position === 'key' && !isScalarListItem) {
@@ -28,7 +31,32 @@ export function completeAt(context: CursorContext, data: unknown, format: SpecFo
     const emptySpec = context.path.length === 0 && context.siblingKeys.length === 0 && format === 'yaml';
     return emptySpec ? [...starterCompletions(context), ...keys] : keys;
   }
+  if (catalog) {
+    const catalogCompletions = catalogValueCompletions(catalog, context, data, format, view);
+    if (catalogCompletions) return catalogCompletions;
+  }
   return view ? valueCompletions(view, context, format) : [];
+}
+
+/** Catalog values at the cursor; on a list key with no value yet (`pools: |`), a one-item list. */
+function catalogValueCompletions(catalog: Catalog, context: CursorContext, data: unknown, format: SpecFormat, view: SchemaView | undefined): SpecCompletion[] | undefined {
+  const asList = view?.types.includes('array') && typeof context.path[context.path.length - 1] !== 'number';
+  const values = catalogValuesAt(catalog, data, asList ? [...context.path, 0] : context.path);
+  if (!values) return undefined;
+  return values.map((entry: CatalogValue, index) => {
+    const text = typeof entry.value === 'number' ? String(entry.value) : format === 'json' ? JSON.stringify(entry.value) : context.insideQuotes ? entry.value : scalarText(entry.value, 'yaml');
+    return {
+      label: String(entry.value),
+      kind: 'value' as const,
+      detail: entry.detail,
+      documentation: entry.documentation,
+      insertText: asList ? `[${text}]` : text,
+      snippet: false,
+      sortText: String(index).padStart(4, '0'),
+      replaceOffset: context.replaceSpan.offset,
+      replaceLength: context.replaceSpan.length,
+    };
+  });
 }
 
 function starterCompletions(context: CursorContext): SpecCompletion[] {

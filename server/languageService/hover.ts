@@ -2,10 +2,20 @@
 import { schemaViewAt, type SchemaView } from '../../core/spec/schemas';
 import { formatFieldPath, type JsonPath, type SpecNode } from '../../core/spec/tree';
 import { describeType } from './completion';
+import type { Catalog } from '../../core/spec/catalog/catalog';
+import { catalogValuesAt } from './catalogValues';
 
-export function hoverMarkdown(path: JsonPath, onKey: boolean, node: SpecNode | undefined, data: unknown): string | undefined {
+export function hoverMarkdown(path: JsonPath, onKey: boolean, node: SpecNode | undefined, data: unknown, catalog?: Catalog): string | undefined {
   const view = schemaViewAt(path, data);
   if (!view) return undefined;
+  if (catalog && !onKey && node?.kind === 'scalar' && node.value !== null) {
+    const entry = catalogValuesAt(catalog, data, path)?.find((v) => String(v.value) === String(node.value));
+    if (entry) return `${entry.documentation}
+
+---
+
+${fieldMarkdown(path, view)}`;
+  }
   if (!onKey && node?.kind === 'scalar' && typeof node.value === 'string') {
     const meaning = view.enumDescriptions?.[node.value];
     if (meaning) return `**${node.value}** (\`${formatFieldPath(path)}\`)\n\n${meaning}`;

@@ -19,17 +19,17 @@ export function analyze(text: string, format: SpecFormat, catalog?: Catalog): Ch
   return checkSpecText(text, format, 'create', catalog);
 }
 
-export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult): SpecCompletion[] {
+export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {
   const document = documentAt(analysis.documents, offset);
   const context = completionContext(text, offset, format, document);
-  return context ? completeAt(context, document?.data, format) : [];
+  return context ? completeAt(context, document?.data, format, catalog) : [];
 }
 
-export function hover(offset: number, analysis: CheckResult): { markdown: string; span: TextSpan } | undefined {
+export function hover(offset: number, analysis: CheckResult, catalog?: Catalog): { markdown: string; span: TextSpan } | undefined {
   const document = documentAt(analysis.documents, offset);
   const target = nodeAt(document?.root, offset);
   if (!target) return undefined;
-  const markdown = hoverMarkdown(target.path, target.onKey, target.node, document?.data);
+  const markdown = hoverMarkdown(target.path, target.onKey, target.node, document?.data, catalog);
   return markdown ? { markdown, span: target.span } : undefined;
 }
 
