@@ -9,6 +9,7 @@ import { SPEC_STARTERS } from '../../core/spec/starters';
 import type { Catalog } from '../../core/spec/catalog/catalog';
 import { scalarText } from './edits';
 import { catalogValuesAt, type CatalogValue } from './catalogValues';
+import { SECTION_SNIPPETS } from './sections';
 
 export interface SpecCompletion {
   readonly label: string;
@@ -28,8 +29,9 @@ export function completeAt(context: CursorContext, data: unknown, format: SpecFo
   const isScalarListItem = typeof context.path[context.path.length - 1] === 'number' && view && !view.types.includes('object');
   if (context.position === 'key' && !isScalarListItem) {
     const keys = view ? keyCompletions(view, context, format) : [];
-    const emptySpec = context.path.length === 0 && context.siblingKeys.length === 0 && format === 'yaml';
-    return emptySpec ? [...starterCompletions(context), ...keys] : keys;
+    if (context.path.length > 0) return keys;
+    const emptySpec = context.siblingKeys.length === 0 && format === 'yaml';
+    return [...(emptySpec ? starterCompletions(context) : []), ...sectionCompletions(context, format), ...keys];
   }
   if (catalog) {
     const catalogCompletions = catalogValueCompletions(catalog, context, data, format, view);
@@ -68,6 +70,21 @@ function starterCompletions(context: CursorContext): SpecCompletion[] {
     insertText: starter.snippet,
     snippet: true,
     sortText: `!${index}`,
+    replaceOffset: context.replaceSpan.offset,
+    replaceLength: context.replaceSpan.length,
+  }));
+}
+
+function sectionCompletions(context: CursorContext, format: SpecFormat): SpecCompletion[] {
+  const present = new Set(context.siblingKeys);
+  return SECTION_SNIPPETS.filter((s) => !present.has(s.key)).map((section, index) => ({
+    label: section.label,
+    kind: 'snippet',
+    detail: 'Endpoint Studio section',
+    documentation: section.description,
+    insertText: format === 'json' ? section.json : section.yaml,
+    snippet: true,
+    sortText: `2${index}`,
     replaceOffset: context.replaceSpan.offset,
     replaceLength: context.replaceSpan.length,
   }));
