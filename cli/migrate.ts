@@ -79,7 +79,7 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
       }
       changed = true;
       for (const note of result.migration.notes) io.err(`${file}: ${note}`);
-      for (const problem of validateSpecData(result.migration.spec, 'create', catalog).filter((p) => p.severity === 'error')) {
+      for (const problem of validateSpecData(result.migration.spec, 'create', { catalog }).filter((p) => p.severity === 'error')) {
         io.err(`${file}: still to fix after conversion: ${formatJsonPath(problem.path)}: ${problem.message}`);
         exitCode = 1;
       }

@@ -64,7 +64,7 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
       unreadable = true;
       continue;
     }
-    reports.push({ file, diagnostics: checkSpecText(text, formatForFileName(file), 'create', catalog).diagnostics });
+    reports.push({ file, diagnostics: checkSpecText(text, formatForFileName(file), 'create', { catalog }).diagnostics });
   }
   io.out(format === 'json' ? renderJson(reports) : renderText(reports, reports.length));
   if (unreadable) return 2;

@@ -14,6 +14,8 @@ export interface EmulatorContext {
   jobsUrl(): string;
   /** Writes the state file if one is configured; cheap no-op otherwise. */
   persist(): void;
+  /** Create fields accepted beyond the bundled schema (see EmulatorOptions.newerServiceFields). */
+  readonly newerServiceFields: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 export function findEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint | undefined {

@@ -41,6 +41,12 @@ export interface EmulatorOptions {
   seed?: number;
   /** Serve `/__emulator/*` admin paths to loopback clients. Default true. */
   adminEnabled?: boolean;
+  /**
+   * Top-level create fields (name → JSON Schema) this emulator accepts and advertises in
+   * `/v2/openapi.json` beyond the bundled schema, as a service newer than the client would.
+   * They are accepted and not stored.
+   */
+  newerServiceFields?: Record<string, Record<string, unknown>>;
 }
 
 export interface RunningEmulator {
@@ -95,7 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ids,
     timeScale,
   );
-  const ctx: EmulatorContext = { state, ids, sim, now: Date.now, jobsUrl: () => jobsUrl, persist };
+  const ctx: EmulatorContext = { state, ids, sim, now: Date.now, jobsUrl: () => jobsUrl, persist, newerServiceFields: options.newerServiceFields ?? {} };
   const faults = new FaultInjector(random);
   faults.set(options.faults);
   const keys = { apiKey: options.apiKey ?? DEFAULT_DEV_API_KEY, ...(options.readOnlyKey ? { readOnlyKey: options.readOnlyKey } : {}) };

@@ -35,7 +35,7 @@ export interface RestServerDeps {
 export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { ctx } = deps;
   const router = new Router([...serverlessRoutes(ctx), ...logRoutes(ctx, deps.trackStream), ...catalogRoutes(), ...accountRoutes(ctx), ...billingRoutes(ctx)]);
-  const openapi = JSON.stringify(openApiDocument(router.routes));
+  const openapi = JSON.stringify(openApiDocument(router.routes, ctx.newerServiceFields));
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (!deps.adminEnabled || !isLoopback(req)) throw new ProblemError(404, `no such path: ${path}`);

@@ -9,7 +9,7 @@ import type { Severity } from './problem';
 import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
 import { validateSpecData } from './validate';
-import type { Catalog } from './catalog/catalog';
+import type { ValidationContext } from './validate';
 
 export interface Position {
   readonly line: number;
@@ -40,7 +40,7 @@ export interface CheckResult {
   readonly diagnostics: SpecDiagnostic[];
 }
 
-export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create', catalog?: Catalog): CheckResult {
+export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
   const documents = parseSpecText(text, format);
   const lines = TextDocument.create('spec', format, 0, text);
   const diagnostics: SpecDiagnostic[] = [];
@@ -66,7 +66,7 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
     // A trailing `---` or a comment-only document in a multi-document file is not a spec.
     const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
     if (empty && documents.length > 1) return;
-    for (const problem of validateSpecData(document.data, mode, catalog)) {
+    for (const problem of validateSpecData(document.data, mode, context)) {
       add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index, problem);
     }
   });

@@ -11,6 +11,14 @@ import type { Catalog } from './catalog/catalog';
 import { CATALOG_RULES } from './catalog/rules';
 import { isLegacyBody } from './migrate';
 import { legacyFields } from './rules/legacy';
+import { propertyPathKey } from './liveSchema';
+
+export interface ValidationContext {
+  /** The service's catalog; without it the catalog rules are skipped, never guessed. */
+  readonly catalog?: Catalog;
+  /** Create-body property paths the live service accepts (from its OpenAPI document). */
+  readonly liveProperties?: ReadonlySet<string>;
+}
 
 /** Keys that editors and schema tooling add to a spec file; they are never sent to the service. */
 const EDITOR_ONLY_KEYS = ['$schema'];
@@ -26,7 +34,8 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
  * All problems of one spec. With a `catalog`, the catalog-aware rules run too; without one they
  * are skipped rather than guessed.
  */
-export function validateSpecData(data: unknown, mode: SpecMode = 'create', catalog?: Catalog): SpecProblem[] {
+export function validateSpecData(data: unknown, mode: SpecMode = 'create', context: ValidationContext = {}): SpecProblem[] {
+  const { catalog, liveProperties } = context;
   if (data === undefined || data === null) {
     return [{ code: 'empty-spec', message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)', severity: 'error', path: [], target: 'value', status: 400 }];
   }
@@ -42,8 +51,22 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', catal
   // A rule that speaks about a spot says it better than the generic schema message there.
   // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
   const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
-  const schemaProblems = validateAgainstSchema(body, mode).filter((p) => !claimed.has(spotKey(p)));
+  const schemaProblems = validateAgainstSchema(body, mode)
+    .filter((p) => !claimed.has(spotKey(p)))
+    .map((p) => (liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p));
   return [...schemaProblems, ...ruleProblems];
+}
+
+/** The service knows the property and this extension does not: the user should update, not delete. */
+function newerServiceProperty(problem: SpecProblem): SpecProblem {
+  const name = String(problem.path[problem.path.length - 1]);
+  return {
+    code: 'newer-service-property',
+    message: `${name} is accepted by the service but unknown to this version of Endpoint Studio, so it is not checked; update the extension`,
+    severity: 'warning',
+    path: problem.path,
+    target: 'key',
+  };
 }
 
 function spotKey(problem: SpecProblem): string {

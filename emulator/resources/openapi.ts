@@ -1,9 +1,25 @@
 /** `GET /v2/openapi.json`: a description of the paths this emulator serves, generated from its routes. */
 import type { Route } from '../http/router';
+import commonSchema from '../../schemas/common.schema.json';
+import createSchema from '../../schemas/endpoint-create.schema.json';
+import updateSchema from '../../schemas/endpoint-update.schema.json';
+
+/** The bundled schemas as OpenAPI components: file references become references into `components`. */
+function asComponent(schema: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) => {
+      if (key === '$id' || key === '$schema') return undefined;
+      if (key !== '$ref' || typeof value !== 'string') return value;
+      return value.replace(/^common\.schema\.json#/, '#/components/schemas/EndpointSpecCommon').replace(/^#\/\$defs\//, '#/components/schemas/EndpointSpecCommon/$defs/');
+    }),
+  );
+}
 
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
 
-export function openApiDocument(routes: readonly Route[]): Record<string, unknown> {
+export function openApiDocument(routes: readonly Route[], newerServiceFields: Readonly<Record<string, Record<string, unknown>>> = {}): Record<string, unknown> {
+  const create = asComponent(createSchema) as { properties: Record<string, unknown> };
+  create.properties = { ...create.properties, ...newerServiceFields };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const item = (paths[r.pattern] ??= {});
@@ -33,6 +49,9 @@ export function openApiDocument(routes: readonly Route[]): Record<string, unknow
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
+        EndpointSpecCommon: asComponent(commonSchema),
+        CreateEndpointRequest: create,
+        UpdateEndpointRequest: asComponent(updateSchema),
         Problem: {
           type: 'object',
           required: ['title', 'status', 'detail'],

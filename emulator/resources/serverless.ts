@@ -23,8 +23,17 @@ function addRelease(ctx: EmulatorContext, endpoint: StoredEndpoint, diff: Releas
   ctx.state.releases[endpoint.id] = releases;
 }
 
-async function create(ctx: EmulatorContext, raw: unknown): Promise<StoredEndpoint> {
-  rejectIfErrors(validateSpecData(raw, 'create', catalogOf(ctx)));
+/** Drops the fields a newer service would accept (EmulatorOptions.newerServiceFields) before validating. */
+function withoutNewerFields(ctx: EmulatorContext, raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const body = { ...(raw as Body) };
+  for (const name of Object.keys(ctx.newerServiceFields)) delete body[name];
+  return body;
+}
+
+async function create(ctx: EmulatorContext, received: unknown): Promise<StoredEndpoint> {
+  const raw = withoutNewerFields(ctx, received);
+  rejectIfErrors(validateSpecData(raw, 'create', { catalog: catalogOf(ctx) }));
   const body = resolveTemplate(toServiceBody(raw as Body), (id) => findTemplate(ctx, id));
   const endpoint = buildEndpoint(body, ctx.ids.short(), new Date(ctx.now()).toISOString());
   ctx.state.endpoints.push(endpoint);
@@ -42,7 +51,7 @@ function update(ctx: EmulatorContext, current: StoredEndpoint, raw: unknown): St
   const sentIdleTimeout = typeof (body.workers as Body | undefined)?.idleTimeout === 'number';
   // Rules that only fail on the combination of stored and sent fields (scaler switch, idleTimeout).
   const asCreate = asCreateBody(merged, sentIdleTimeout);
-  rejectIfErrors(validateSpecData(asCreate, 'create', catalogOf(ctx)));
+  rejectIfErrors(validateSpecData(asCreate, 'create', { catalog: catalogOf(ctx) }));
   if (!idleTimeoutApplies(merged.type, merged.scaling)) delete merged.workers.idleTimeout;
   else if (merged.workers.idleTimeout === undefined) merged.workers.idleTimeout = DEFAULTS.idleTimeout;
   const diff = diffEndpoints(current, merged);

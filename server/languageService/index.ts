@@ -16,7 +16,7 @@ export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
 
 export function analyze(text: string, format: SpecFormat, catalog?: Catalog): CheckResult {
-  return checkSpecText(text, format, 'create', catalog);
+  return checkSpecText(text, format, 'create', { catalog });
 }
 
 export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {

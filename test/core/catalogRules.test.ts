@@ -51,11 +51,11 @@ describe('catalog rules', () => {
   for (const [code, c] of Object.entries(cases)) {
     describe(code, () => {
       it('accepts the good spec', () => {
-        assert.deepEqual(validateSpecData(c.good, 'create', catalog), []);
+        assert.deepEqual(validateSpecData(c.good, 'create', { catalog }), []);
       });
       it('reports the bad spec at the right path', () => {
-        const found = validateSpecData(c.bad, 'create', catalog).filter((p) => p.code === code);
-        assert.equal(found.length, 1, JSON.stringify(validateSpecData(c.bad, 'create', catalog)));
+        const found = validateSpecData(c.bad, 'create', { catalog }).filter((p) => p.code === code);
+        assert.equal(found.length, 1, JSON.stringify(validateSpecData(c.bad, 'create', { catalog })));
         assert.deepEqual(found[0].path, c.path);
         assert.match(found[0].message, c.message);
         if (c.suggestion) assert.equal(found[0].suggestion, c.suggestion);
@@ -64,13 +64,13 @@ describe('catalog rules', () => {
   }
 
   it('rule 5: a template\'s CUDA set counts when the spec states none', () => {
-    const problems = validateSpecData(gpuSpec({ pools: ['AMPERE_80'] }, { templateId: 'tpl_vllm' }), 'create', catalog);
+    const problems = validateSpecData(gpuSpec({ pools: ['AMPERE_80'] }, { templateId: 'tpl_vllm' }), 'create', { catalog });
     assert.deepEqual(problems.map((p) => [p.code, p.path]), [['cuda-not-offered', ['templateId']]]);
-    assert.deepEqual(validateSpecData(gpuSpec({ pools: ['AMPERE_80'], minCudaVersion: '11.8' }, { templateId: 'tpl_vllm' }), 'create', catalog), []);
+    assert.deepEqual(validateSpecData(gpuSpec({ pools: ['AMPERE_80'], minCudaVersion: '11.8' }, { templateId: 'tpl_vllm' }), 'create', { catalog }), []);
   });
 
   it('offers the pool\'s other types for a GPU type written as a pool', () => {
-    const [problem] = validateSpecData(gpuSpec({ pools: ['NVIDIA GeForce RTX 4090'] }), 'create', catalog);
+    const [problem] = validateSpecData(gpuSpec({ pools: ['NVIDIA GeForce RTX 4090'] }), 'create', { catalog });
     assert.deepEqual(problem.related, ['NVIDIA L4']);
   });
 

@@ -122,7 +122,7 @@ describe('migration', () => {
     it(`the converted ${label} body is valid and the emulator creates it`, async () => {
       const result = migrateLegacyBody(body, catalog);
       assert.ok(result.ok);
-      assert.deepEqual(validateSpecData(result.migration.spec, 'create', catalog).filter((p) => p.severity === 'error'), []);
+      assert.deepEqual(validateSpecData(result.migration.spec, 'create', { catalog }).filter((p) => p.severity === 'error'), []);
       const created = await create(result.migration.spec);
       assert.equal(created.status, 201, JSON.stringify(created.body));
     });
