@@ -37,6 +37,8 @@ export interface HttpRequest extends CallOptions {
   idempotent?: boolean;
   /** Reads wait out a 429 (bounded); writes report it. Default: GET only. */
   read?: boolean;
+  /** Values of this request (a registry password) that an error or log must not echo either. */
+  secrets?: readonly string[];
 }
 
 export interface HttpResponse<T> {
@@ -73,7 +75,8 @@ export class HttpCore {
     } catch (error) {
       throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: this.redact((error as Error).message) });
     }
-    if (/[\s\u0000-\u001f\u007f]/.test(key)) throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: 'the API key contains whitespace or control characters' });
+    // Checked here because fetch's own complaint about a bad header value quotes the value.
+    if (/[^\x21-\x7e]/.test(key)) throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: 'the API key contains whitespace, control or non-ASCII characters' });
     // A closure, not a field: the key must not show up when the client object is inspected or serialized.
     this.authorization = () => (key ? `Bearer ${key}` : undefined);
     this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
@@ -126,10 +129,11 @@ export class HttpCore {
 
   private async perform(req: HttpRequest, stream: boolean): Promise<{ response: Response; body: unknown; release: () => void }> {
     const method = req.method;
+    const redact = req.secrets && req.secrets.length > 0 ? chainRedactors(createRedactor(req.secrets), this.redact) : this.redact;
     const idempotent = req.idempotent ?? method !== 'POST';
     const isRead = req.read ?? method === 'GET';
     const url = this.urlFor(req);
-    const shownPath = this.redact(url.slice((req.host === 'jobs' ? this.jobsUrl : this.apiUrl).length) || '/');
+    const shownPath = redact(url.slice((req.host === 'jobs' ? this.jobsUrl : this.apiUrl).length) || '/');
     const headers = this.headersFor(req, stream);
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     let failures = 0;
@@ -148,17 +152,17 @@ export class HttpCore {
         attemptSignal.release();
         const kind = req.signal?.aborted ? 'aborted' : attemptSignal.timedOut() ? 'timeout' : 'network';
         const outcomeUnknown = method !== 'GET';
-        this.emitLog({ method, url, durationMs: Date.now() - started, attempt, note: `${kind}: ${this.causeText(error)}` });
+        this.emitLog(redact, { method, url, durationMs: Date.now() - started, attempt, note: `${kind}: ${this.causeText(error, redact)}` });
         if (kind !== 'aborted' && idempotent && failures < this.retry.maxRetries) {
           failures++;
           earlierOutcomeUnknown ||= outcomeUnknown;
           await this.pause(this.backoff(failures), req.signal, method, shownPath);
           continue;
         }
-        throw this.transportError(kind, method, shownPath, outcomeUnknown, error, req.timeoutMs ?? this.timeoutMs);
+        throw this.transportError(kind, method, shownPath, outcomeUnknown, this.causeText(error, redact), req.timeoutMs ?? this.timeoutMs);
       }
       const snapshot = this.noteRateLimit(response.headers);
-      this.emitLog({ method, url, status: response.status, durationMs: Date.now() - started, attempt });
+      this.emitLog(redact, { method, url, status: response.status, durationMs: Date.now() - started, attempt });
       if (response.ok) {
         if (stream) return { response, body: undefined, release: attemptSignal.detachTimeout() };
         attemptSignal.release();
@@ -187,14 +191,15 @@ export class HttpCore {
       throw new ApiError({
         kind,
         status: response.status,
-        title: this.redact(problem.title),
-        detail: this.redact(problem.detail),
-        errors: problem.errors.map((e) => ({ path: this.redact(e.path), pathSegments: e.pathSegments.map((s) => (typeof s === 'string' ? this.redact(s) : s)), message: this.redact(e.message) })),
+        title: redact(problem.title),
+        detail: redact(problem.detail),
+        errors: problem.errors.map((e) => ({ path: redact(e.path), pathSegments: e.pathSegments.map((s) => (typeof s === 'string' ? redact(s) : s)), message: redact(e.message) })),
         method,
         path: shownPath,
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-        // After a 5xx a write may have been applied before the failure; a 4xx was refused outright.
-        outcomeUnknown: kind === 'server' && method !== 'GET',
+        // After a 5xx a write may have been applied before the failure; a 4xx refuses only this
+        // attempt, so an earlier attempt whose answer was lost still leaves the outcome open.
+        outcomeUnknown: (kind === 'server' && method !== 'GET') || earlierOutcomeUnknown,
         ...(snapshot ? { rateLimit: snapshot } : {}),
       });
     }
@@ -261,15 +266,16 @@ export class HttpCore {
     return new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown });
   }
 
-  private transportError(kind: 'aborted' | 'timeout' | 'network', method: string, path: string, outcomeUnknown: boolean, error: unknown, timeoutMs: number): ApiError {
-    const cause = new Error(this.causeText(error));
+  private transportError(kind: 'aborted' | 'timeout' | 'network', method: string, path: string, outcomeUnknown: boolean, causeText: string, timeoutMs: number): ApiError {
+    // A fresh, redacted cause: the original may quote the request it failed to send.
+    const cause = new Error(causeText);
     if (kind === 'aborted') return new ApiError({ kind, title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown, cause });
     if (kind === 'timeout') return new ApiError({ kind, title: 'Timed out', detail: `no complete answer within ${timeoutMs} ms`, method, path, outcomeUnknown, cause });
     return new ApiError({ kind, title: 'Network error', detail: `the service could not be reached or dropped the connection: ${cause.message}`, method, path, outcomeUnknown, cause });
   }
 
   /** The innermost useful message of a fetch failure (`fetch failed` alone says nothing), redacted. */
-  private causeText(error: unknown): string {
+  private causeText(error: unknown, redact: Redactor): string {
     const parts: string[] = [];
     let current: unknown = error;
     for (let depth = 0; current && depth < 4; depth++) {
@@ -278,13 +284,13 @@ export class HttpCore {
       if (text && !parts.includes(text)) parts.push(text);
       current = e.cause;
     }
-    return this.redact(parts.slice(-1)[0] ?? 'unknown error');
+    return redact(parts.slice(-1)[0] ?? 'unknown error');
   }
 
-  private emitLog(entry: ApiLogEntry): void {
+  private emitLog(redact: Redactor, entry: ApiLogEntry): void {
     if (!this.log) return;
     try {
-      this.log({ ...entry, url: this.redact(entry.url), ...(entry.note ? { note: this.redact(entry.note) } : {}) });
+      this.log({ ...entry, url: redact(entry.url), ...(entry.note ? { note: redact(entry.note) } : {}) });
     } catch {
       // Logging is best effort.
     }
@@ -328,6 +334,10 @@ function linkSignals(external: AbortSignal | undefined, timeoutMs: number): Link
       };
     },
   };
+}
+
+function chainRedactors(first: Redactor, second: Redactor): Redactor {
+  return (text) => second(first(text));
 }
 
 /** Resolves after `ms`, or rejects as soon as `signal` aborts. */

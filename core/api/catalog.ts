@@ -1,0 +1,86 @@
+/**
+ * `/v2/catalog`: GPU types, CPU flavors, data centers and public templates. By default the
+ * client asks for what the editor needs to check a spec: serverless stock per GPU type (with its
+ * CUDA versions) and GPU stock per data center.
+ */
+import type { CallOptions, HttpCore } from './http';
+import { segment } from './http';
+import type { CpuType, DataCenter, GpuType, Template } from './types';
+
+export interface GpuCatalogQuery extends CallOptions {
+  /** Default true: adds `include=AVAILABILITY`. */
+  availability?: boolean;
+  /** Availability context; default `['SERVERLESS']` (the service's own default is POD). */
+  product?: ('POD' | 'CLUSTER' | 'SERVERLESS')[];
+  /** GPUs per worker for availability and price; service default 1. */
+  count?: number;
+  cloud?: 'SECURE' | 'COMMUNITY';
+  minCudaVersion?: string;
+}
+
+export interface CpuCatalogQuery extends CallOptions {
+  /** Default false. */
+  availability?: boolean;
+  product?: ('POD' | 'SERVERLESS')[];
+  vcpuCount?: number;
+}
+
+export interface DataCenterQuery extends CallOptions {
+  /** Default `['GPU_AVAILABILITY']`; pass `[]` for the bare list. */
+  include?: ('GPU_AVAILABILITY' | 'CPU_AVAILABILITY')[];
+}
+
+function gpuQuery(q: GpuCatalogQuery): Record<string, string | number | readonly string[] | undefined> {
+  const availability = q.availability ?? true;
+  // The filters are only valid with include=AVAILABILITY, so they go only with it.
+  if (!availability) return {};
+  return { include: ['AVAILABILITY'], product: q.product ?? ['SERVERLESS'], count: q.count, cloud: q.cloud, minCudaVersion: q.minCudaVersion };
+}
+
+function cpuQuery(q: CpuCatalogQuery): Record<string, string | number | readonly string[] | undefined> {
+  if (!q.availability) return {};
+  return { include: ['AVAILABILITY'], product: q.product ?? ['SERVERLESS'], vcpuCount: q.vcpuCount };
+}
+
+function callOptions(q: CallOptions): CallOptions {
+  return { ...(q.signal ? { signal: q.signal } : {}), ...(q.timeoutMs !== undefined ? { timeoutMs: q.timeoutMs } : {}) };
+}
+
+export class CatalogApi {
+  constructor(private readonly http: HttpCore) {}
+
+  async gpus(query: GpuCatalogQuery = {}): Promise<GpuType[]> {
+    const body = await this.http.request<{ gpus?: GpuType[] }>({ method: 'GET', path: '/v2/catalog/gpus', query: gpuQuery(query), ...callOptions(query) });
+    return body?.gpus ?? [];
+  }
+
+  gpu(id: string, query: GpuCatalogQuery = {}): Promise<GpuType> {
+    return this.http.request<GpuType>({ method: 'GET', path: `/v2/catalog/gpus/${segment(id)}`, query: gpuQuery(query), ...callOptions(query) });
+  }
+
+  async cpus(query: CpuCatalogQuery = {}): Promise<CpuType[]> {
+    const body = await this.http.request<{ cpus?: CpuType[] }>({ method: 'GET', path: '/v2/catalog/cpus', query: cpuQuery(query), ...callOptions(query) });
+    return body?.cpus ?? [];
+  }
+
+  cpu(id: string, query: CpuCatalogQuery = {}): Promise<CpuType> {
+    return this.http.request<CpuType>({ method: 'GET', path: `/v2/catalog/cpus/${segment(id)}`, query: cpuQuery(query), ...callOptions(query) });
+  }
+
+  async dataCenters(query: DataCenterQuery = {}): Promise<DataCenter[]> {
+    const include = query.include ?? ['GPU_AVAILABILITY'];
+    const body = await this.http.request<{ dataCenters?: DataCenter[] }>({ method: 'GET', path: '/v2/catalog/datacenters', query: { include: include.length > 0 ? include : undefined }, ...callOptions(query) });
+    return body?.dataCenters ?? [];
+  }
+
+  dataCenter(id: string, query: DataCenterQuery = {}): Promise<DataCenter> {
+    const include = query.include ?? ['GPU_AVAILABILITY'];
+    return this.http.request<DataCenter>({ method: 'GET', path: `/v2/catalog/datacenters/${segment(id)}`, query: { include: include.length > 0 ? include : undefined }, ...callOptions(query) });
+  }
+
+  /** Public catalog templates (the caller's own are in `templates`). */
+  async templates(options: CallOptions = {}): Promise<Template[]> {
+    const body = await this.http.request<{ templates?: Template[] }>({ method: 'GET', path: '/v2/catalog/templates', ...options });
+    return body?.templates ?? [];
+  }
+}

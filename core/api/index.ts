@@ -1,0 +1,75 @@
+/**
+ * The one API client the extension, the language server and the CLI share:
+ *
+ *   const api = createApiClient(configFromEnvironment());
+ *   const endpoints = await api.serverless.list();
+ *   api.onRateLimit((quota) => statusBar.show(quota.tightest));
+ *
+ * Every call throws `ApiError` and takes `{ signal, timeoutMs }`. Reads wait out a 429 (bounded)
+ * and retry after 5xx/drops; PATCH and DELETE retry after 5xx/drops; POSTs are never repeated,
+ * and `serverless.createReconciled` settles a create whose answer was lost by listing.
+ */
+import { BillingApi } from './billing';
+import { CatalogApi } from './catalog';
+import type { ApiClientConfig } from './config';
+import { HttpCore } from './http';
+import { JobsApi } from './jobs';
+import { NetworkVolumesApi } from './networkVolumes';
+import type { RateLimitSnapshot } from './rateLimit';
+import { RegistriesApi } from './registries';
+import { ServerlessApi } from './serverless';
+import { TemplatesApi } from './templates';
+
+export interface ApiClient {
+  readonly serverless: ServerlessApi;
+  readonly catalog: CatalogApi;
+  readonly templates: TemplatesApi;
+  readonly networkVolumes: NetworkVolumesApi;
+  readonly registries: RegistriesApi;
+  readonly billing: BillingApi;
+  readonly jobs: JobsApi;
+  readonly apiUrl: string;
+  readonly jobsUrl: string;
+  /** Quota state from the latest answer that carried `RateLimit` headers. */
+  readonly rateLimit: RateLimitSnapshot | undefined;
+  /** Subscribes to quota updates; returns the unsubscribe function. */
+  onRateLimit(listener: (snapshot: RateLimitSnapshot) => void): () => void;
+  /** Removes the key (and key-like tokens) from text before it is shown or logged. */
+  redact(text: string): string;
+}
+
+export function createApiClient(config: ApiClientConfig): ApiClient {
+  const http = new HttpCore(config);
+  return {
+    serverless: new ServerlessApi(http),
+    catalog: new CatalogApi(http),
+    templates: new TemplatesApi(http),
+    networkVolumes: new NetworkVolumesApi(http),
+    registries: new RegistriesApi(http),
+    billing: new BillingApi(http),
+    jobs: new JobsApi(http),
+    apiUrl: http.apiUrl,
+    jobsUrl: http.jobsUrl,
+    get rateLimit() {
+      return http.rateLimit;
+    },
+    onRateLimit: (listener) => http.onRateLimit(listener),
+    redact: (text) => http.redact(text),
+  };
+}
+
+export { configFromEnvironment, DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from './config';
+export type { ApiClientConfig, ApiLogEntry, Environment, RetryPolicy } from './config';
+export { ApiError } from './errors';
+export type { ApiErrorKind } from './errors';
+export { parseJsonPath, parseProblemFieldError } from './jsonPath';
+export type { ApiPathSegment, ProblemFieldError } from './jsonPath';
+export { parseRateLimitHeaders, parseRetryAfter } from './rateLimit';
+export type { RateLimitSnapshot, RateLimitWindow } from './rateLimit';
+export type { CallOptions } from './http';
+export type { CreateOutcome, CreateReconciledOptions, WorkerLogOptions, WorkerLogStream } from './serverless';
+export type { GpuCatalogQuery, CpuCatalogQuery, DataCenterQuery } from './catalog';
+export type * from './billing';
+export type { RunSyncOptions } from './jobs';
+export type * from './types';
+export { BillingApi, CatalogApi, JobsApi, NetworkVolumesApi, RegistriesApi, ServerlessApi, TemplatesApi };
