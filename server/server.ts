@@ -21,8 +21,8 @@ import { DIAGNOSTIC_SOURCE } from '../core/spec/problem';
 import { formatJsonPath } from '../core/spec/tree';
 import type { SpecFormat } from '../core/spec/tree';
 import { analyze, complete, fixes, hover, FIXABLE_CODES, type CheckResult } from './languageService';
-import type { Catalog } from '../core/spec/catalog/catalog';
-import { loadCatalogFile } from '../core/spec/catalog/load';
+import type { CatalogService } from './catalog/catalogService';
+import { createCatalogService } from './catalog/setup';
 
 export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
 
@@ -31,7 +31,14 @@ export interface ServerOptions {
   debounceMs: number;
   /** A pinned catalog snapshot to check against (see core/spec/catalog/load.ts). */
   catalogFile?: string;
+  /** Where the catalog cache lives; default ~/.cache/endpoint-studio. */
+  cacheDir?: string;
 }
+
+/** Server-to-client notification: where the catalog comes from and how old it is. */
+export const CATALOG_STATUS_NOTIFICATION = 'endpointStudio/catalogStatus';
+/** Client-to-server request: refresh the catalog now; answers the new status. */
+export const REFRESH_CATALOG_REQUEST = 'endpointStudio/refreshCatalog';
 
 const severities = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
 
@@ -41,7 +48,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   const timers = new Map<string, NodeJS.Timeout>();
   let options = { ...defaults };
   let pullDiagnostics = false;
-  let catalog: Catalog | undefined;
+  let catalogs: CatalogService | undefined;
 
   const formatOf = (document: TextDocument): SpecFormat => (/\.json$/i.test(document.uri) || document.languageId === 'json' ? 'json' : 'yaml');
   // The suffix never needs percent-decoding, and decoding a malformed URI would throw.
@@ -53,7 +60,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     if (cached?.version === document.version) return cached.result;
     let result: CheckResult;
     try {
-      result = analyze(document.getText(), formatOf(document), catalog);
+      result = analyze(document.getText(), formatOf(document), { catalog: catalogs?.catalog, liveProperties: catalogs?.liveProperties });
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       connection.console.error(`validation failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
@@ -94,14 +101,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     const init = params.initializationOptions as Partial<ServerOptions> | undefined;
     if (typeof init?.debounceMs === 'number' && init.debounceMs >= 0) options = { ...options, debounceMs: init.debounceMs };
     if (typeof init?.catalogFile === 'string') options = { ...options, catalogFile: init.catalogFile };
-    if (options.catalogFile) {
-      try {
-        catalog = loadCatalogFile(options.catalogFile);
-      } catch (error) {
-        // Without a catalog the catalog checks are skipped, never guessed; the rest still works.
-        connection.console.warn((error as Error).message);
-      }
-    }
+    if (typeof init?.cacheDir === 'string') options = { ...options, cacheDir: init.cacheDir };
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -113,6 +113,21 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       serverInfo: { name: 'endpoint-studio', version: '0.1.0' },
     };
   });
+
+  connection.onInitialized(() => {
+    catalogs = createCatalogService({ catalogFile: options.catalogFile, cacheDir: options.cacheDir, log: (message) => connection.console.log(message) });
+    catalogs.onDidChange((catalogChanged) => {
+      void connection.sendNotification(CATALOG_STATUS_NOTIFICATION, catalogs!.status);
+      if (!catalogChanged) return;
+      // Checks depend on the catalog: every open spec is checked again against the new one.
+      analyses.clear();
+      if (pullDiagnostics) void connection.languages.diagnostics.refresh();
+      else for (const document of documents.all()) schedulePush(document);
+    });
+    void catalogs.start().then(() => connection.sendNotification(CATALOG_STATUS_NOTIFICATION, catalogs!.status));
+  });
+  connection.onRequest(REFRESH_CATALOG_REQUEST, async () => (catalogs ? catalogs.refresh() : { state: 'none' }));
+  connection.onShutdown(() => catalogs?.dispose());
 
   documents.onDidChangeContent((event) => schedulePush(event.document));
   documents.onDidClose((event) => {
@@ -133,7 +148,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     if (!document || !isSpec(document)) return [];
     const text = document.getText();
     const offset = document.offsetAt(params.position);
-    return complete(text, formatOf(document), offset, analysisOf(document), catalog).map((c) => ({
+    return complete(text, formatOf(document), offset, analysisOf(document), catalogs?.catalog).map((c) => ({
       label: c.label,
       kind: c.kind === 'property' ? CompletionItemKind.Property : c.kind === 'snippet' ? CompletionItemKind.Snippet : CompletionItemKind.EnumMember,
       detail: c.detail,
@@ -151,7 +166,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   connection.onHover((params) => {
     const document = documents.get(params.textDocument.uri);
     if (!document || !isSpec(document)) return null;
-    const result = hover(document.offsetAt(params.position), analysisOf(document), catalog);
+    const result = hover(document.offsetAt(params.position), analysisOf(document), catalogs?.catalog);
     if (!result) return null;
     return {
       contents: { kind: MarkupKind.Markdown, value: result.markdown },
@@ -169,7 +184,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       const data = diagnostic.data as { path?: (string | number)[]; suggestion?: string; related?: string[]; documentIndex?: number } | undefined;
       if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof diagnostic.code !== 'string' || !FIXABLE_CODES.includes(diagnostic.code) || !Array.isArray(data?.path)) continue;
       const request = { code: diagnostic.code, path: data.path, suggestion: data.suggestion, related: data.related };
-      for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0, catalog)) {
+      for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0, catalogs?.catalog)) {
         actions.push({
           title: fix.title,
           kind: CodeActionKind.QuickFix,

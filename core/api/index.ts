@@ -19,6 +19,7 @@ import type { RateLimitSnapshot } from './rateLimit';
 import { RegistriesApi } from './registries';
 import { ServerlessApi } from './serverless';
 import { TemplatesApi } from './templates';
+import type { CallOptions } from './http';
 
 export interface ApiClient {
   readonly serverless: ServerlessApi;
@@ -36,6 +37,8 @@ export interface ApiClient {
   onRateLimit(listener: (snapshot: RateLimitSnapshot) => void): () => void;
   /** Removes the key (and key-like tokens) from text before it is shown or logged. */
   redact(text: string): string;
+  /** The service's machine-readable schema (`GET /v2/openapi.json`). */
+  openApi(options?: CallOptions): Promise<unknown>;
 }
 
 export function createApiClient(config: ApiClientConfig): ApiClient {
@@ -55,6 +58,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
     },
     onRateLimit: (listener) => http.onRateLimit(listener),
     redact: (text) => http.redact(text),
+    openApi: (options = {}) => http.request<unknown>({ method: 'GET', path: '/v2/openapi.json', ...options }),
   };
 }
 

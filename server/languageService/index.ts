@@ -5,6 +5,7 @@
 import { checkSpecText, type CheckResult } from '../../core/spec/check';
 import type { SpecFormat, TextSpan } from '../../core/spec/tree';
 import type { Catalog } from '../../core/spec/catalog/catalog';
+import type { ValidationContext } from '../../core/spec/validate';
 import { completeAt, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
@@ -15,8 +16,8 @@ export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
 
-export function analyze(text: string, format: SpecFormat, catalog?: Catalog): CheckResult {
-  return checkSpecText(text, format, 'create', { catalog });
+export function analyze(text: string, format: SpecFormat, context: ValidationContext = {}): CheckResult {
+  return checkSpecText(text, format, 'create', context);
 }
 
 export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {

@@ -3,7 +3,8 @@
  * exactly as Neovim, Helix or VS Code would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   CodeAction,
@@ -26,6 +27,15 @@ export interface LspClientOptions {
   viaCli?: boolean;
   /** A catalog snapshot file the server checks against. */
   catalogFile?: string;
+  /** Extra environment for the server (API URL and key for a live catalog, cache folder). */
+  env?: Record<string, string>;
+}
+
+/** The test process's environment without any real key or cache location, so no test reaches a real service. */
+function isolatedEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 'ENDPOINT_STUDIO_API_URL', 'ENDPOINT_STUDIO_JOBS_URL', 'ENDPOINT_STUDIO_CATALOG_FILE']) delete env[name];
+  return { ...env, ENDPOINT_STUDIO_CACHE_DIR: join(tmpdir(), `es-lsp-cache-${process.pid}`), ...extra };
 }
 
 export class LspClient {
@@ -33,6 +43,7 @@ export class LspClient {
   private readonly published: PublishDiagnosticsParams[] = [];
   private readonly waiters: Array<() => void> = [];
   readonly stderr: string[] = [];
+  readonly catalogStatuses: { state: string; fetchedAt?: string; error?: string }[] = [];
   initializeResult?: InitializeResult;
 
   private constructor(readonly process: ChildProcess, readonly connection: MessageConnection) {
@@ -43,11 +54,16 @@ export class LspClient {
     connection.onRequest('workspace/configuration', () => []);
     connection.onRequest('client/registerCapability', () => null);
     connection.onNotification('window/logMessage', () => undefined);
+    connection.onNotification('endpointStudio/catalogStatus', (status: { state: string; error?: string }) => {
+      this.catalogStatuses.push(status);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    connection.onRequest('workspace/diagnostic/refresh', () => null);
   }
 
   static async start(options: LspClientOptions = {}): Promise<LspClient> {
     const script = options.viaCli ? [resolve(REPO_ROOT, 'dist/cli.js'), 'lsp', '--stdio'] : [resolve(REPO_ROOT, 'dist/server.js'), '--stdio'];
-    const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'], env: isolatedEnvironment(options.env) });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(child, connection);
     child.stderr!.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
@@ -93,6 +109,20 @@ export class LspClient {
       const found = this.published.find((p) => p.uri === uri && (version === undefined || p.version === version));
       if (found) return found.diagnostics;
       if (Date.now() > deadline) throw new Error(`no diagnostics for ${uri} v${version ?? '?'} within ${timeoutMs} ms`);
+      await new Promise<void>((wake) => {
+        this.waiters.push(wake);
+        setTimeout(wake, 50);
+      });
+    }
+  }
+
+  /** Waits for a catalog status notification that satisfies `accept`. */
+  async catalogStatus(accept: (status: { state: string; error?: string }) => boolean, timeoutMs = 10000): Promise<{ state: string; fetchedAt?: string; error?: string }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.catalogStatuses.find(accept);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching catalog status; saw ${JSON.stringify(this.catalogStatuses)}`);
       await new Promise<void>((wake) => {
         this.waiters.push(wake);
         setTimeout(wake, 50);

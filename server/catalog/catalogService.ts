@@ -1,0 +1,165 @@
+/**
+ * Keeps the service's catalog for the language server: read from a disk cache at start, refreshed
+ * in the background with short timeouts, never fetched in a request path. Offline, the cache
+ * answers and its age is reported; with no catalog at all, catalog checks are simply skipped.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ApiClient } from '../../core/api';
+import { Catalog, type CatalogData } from '../../core/spec/catalog/catalog';
+import { catalogDataFromApi } from '../../core/spec/catalog/fromApi';
+import { createBodyPropertyPaths } from '../../core/spec/liveSchema';
+
+export interface CatalogStatus {
+  /** `live`: fetched this session; `cached`: from disk, not yet refreshed; `pinned`: a catalog file; `none`: nothing. */
+  readonly state: 'live' | 'cached' | 'pinned' | 'none';
+  readonly fetchedAt?: string;
+  /** Why the last refresh failed, with the key redacted; absent after a success. */
+  readonly error?: string;
+}
+
+export interface CatalogServiceOptions {
+  /** No client: no key or no network configured; only the cache or a pinned file can serve. */
+  readonly client?: ApiClient;
+  readonly cacheFile?: string;
+  /** A catalog snapshot file that replaces the live catalog entirely. */
+  readonly pinned?: Catalog;
+  readonly refreshIntervalMs: number;
+  readonly requestTimeoutMs: number;
+  readonly fetchOpenApi?: (signal: AbortSignal) => Promise<unknown>;
+  readonly log: (message: string) => void;
+}
+
+interface CacheFile {
+  readonly version: 1;
+  readonly apiUrl: string;
+  readonly fetchedAt: string;
+  readonly data: CatalogData;
+  readonly liveProperties?: string[];
+}
+
+export class CatalogService {
+  private current?: Catalog;
+  private properties?: ReadonlySet<string>;
+  private fetchedAt?: string;
+  private state: CatalogStatus['state'] = 'none';
+  private lastError?: string;
+  private timer?: NodeJS.Timeout;
+  private inFlight?: Promise<CatalogStatus>;
+  private readonly listeners = new Set<(catalogChanged: boolean) => void>();
+
+  constructor(private readonly options: CatalogServiceOptions) {
+    if (options.pinned) {
+      this.current = options.pinned;
+      this.state = 'pinned';
+    }
+  }
+
+  get catalog(): Catalog | undefined {
+    return this.current;
+  }
+
+  get liveProperties(): ReadonlySet<string> | undefined {
+    return this.properties;
+  }
+
+  get status(): CatalogStatus {
+    return { state: this.state, ...(this.fetchedAt ? { fetchedAt: this.fetchedAt } : {}), ...(this.lastError ? { error: this.lastError } : {}) };
+  }
+
+  /** Called when the catalog or only its status (a failed refresh) changed. */
+  onDidChange(listener: (catalogChanged: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Loads the disk cache, then refreshes in the background and every `refreshIntervalMs`. */
+  async start(): Promise<void> {
+    if (this.state === 'pinned') return;
+    await this.loadCache();
+    if (!this.options.client) return;
+    void this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.options.refreshIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Fetches the whole catalog now; concurrent callers share one refresh. */
+  refresh(): Promise<CatalogStatus> {
+    if (this.state === 'pinned' || !this.options.client) return Promise.resolve(this.status);
+    this.inFlight ??= this.fetchAll(this.options.client).finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.listeners.clear();
+  }
+
+  private async fetchAll(client: ApiClient): Promise<CatalogStatus> {
+    const controller = new AbortController();
+    const call = { timeoutMs: this.options.requestTimeoutMs, signal: controller.signal };
+    // Account lists may be refused (a scoped key): the catalog is still useful without them.
+    const optional = <T>(request: Promise<T>): Promise<T | undefined> => request.catch(() => undefined);
+    try {
+      const [gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries, openApi] = await Promise.all([
+        client.catalog.gpus(call),
+        client.catalog.cpus(call),
+        client.catalog.dataCenters(call),
+        client.catalog.templates(call),
+        optional(client.templates.list(call)),
+        optional(client.networkVolumes.list(call)),
+        optional(client.registries.list(call)),
+        this.options.fetchOpenApi ? optional(this.options.fetchOpenApi(controller.signal)) : Promise.resolve(undefined),
+      ]);
+      const data = catalogDataFromApi({ gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries });
+      const properties = openApi ? createBodyPropertyPaths(openApi) : undefined;
+      this.apply(data, new Date().toISOString(), 'live', properties && properties.size > 0 ? properties : undefined);
+      this.lastError = undefined;
+      await this.saveCache(client.apiUrl, data);
+    } catch (error) {
+      controller.abort();
+      this.lastError = client.redact(error instanceof Error ? error.message : String(error));
+      this.options.log(`catalog refresh failed${this.current ? ', keeping the catalog from ' + this.fetchedAt : ''}: ${this.lastError}`);
+      for (const listener of this.listeners) listener(false);
+    }
+    return this.status;
+  }
+
+  private apply(data: CatalogData, fetchedAt: string, state: 'live' | 'cached', properties?: ReadonlySet<string>): void {
+    this.current = new Catalog(data);
+    this.fetchedAt = fetchedAt;
+    this.state = state;
+    if (properties) this.properties = properties;
+    for (const listener of this.listeners) listener(true);
+  }
+
+  private async loadCache(): Promise<void> {
+    const file = this.options.cacheFile;
+    if (!file) return;
+    try {
+      const cache = JSON.parse(await readFile(file, 'utf8')) as CacheFile;
+      // A cache written for another service must never describe this one.
+      const apiUrl = this.options.client?.apiUrl;
+      if (cache.version !== 1 || !cache.data || (apiUrl && cache.apiUrl !== apiUrl)) return;
+      this.apply(cache.data, cache.fetchedAt, 'cached', cache.liveProperties ? new Set(cache.liveProperties) : undefined);
+    } catch {
+      // No cache yet, or an unreadable one: the first refresh writes a new one.
+    }
+  }
+
+  private async saveCache(apiUrl: string, data: CatalogData): Promise<void> {
+    const file = this.options.cacheFile;
+    if (!file || !this.fetchedAt) return;
+    const cache: CacheFile = { version: 1, apiUrl, fetchedAt: this.fetchedAt, data, ...(this.properties ? { liveProperties: [...this.properties] } : {}) };
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify(cache), 'utf8');
+      await rename(temporary, file);
+    } catch (error) {
+      this.options.log(`catalog cache not written: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
