@@ -3,22 +3,31 @@
  * Everything the editor shows about a spec comes from the server, the same engine as the CLI.
  */
 import * as vscode from 'vscode';
-import { startLanguageClient } from './languageClient';
+import { CatalogStatusItem } from './catalogStatus';
+import { LanguageServerHost } from './languageClient';
 import { registerNewSpecCommand } from './newSpec';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
-  context.subscriptions.push(log);
-  const client = await startLanguageClient(context, log);
+  const host = new LanguageServerHost(context, log);
   context.subscriptions.push(
+    log,
+    host,
+    new CatalogStatusItem(host, log),
     registerNewSpecCommand(),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
-      await client.restart();
+      await host.restart();
     }),
+    // The API URL and trust decide what the server may call; both need a fresh server process.
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('endpointStudio.api')) void host.restart();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void host.restart()),
   );
+  await host.start();
 }
 
 export function deactivate(): void {
-  // The language client is disposed through context.subscriptions.
+  // Everything is disposed through context.subscriptions.
 }

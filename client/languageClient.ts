@@ -1,25 +1,61 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { serverEnvironment } from './serverEnvironment';
 
 export const SPEC_DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'yaml', pattern: '**/*.endpoint.{yaml,yml}' },
   { scheme: 'file', language: 'json', pattern: '**/*.endpoint.json' },
 ];
 
-export async function startLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<LanguageClient> {
-  const serverModule = context.asAbsolutePath('dist/server.js');
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
-  };
-  const settings = vscode.workspace.getConfiguration('endpointStudio');
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: SPEC_DOCUMENT_SELECTOR,
-    outputChannel: log,
-    initializationOptions: { debounceMs: settings.get<number>('validation.debounceMs', 150) },
-  };
-  const client = new LanguageClient('endpointStudio', 'Endpoint Studio Language Server', serverOptions, clientOptions);
-  context.subscriptions.push(client);
-  await client.start();
-  return client;
+/**
+ * Owns the language client. A restart builds a new client, because the server's environment (the
+ * key, the API URL) is fixed when its process starts.
+ */
+export class LanguageServerHost implements vscode.Disposable {
+  private current?: LanguageClient;
+  private readonly listeners = new Set<(client: LanguageClient) => void>();
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
+
+  get client(): LanguageClient | undefined {
+    return this.current;
+  }
+
+  /** Called with every new client, so features can attach their notifications again. */
+  onDidStart(listener: (client: LanguageClient) => void): vscode.Disposable {
+    this.listeners.add(listener);
+    if (this.current) listener(this.current);
+    return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  async start(): Promise<void> {
+    const serverModule = this.context.asAbsolutePath('dist/server.js');
+    const env = await serverEnvironment(this.context);
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
+      debug: { module: serverModule, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
+    };
+    const settings = vscode.workspace.getConfiguration('endpointStudio');
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: SPEC_DOCUMENT_SELECTOR,
+      outputChannel: this.log,
+      initializationOptions: { debounceMs: settings.get<number>('validation.debounceMs', 150) },
+    };
+    const client = new LanguageClient('endpointStudio', 'Endpoint Studio Language Server', serverOptions, clientOptions);
+    await client.start();
+    this.current = client;
+    for (const listener of this.listeners) listener(client);
+  }
+
+  async restart(): Promise<void> {
+    const previous = this.current;
+    this.current = undefined;
+    await previous?.dispose();
+    await this.start();
+  }
+
+  dispose(): void {
+    void this.current?.dispose();
+    this.listeners.clear();
+  }
 }
