@@ -12,8 +12,10 @@ export interface FaultOptions {
   errorRate?: number;
   /** Status for injected errors; default 503. Without `errorRate`, every matching request gets it. */
   status5xx?: number;
-  /** Destroy the socket without any answer. */
+  /** Destroy the socket without any answer, before the request is handled (nothing happens). */
   dropConnection?: boolean;
+  /** Handle the request, then destroy the socket instead of answering (it happened; the caller cannot know). */
+  dropResponse?: boolean;
   /** Answer 429 with `Retry-After: 1`. */
   force429?: boolean;
   /** Only requests whose path starts with one of these. */
@@ -22,13 +24,13 @@ export interface FaultOptions {
   count?: number;
 }
 
-export type FaultAction = { kind: 'none' } | { kind: 'drop' } | { kind: 'problem'; problem: ProblemError; rateLimited: boolean };
+export type FaultAction = { kind: 'none' } | { kind: 'drop' } | { kind: 'dropResponse' } | { kind: 'problem'; problem: ProblemError; rateLimited: boolean };
 
 export function parseFaults(body: unknown): FaultOptions {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProblemError(400, 'fault options are a JSON object');
   const b = body as Record<string, unknown>;
   const errors: string[] = [];
-  const known = ['latencyMs', 'errorRate', 'status5xx', 'dropConnection', 'force429', 'paths', 'count'];
+  const known = ['latencyMs', 'errorRate', 'status5xx', 'dropConnection', 'dropResponse', 'force429', 'paths', 'count'];
   for (const key of Object.keys(b)) if (!known.includes(key)) errors.push(`$.${key}: unknown property: ${key}`);
   const num = (key: string, min: number, max: number): void => {
     if (b[key] !== undefined && (typeof b[key] !== 'number' || (b[key] as number) < min || (b[key] as number) > max)) errors.push(`$.${key}: must be a number from ${min} to ${max}`);
@@ -37,7 +39,7 @@ export function parseFaults(body: unknown): FaultOptions {
   num('errorRate', 0, 1);
   num('status5xx', 500, 599);
   num('count', 1, 1e9);
-  for (const key of ['dropConnection', 'force429']) if (b[key] !== undefined && typeof b[key] !== 'boolean') errors.push(`$.${key}: must be true or false`);
+  for (const key of ['dropConnection', 'dropResponse', 'force429']) if (b[key] !== undefined && typeof b[key] !== 'boolean') errors.push(`$.${key}: must be true or false`);
   if (b.paths !== undefined && !(Array.isArray(b.paths) && b.paths.every((p) => typeof p === 'string'))) errors.push('$.paths: must be a list of path prefixes');
   if (errors.length > 0) throw new ProblemError(422, `invalid fault options: ${errors[0]}`, errors);
   return b as FaultOptions;
@@ -69,6 +71,7 @@ export class FaultInjector {
     }
     if (faults.latencyMs) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
     if (faults.dropConnection) return { kind: 'drop' };
+    if (faults.dropResponse) return { kind: 'dropResponse' };
     if (faults.force429) {
       return { kind: 'problem', rateLimited: true, problem: new ProblemError(429, 'rate limit exceeded for the minute window', undefined, { 'Retry-After': '1' }) };
     }

@@ -150,7 +150,12 @@ export function createJobsHandler(deps: JobsServerDeps): (req: IncomingMessage, 
       }
       const { route: matched, params } = router.resolve(method, url.pathname);
       requireWrite(caller, method === 'POST' && matched.pattern.includes('/status/') ? 'GET' : method);
-      sendResult(res, await matched.handler({ req, res, method, path: url.pathname, query: url.searchParams, params, headers: {} }), {});
+      const result = await matched.handler({ req, res, method, path: url.pathname, query: url.searchParams, params, headers: {} });
+      if (fault.kind === 'dropResponse') {
+        req.socket.destroy();
+        return;
+      }
+      sendResult(res, result, {});
     });
   };
 }

@@ -85,7 +85,12 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
       const { route, params } = router.resolve(method, path);
       requireWrite(caller, method);
       const context: RequestContext = { req, res, method, path, query: url.searchParams, params, headers };
-      sendResult(res, await route.handler(context), headers);
+      const result = await route.handler(context);
+      if (fault.kind === 'dropResponse') {
+        req.socket.destroy();
+        return;
+      }
+      sendResult(res, result, headers);
     });
   };
 }

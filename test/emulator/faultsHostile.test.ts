@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runEmulatorCli } from '../../emulator/cli';
+import { startEmulator, DEFAULT_DEV_API_KEY } from '../../emulator/index';
 import { call, gpuSpec, withEmulator } from './helpers';
 
 test('hostile input gets problem answers, never a crash', async () => {
@@ -72,4 +73,18 @@ test('CLI: rejects bad flags, prints URLs and the dev key, stops cleanly on SIGT
   process.emit('SIGTERM');
   assert.equal(await running, 0);
   assert.match(out.text(), /stopped/);
+});
+
+test('dropResponse: the request is handled but its answer is lost', async () => {
+  const emulator = await startEmulator({ port: 0, jobsPort: 0 });
+  try {
+    emulator.setFaults({ dropResponse: true, paths: ['/v2/serverless'], count: 1 });
+    const headers = { Authorization: `Bearer ${DEFAULT_DEV_API_KEY}`, 'Content-Type': 'application/json' };
+    const body = JSON.stringify({ name: 'lost-answer', type: 'QUEUE', image: 'x', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    await assert.rejects(fetch(`${emulator.restUrl}/v2/serverless`, { method: 'POST', headers, body }));
+    const list = (await (await fetch(`${emulator.restUrl}/v2/serverless`, { headers })).json()) as { endpoints: { name: string }[] };
+    assert.deepEqual(list.endpoints.map((e) => e.name), ['lost-answer'], 'the create happened although no answer came');
+  } finally {
+    await emulator.close();
+  }
 });
