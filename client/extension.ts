@@ -9,6 +9,7 @@ import { registerNewSpecCommand } from './newSpec';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
+  log.info(`Endpoint Studio ${String(context.extension.packageJSON.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`);
   const host = new LanguageServerHost(context, log);
   context.subscriptions.push(
     log,

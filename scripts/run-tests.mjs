@@ -1,5 +1,7 @@
-// Runs every test/**/*.test.ts with node's built-in test runner (TypeScript loaded through tsx).
-// Usage: node scripts/run-tests.mjs [substring-filter ...]
+// Runs test/**/*.test.ts with node's built-in test runner (TypeScript loaded through tsx).
+// Usage: node scripts/run-tests.mjs [--suite unit|e2e] [--no-build] [substring-filter ...]
+// The default suite, unit, leaves out test/e2e (they need the editor from scripts/editor/setup.sh and the
+// packaged extension) and test/integration (mocha suites that only run inside an editor's extension host).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -15,8 +17,18 @@ function findTests(dir) {
   return found;
 }
 
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const files = findTests('test')
+const SUITES = { unit: 'test', e2e: join('test', 'e2e') };
+const EDITOR_ONLY = [join('test', 'e2e'), join('test', 'integration')];
+const args = process.argv.slice(2);
+const suiteFlag = args.indexOf('--suite');
+const suite = suiteFlag >= 0 ? args[suiteFlag + 1] : 'unit';
+if (!(suite in SUITES)) {
+  console.error(`unknown suite "${suite}": use ${Object.keys(SUITES).join(' or ')}`);
+  process.exit(2);
+}
+const filters = args.filter((a, i) => !a.startsWith('--') && !(suiteFlag >= 0 && i === suiteFlag + 1));
+const files = findTests(SUITES[suite])
+  .filter((f) => suite !== 'unit' || !EDITOR_ONLY.some((dir) => f.startsWith(dir + '/')))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 if (files.length === 0) {

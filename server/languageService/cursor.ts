@@ -23,12 +23,13 @@ export interface CursorContext {
 // A marker that cannot occur in a spec: it makes half-typed text parse and shows where the cursor is.
 const MARKER = 'zzEsCursorzz';
 
+/** The document holding `offset`, or the one it precedes (comments above a document's first key). */
 export function documentAt(documents: readonly SpecDocument[], offset: number): SpecDocument | undefined {
-  return documents.find((d) => containsOffset(d.span, offset)) ?? documents[documents.length - 1];
+  return documents.find((d) => containsOffset(d.span, offset)) ?? documents.find((d) => offset < d.span.offset) ?? documents[documents.length - 1];
 }
 
-export function completionContext(text: string, offset: number, format: SpecFormat, document: SpecDocument | undefined): CursorContext | undefined {
-  return format === 'json' ? jsonCompletionContext(text, offset) : yamlCompletionContext(text, offset, document);
+export function completionContext(text: string, offset: number, format: SpecFormat): CursorContext | undefined {
+  return format === 'json' ? jsonCompletionContext(text, offset) : yamlCompletionContext(text, offset);
 }
 
 function jsonCompletionContext(text: string, offset: number): CursorContext | undefined {
@@ -59,7 +60,7 @@ function jsonSiblingKeys(text: string, objectPath: JsonPath): string[] {
   return node?.type === 'object' ? (node.children ?? []).map((p) => String(p.children?.[0]?.value)) : [];
 }
 
-function yamlCompletionContext(text: string, offset: number, document: SpecDocument | undefined): CursorContext | undefined {
+function yamlCompletionContext(text: string, offset: number): CursorContext | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const nextBreak = text.indexOf('\n', offset);
   const lineEnd = nextBreak === -1 ? text.length : nextBreak;
@@ -83,8 +84,7 @@ function yamlCompletionContext(text: string, offset: number, document: SpecDocum
   } else {
     return undefined;
   }
-  const docStart = document?.span.offset ?? 0;
-  const found = findMarker(patched, docStart);
+  const found = findMarker(patched, offset);
   if (!found) return undefined;
   const replaceSpan = { offset: wordStart(prefix), length: prefix.length + (after.match(/^[\w$.-]*/)?.[0].length ?? 0) };
   if (found.position === 'key') {
@@ -100,10 +100,10 @@ interface MarkerHit {
   readonly siblingKeys: string[];
 }
 
-function findMarker(patched: string, docStart: number): MarkerHit | undefined {
+/** The marker was written exactly at the cursor, so it is looked for there. */
+function findMarker(patched: string, markerOffset: number): MarkerHit | undefined {
   const documents = YAML.parseAllDocuments(patched, { prettyErrors: false, uniqueKeys: false });
-  if (!Array.isArray(documents)) return undefined;
-  const markerOffset = patched.indexOf(MARKER, docStart);
+  if (!Array.isArray(documents) || !patched.startsWith(MARKER, markerOffset)) return undefined;
   const doc = documents.find((d) => d.range[0] <= markerOffset && markerOffset <= d.range[2]);
   if (!doc?.contents) return undefined;
   let hit: MarkerHit | undefined;

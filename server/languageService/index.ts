@@ -22,7 +22,7 @@ export function analyze(text: string, format: SpecFormat, context: ValidationCon
 
 export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {
   const document = documentAt(analysis.documents, offset);
-  const context = completionContext(text, offset, format, document);
+  const context = completionContext(text, offset, format);
   return context ? completeAt(context, document?.data, format, catalog) : [];
 }
 

@@ -236,3 +236,18 @@ describe('the CLI as an LSP server', () => {
     }
   });
 });
+
+describe('completion above the first key', () => {
+  it('works on an empty line between a leading comment and the first key', async () => {
+    const client = await LspClient.start({ pull: true });
+    try {
+      const uri = 'file:///workspace/commented.endpoint.yaml';
+      await client.open(uri, '# A worker for SDXL\n\nname: demo\ntype: QUEUE\n');
+      const labels = (await client.completion(uri, 1, 0)).map((i) => i.label);
+      assert.ok(labels.includes('scaling') && labels.includes('gpu section'), labels.join(', '));
+      assert.ok(!labels.includes('name'));
+    } finally {
+      await client.stop();
+    }
+  });
+});

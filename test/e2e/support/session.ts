@@ -1,0 +1,82 @@
+/**
+ * One editor session per test file: a private copy of examples/, code-server with the packaged extension,
+ * and a browser on the workbench. `editorTest` wraps node:test so every test leaves a screenshot of what it
+ * checked, and a FAILED-... screenshot when it throws.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { CodeServer, type CodeServerOptions } from './codeServer';
+import { EXAMPLES_DIR, packagedExtensionPath } from './paths';
+import { Workbench } from './workbench';
+
+export interface EditorSession {
+  readonly server: CodeServer;
+  readonly workbench: Workbench;
+  /** The temp copy of examples/ the workbench has open. */
+  readonly workspace: string;
+  stop(): Promise<void>;
+}
+
+export interface EditorSessionOptions {
+  /** The file the Explorer must list before the workbench counts as ready. */
+  readyFile?: string;
+  env?: CodeServerOptions['env'];
+  /** Query string appended to the workbench URL, e.g. an extension-development payload. */
+  query?: (server: CodeServer, workspace: string) => string;
+  prepare?: Parameters<typeof Workbench.launch>[0];
+}
+
+export async function startEditorSession(options: EditorSessionOptions = {}): Promise<EditorSession> {
+  const workspace = mkdtempSync(join(tmpdir(), 'endpoint-studio-workspace-'));
+  cpSync(EXAMPLES_DIR, workspace, { recursive: true });
+  const cleanups: Array<() => Promise<void> | void> = [() => rmSync(workspace, { recursive: true, force: true })];
+  const stop = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    const server = await CodeServer.start({ workspace, extensions: [packagedExtensionPath()], env: options.env ?? {} });
+    cleanups.push(() => server.stop());
+    const workbench = await Workbench.launch(options.prepare);
+    cleanups.push(() => workbench.close());
+    const query = options.query?.(server, workspace) ?? `?folder=${encodeURIComponent(workspace)}`;
+    try {
+      await workbench.open(server.url + query, options.readyFile ?? 'sdxl-worker.endpoint.yaml');
+    } catch (error) {
+      await workbench.screenshot('FAILED-workbench-start').catch(() => undefined);
+      throw error;
+    }
+    return { server, workbench, workspace, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Declares the file's session hooks and returns a `test` that screenshots each test's final screen as
+ * `<file>--<test>.png`, or `FAILED-<file>--<test>.png` when the test fails.
+ */
+export function useEditorSession(fileLabel: string, options: EditorSessionOptions = {}) {
+  let session: EditorSession | undefined;
+  before(async () => {
+    session = await startEditorSession(options);
+  });
+  after(async () => {
+    await session?.stop();
+  });
+  const editorTest = (name: string, body: (workbench: Workbench, session: EditorSession) => Promise<void>) =>
+    test(name, async () => {
+      if (!session) throw new Error('the editor session did not start');
+      const shot = `${fileLabel}--${name}`;
+      try {
+        await body(session.workbench, session);
+      } catch (error) {
+        await session.workbench.screenshot(`FAILED-${shot}`).catch(() => undefined);
+        throw error;
+      }
+      await session.workbench.screenshot(shot);
+    });
+  return { editorTest, session: () => session };
+}

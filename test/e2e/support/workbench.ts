@@ -1,0 +1,263 @@
+/**
+ * Drives the VS Code workbench in headless Chromium the way a user does: keyboard shortcuts, Quick Open,
+ * the Command Palette, the Problems panel, the suggest widget and hovers. Every wait is on something the
+ * page shows; nothing sleeps for a fixed time.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { CHROMIUM_PATH, SCREENSHOT_DIR } from './paths';
+
+export const UI_TIMEOUT_MS = 30_000;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** One marker row of the Problems panel, as displayed. */
+export interface Problem {
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly message: string;
+  readonly source: string;
+  readonly code: string;
+  /** `[Ln 10, Col 3]` */
+  readonly position: string;
+}
+
+export function formatProblems(problems: readonly Problem[]): string {
+  return problems.map((p) => `${p.position} ${p.severity} ${p.source}(${p.code}) ${p.message}`).join('\n');
+}
+
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    private readonly context: BrowserContext,
+    private readonly profileDir: string,
+  ) {}
+
+  /** Launches a fresh browser profile; `prepare` runs before the first navigation (e.g. exposeFunction). */
+  static async launch(prepare?: (page: Page) => Promise<void>): Promise<Workbench> {
+    const profileDir = mkdtempSync(join(tmpdir(), 'endpoint-studio-chromium-'));
+    const context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 900 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    if (prepare) await prepare(page);
+    return new Workbench(page, context, profileDir);
+  }
+
+  /** Opens the URL and waits until the workbench shows the workspace's files in the Explorer. */
+  async open(url: string, expectFileInExplorer: string): Promise<void> {
+    await this.page.goto(url);
+    await this.page.locator('.monaco-workbench').waitFor();
+    await this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${expectFileInExplorer}"]`).first().waitFor();
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    rmSync(this.profileDir, { recursive: true, force: true });
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const path = join(SCREENSHOT_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  private get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /**
+   * Waits for a Quick Input row whose label contains `text` and accepts it. Done when no row shows that
+   * text any more: the picker closed, or a follow-up picker (an input box, a channel list) replaced it.
+   */
+  async pickQuickInputRow(text: string): Promise<void> {
+    const row = this.quickInput.locator('.monaco-list-row', { hasText: text }).first();
+    await row.waitFor();
+    await row.click();
+    await row.waitFor({ state: 'hidden' });
+  }
+
+  async quickInputRows(): Promise<string[]> {
+    await this.quickInput.locator('.monaco-list-row').first().waitFor();
+    return this.quickInput.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  }
+
+  /** Opens the Command Palette and types `query` after the `>` prefix, without choosing anything. */
+  async openCommandPalette(query: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    await this.quickInput.locator('input').waitFor();
+    await this.page.keyboard.type(query);
+  }
+
+  /** Runs a command by its palette title, e.g. `Endpoint Studio: New Endpoint Spec`. */
+  async runCommand(title: string): Promise<void> {
+    await this.openCommandPalette(title);
+    await this.pickQuickInputRow(title);
+  }
+
+  /** Types into an open Quick Input (input box or quick pick) and presses Enter. */
+  async answerInput(text: string, { replace = true } = {}): Promise<void> {
+    const input = this.quickInput.locator('input');
+    await input.waitFor();
+    if (replace) await input.fill(text);
+    else await this.page.keyboard.type(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Opens a workspace file through Quick Open (Ctrl+P) and waits for its editor to be active. */
+  async openFile(fileName: string): Promise<void> {
+    await this.page.keyboard.press('Control+P');
+    await this.quickInput.locator('input').waitFor();
+    await this.page.keyboard.type(fileName);
+    await this.pickQuickInputRow(fileName);
+    await this.waitForActiveEditor(fileName);
+  }
+
+  async waitForActiveEditor(fileName: string): Promise<void> {
+    await this.page.locator(`.tab.active[data-resource-name="${fileName}"]`).waitFor();
+    await this.activeEditor.locator('.view-lines').waitFor();
+  }
+
+  get activeEditor(): Locator {
+    return this.page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+  }
+
+  /** The active editor's visible text (Monaco renders spaces as non-breaking ones). */
+  async editorText(): Promise<string> {
+    const text = await this.activeEditor.locator('.view-lines').innerText();
+    return text.replace(/\u00a0/g, ' ');
+  }
+
+  /** Gives the keyboard to the active editor (Ctrl+1), e.g. back from the Problems panel. */
+  async focusEditor(): Promise<void> {
+    await this.page.keyboard.press('Control+1');
+    await this.page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
+  }
+
+  /** Waits until the active editor's text matches, e.g. after an edit the editor applies asynchronously. */
+  async waitForEditorText(pattern: RegExp): Promise<string> {
+    let text = '';
+    await waitUntil(async () => pattern.test((text = await this.editorText())), `editor text to match ${pattern}`, () => text);
+    return text;
+  }
+
+  /** Puts the cursor at a 1-based line and column with Go to Line (Ctrl+G). */
+  async goTo(line: number, column: number): Promise<void> {
+    await this.focusEditor();
+    await this.page.keyboard.press('Control+G');
+    await this.quickInput.locator('input').waitFor();
+    await this.page.keyboard.type(`${line}:${column}`);
+    await this.page.keyboard.press('Enter');
+    await this.quickInput.waitFor({ state: 'hidden' });
+    await this.page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
+  }
+
+  /**
+   * Shows the Problems panel filtered to one file and returns its marker rows once `until` accepts them.
+   * The panel is a virtual list that renders only the rows in view, hence the filter.
+   */
+  async problems(fileName: string, until: (rows: Problem[]) => boolean, description: string): Promise<Problem[]> {
+    const panel = this.page.locator('.markers-panel');
+    if (!(await panel.isVisible())) await this.page.keyboard.press('Control+Shift+M');
+    await panel.waitFor();
+    await this.page.locator('.part.panel input[placeholder^="Filter (e.g. text"]').fill(`**/${fileName}`);
+    let rows: Problem[] = [];
+    await waitUntil(async () => {
+      // No named helpers inside: the callback runs in the page, where tsx's __name shim does not exist.
+      rows = await panel.locator('.monaco-list-row:has(.marker-message-details-container)').evaluateAll((els) =>
+        els.map((row) => {
+          const [message, source, code, position] = ['.marker-message', '.marker-source', '.marker-code', '.marker-line'].map(
+            (selector) => row.querySelector(selector)?.textContent?.trim() ?? '',
+          );
+          const icon = row.querySelector('.marker-icon')?.className ?? '';
+          const severity = icon.includes('error') ? 'error' : icon.includes('warning') ? 'warning' : 'info';
+          return { severity, message, source, code, position } as Problem;
+        }),
+      );
+      return until(rows);
+    }, `Problems panel: ${description}`, () => formatProblems(rows));
+    return rows;
+  }
+
+  /** How many problems the Problems panel lists under a file (its group row disappears at zero). */
+  async problemCountFor(fileName: string): Promise<number> {
+    const group = this.page.locator(`.markers-panel .monaco-list-row[aria-label*=" in file ${fileName} "]`);
+    if ((await group.count()) === 0) return 0;
+    return Number(await group.first().locator('.monaco-count-badge').innerText());
+  }
+
+  /** Ctrl+Space in the active editor; returns the suggest widget's labels once `expected` are all there. */
+  async suggestions(expected: readonly string[]): Promise<string[]> {
+    await this.page.keyboard.press('Control+Space');
+    const widget = this.page.locator('.suggest-widget.visible');
+    await widget.locator('.monaco-list-row').first().waitFor();
+    let labels: string[] = [];
+    await waitUntil(async () => {
+      labels = await widget.locator('.monaco-list-row .label-name').evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
+      return expected.every((e) => labels.includes(e));
+    }, `suggestions include ${expected.join(', ')}`, () => labels.join(', '));
+    return labels;
+  }
+
+  /** Shows the hover at the cursor (Ctrl+K Ctrl+I) and returns its text once it contains `expected`. */
+  async hoverText(expected: string): Promise<string> {
+    await this.page.keyboard.press('Control+K');
+    await this.page.keyboard.press('Control+I');
+    const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content');
+    await hover.first().waitFor();
+    let text = '';
+    await waitUntil(async () => {
+      text = await hover.first().innerText();
+      return text.includes(expected);
+    }, `hover contains ${expected}`, () => text);
+    return text;
+  }
+
+  /** Opens the quick-fix menu (Ctrl+.) at the cursor and applies the action whose title contains `title`. */
+  async applyQuickFix(title: string): Promise<string[]> {
+    await this.page.keyboard.press('Control+.');
+    const menu = this.page.locator('.action-widget');
+    const actions = menu.locator('.monaco-list-row.action');
+    await actions.filter({ hasText: title }).first().waitFor();
+    const titles = await actions.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+    // The menu sits under a pointer-blocking overlay, so choose with the keyboard as a user would.
+    for (let step = 0; step <= titles.length; step++) {
+      const focused = (await menu.locator('.monaco-list-row.action.focused').getAttribute('aria-label')) ?? '';
+      if (focused.includes(title)) {
+        await this.page.keyboard.press('Enter');
+        await menu.waitFor({ state: 'hidden' });
+        return titles;
+      }
+      await this.page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`no quick fix "${title}" could be focused; offered: ${titles.join(' | ')}`);
+  }
+}
+
+/** Polls a condition the page will eventually meet; the error says what was last seen. */
+export async function waitUntil(
+  condition: () => Promise<boolean>,
+  description: string,
+  lastSeen: () => string = () => '',
+  timeoutMs = UI_TIMEOUT_MS,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}; last seen:\n${lastSeen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
