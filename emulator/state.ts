@@ -4,7 +4,8 @@
  * runtime only, as on the service after a worker restart. Writes are atomic (temp file +
  * rename) so a crash mid-write never leaves a half-written state file behind.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { TemplateRecord } from './catalog/seed';
 
 export type EndpointType = 'QUEUE' | 'LOAD_BALANCER';
@@ -133,6 +134,7 @@ export function loadState(path: string): EmulatorState | undefined {
 export function saveState(path: string, state: EmulatorState): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(temp, JSON.stringify(state, null, 1));
     renameSync(temp, path);
   } catch (error) {

@@ -127,7 +127,7 @@ test('billing accrues from worker time and the catalog price', async () => {
 
 test('state persists across a restart, written atomically', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'es-emulator-'));
-  const statePath = join(dir, 'state.json');
+  const statePath = join(dir, 'not-yet-created', 'state.json');
   try {
     let id = '';
     await withEmulator({ statePath }, async (e) => {

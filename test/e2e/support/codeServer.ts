@@ -17,6 +17,8 @@ export interface CodeServerOptions {
   extensions?: readonly string[];
   /** Extra environment for the server and the extension host it forks. */
   env?: Record<string, string>;
+  /** User settings on top of the quiet defaults (machine-scoped ones belong here, not in the workspace). */
+  userSettings?: Record<string, unknown>;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -59,7 +61,7 @@ export class CodeServer {
     for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
     // A quiet, predictable workbench: no welcome page, tips, telemetry notice or trust prompt.
     mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...options.userSettings }, null, 2));
     const configFile = join(tempDir, 'config.yaml');
     writeFileSync(configFile, 'auth: none\n');
     const env = {

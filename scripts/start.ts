@@ -1,0 +1,69 @@
+/**
+ * `npm start`: the product in one command. Starts the emulator with a demo state, then VS Code
+ * (code-server) with the packaged extension, the examples workspace and settings that point at the
+ * emulator, and prints the URL to open. Ctrl-C stops everything.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { createApiClient } from '../core/api';
+import { startEmulator, DEFAULT_DEV_API_KEY } from '../emulator/index';
+import { CodeServer } from '../test/e2e/support/codeServer';
+import { EXAMPLES_DIR, packagedExtensionPath } from '../test/e2e/support/paths';
+
+const DEMO_SPECS = ['sdxl-worker.endpoint.yaml', 'http-service.endpoint.json'];
+
+async function seedDemo(apiUrl: string, jobsUrl: string): Promise<void> {
+  const api = createApiClient({ apiUrl, jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
+  const existing = new Set((await api.serverless.list()).map((e) => e.name));
+  for (const file of DEMO_SPECS) {
+    const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
+    const spec = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
+    if (!existing.has(String(spec.name))) await api.serverless.create(spec as never);
+  }
+}
+
+async function main(): Promise<void> {
+  const stateDir = join(tmpdir(), 'endpoint-studio-demo');
+  const emulator = await startEmulator({ port: Number(process.env.EMULATOR_PORT ?? 0), jobsPort: 0, statePath: join(stateDir, 'state.json') });
+  await seedDemo(emulator.restUrl, emulator.jobsUrl);
+  const workspace = mkdtempSync(join(tmpdir(), 'endpoint-studio-demo-workspace-'));
+  cpSync(EXAMPLES_DIR, workspace, { recursive: true });
+  const editor = await CodeServer.start({
+    workspace,
+    extensions: [packagedExtensionPath()],
+    // The key reaches the extension through the environment, as a user's exported variable would.
+    env: { ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY },
+    userSettings: { 'endpointStudio.api.url': emulator.restUrl, 'endpointStudio.api.jobsUrl': emulator.jobsUrl },
+  });
+  process.stdout.write(
+    [
+      '',
+      'Endpoint Studio is running.',
+      `  VS Code:   ${editor.url}`,
+      `  Emulator:  ${emulator.restUrl} (jobs ${emulator.jobsUrl}), key ${DEFAULT_DEV_API_KEY}`,
+      `  Workspace: ${workspace} (a copy of examples/)`,
+      '',
+      'Open the VS Code URL in a browser. Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('stopping...\n');
+    await editor.stop();
+    await emulator.close();
+    rmSync(workspace, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
