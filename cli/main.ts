@@ -3,29 +3,46 @@ import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
 import { runLanguageServer } from '../server/node/run';
 import { runEmulatorCli } from '../emulator/cli';
 import { runMigrate } from './migrate';
+import { DEPLOY_HELP, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
 
 const HELP = `Usage: endpoint-studio <command> [options]
 
 Commands:
   validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
   migrate [--write] [--catalog FILE] <files>  convert REST v1 / GraphQL-era specs to v2
+  plan <spec>                                 what deploying a spec would change
+  deploy <spec> [--yes]                       create or update the endpoint of a spec, then verify it
+  pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   lsp --stdio                                 run the language server for any LSP client
   emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
                                               (endpoint-studio emulator --help for its options)
   help [command]                              show help
 
-${VALIDATE_HELP}`;
+${VALIDATE_HELP}
+
+${DEPLOY_HELP}`;
 
 const io: CliIo = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
 
+/** Confirmation prompts only where a person can answer them; CI gets the plan and exit code 3. */
+function deployIo() {
+  return { ...io, confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined };
+}
+
 async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'validate':
       return runValidate(rest, io);
+    case 'plan':
+      return runPlan(rest, deployIo());
+    case 'deploy':
+      return runDeploy(rest, deployIo());
+    case 'pull':
+      return runPull(rest, deployIo());
     case 'migrate':
       return runMigrate(rest, io);
     case 'emulator':

@@ -64,6 +64,8 @@ export interface LoadBalancerRequestUrls {
 export interface Endpoint extends ContainerConfig {
   id: string;
   name: string;
+  /** The template the endpoint was created from, when it was. */
+  templateId?: string;
   type?: EndpointType;
   requestUrls?: QueueRequestUrls | LoadBalancerRequestUrls;
   gpu?: (GpuSelection & { count: number; allowedCudaVersions: string[]; minCudaVersion: string | null }) | null;

@@ -57,9 +57,10 @@ function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
   const pools = asStrings(value.pools);
   const excluded = asStrings(value.excludedTypes)?.map((t) => t.trim());
   return {
-    // Pools and exclusions are one selection: new pools without exclusions clear them.
+    // Pools and exclusions are one selection: new pools without exclusions clear them, and a gpu
+    // update without pools leaves both unchanged (GPU rule 4), exclusions sent alone included.
     pools: pools ?? previous?.pools ?? [],
-    excludedTypes: pools ? excluded ?? [] : excluded ?? previous?.excludedTypes ?? [],
+    excludedTypes: pools ? excluded ?? [] : previous ? previous.excludedTypes : excluded ?? [],
     count: typeof value.count === 'number' ? value.count : previous?.count ?? 1,
     allowedCudaVersions: asStrings(value.allowedCudaVersions) ?? previous?.allowedCudaVersions ?? [],
     minCudaVersion: typeof value.minCudaVersion === 'string' ? value.minCudaVersion : previous?.minCudaVersion ?? null,

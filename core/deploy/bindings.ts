@@ -1,0 +1,186 @@
+/**
+ * Which endpoint each spec document deployed to: `.endpoint-studio/deployments.json` in the
+ * workspace root, meant to be committed. Keys are spec paths relative to the root (forward
+ * slashes, so the file is the same on every OS) and document indexes; keys and fields are
+ * written in a fixed order so a deploy changes as few lines as possible.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
+
+export const BINDINGS_DIR = '.endpoint-studio';
+export const BINDINGS_FILE = 'deployments.json';
+const FORMAT_VERSION = 1;
+
+export interface Binding {
+  readonly endpointId: string;
+  readonly endpointName: string;
+  /** ISO 8601 time of the last deploy. */
+  readonly deployedAt: string;
+}
+
+/** Spec path (relative, forward slashes) → document index → binding. */
+export type BindingStore = Readonly<Record<string, Readonly<Record<string, Binding>>>>;
+
+export type ReadBindingsResult = { ok: true; store: BindingStore; path: string } | { ok: false; path: string; error: string };
+
+export function bindingsPath(root: string): string {
+  return join(root, BINDINGS_DIR, BINDINGS_FILE);
+}
+
+/** The spec's key: its path relative to `root`, with forward slashes. Refuses a spec outside the root. */
+export function specKey(root: string, specPath: string): string {
+  const rel = relative(resolve(root), resolve(specPath));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${specPath} is not inside the workspace folder ${root}`);
+  return rel.split(sep).join('/');
+}
+
+/**
+ * The folder whose `.endpoint-studio/` holds the bindings of `specPath`: the nearest ancestor with
+ * `.endpoint-studio/` or `.git`; the spec's own folder when there is none.
+ */
+export function findWorkspaceRoot(specPath: string): string {
+  const start = dirname(resolve(specPath));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (isDirectory(join(dir, BINDINGS_DIR)) || existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A missing file is an empty store; an unreadable or malformed one is an error to show, never a crash. */
+export function readBindings(root: string): ReadBindingsResult {
+  const path = bindingsPath(root);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, store: {}, path };
+    return { ok: false, path, error: `cannot read ${path}: ${(error as Error).message}` };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, path, error: `${path} is not valid JSON (${(error as Error).message}); fix it (a merge conflict?) or delete it to forget every binding` };
+  }
+  const parsed = parseStore(data);
+  return typeof parsed === 'string' ? { ok: false, path, error: `${path}: ${parsed}` } : { ok: true, store: parsed, path };
+}
+
+function parseStore(data: unknown): BindingStore | string {
+  const root = asRecord(data);
+  if (!root) return 'expected a JSON object with "version" and "deployments"';
+  if (root.version !== FORMAT_VERSION) return `unsupported version ${JSON.stringify(root.version)}; this Endpoint Studio reads version ${FORMAT_VERSION}`;
+  const deployments = asRecord(root.deployments);
+  if (!deployments) return '"deployments" must be an object keyed by spec path';
+  const store: Record<string, Record<string, Binding>> = {};
+  for (const [spec, documents] of Object.entries(deployments)) {
+    const byIndex = asRecord(documents);
+    if (!byIndex) return `deployments[${JSON.stringify(spec)}] must be an object keyed by document index`;
+    store[spec] = {};
+    for (const [index, entry] of Object.entries(byIndex)) {
+      const binding = asRecord(entry);
+      if (!/^\d+$/.test(index)) return `deployments[${JSON.stringify(spec)}]: ${JSON.stringify(index)} is not a document index`;
+      if (!binding || typeof binding.endpointId !== 'string' || binding.endpointId === '') return `deployments[${JSON.stringify(spec)}][${index}] needs an endpointId`;
+      store[spec][index] = {
+        endpointId: binding.endpointId,
+        endpointName: typeof binding.endpointName === 'string' ? binding.endpointName : '',
+        deployedAt: typeof binding.deployedAt === 'string' ? binding.deployedAt : '',
+      };
+    }
+  }
+  return store;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export function getBinding(store: BindingStore, key: string, documentIndex: number): Binding | undefined {
+  return store[key]?.[String(documentIndex)];
+}
+
+export function withBinding(store: BindingStore, key: string, documentIndex: number, binding: Binding): BindingStore {
+  return { ...store, [key]: { ...(store[key] ?? {}), [String(documentIndex)]: binding } };
+}
+
+export function withoutBinding(store: BindingStore, key: string, documentIndex: number): BindingStore {
+  const documents = { ...(store[key] ?? {}) };
+  delete documents[String(documentIndex)];
+  const next: Record<string, Readonly<Record<string, Binding>>> = { ...store };
+  if (Object.keys(documents).length === 0) delete next[key];
+  else next[key] = documents;
+  return next;
+}
+
+/** The file's text: sorted spec paths, numerically sorted indexes, fields in a fixed order. */
+export function serializeBindings(store: BindingStore): string {
+  const deployments: Record<string, Record<string, Binding>> = {};
+  for (const spec of Object.keys(store).sort()) {
+    const indexes = Object.keys(store[spec]).sort((a, b) => Number(a) - Number(b));
+    if (indexes.length === 0) continue;
+    deployments[spec] = {};
+    for (const index of indexes) {
+      const { endpointId, endpointName, deployedAt } = store[spec][index];
+      deployments[spec][index] = { endpointId, endpointName, deployedAt };
+    }
+  }
+  return `${JSON.stringify({ version: FORMAT_VERSION, deployments }, null, 2)}\n`;
+}
+
+/** Atomic: a temp file beside the target, then a rename, so a crash never leaves half a file. */
+export function writeBindings(root: string, store: BindingStore): string {
+  const path = bindingsPath(root);
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(temp, serializeBindings(store), 'utf8');
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Nothing was written, or it is already gone.
+    }
+    throw error;
+  }
+  return path;
+}
+
+/**
+ * Read, change one entry, write. Refuses to overwrite a file it cannot read, since that would
+ * drop every other binding in it.
+ */
+export function updateBindings(root: string, change: (store: BindingStore) => BindingStore): { ok: true; path: string } | { ok: false; error: string } {
+  const current = readBindings(root);
+  if (!current.ok) return { ok: false, error: current.error };
+  try {
+    return { ok: true, path: writeBindings(root, change(current.store)) };
+  } catch (error) {
+    return { ok: false, error: `cannot write ${current.path}: ${(error as Error).message}` };
+  }
+}
+
+export type BindingCheck =
+  | { status: 'bound'; endpoint: Endpoint }
+  /** The endpoint was deleted elsewhere: the binding is stale, and a deploy would create anew. */
+  | { status: 'missing'; binding: Binding }
+  | { status: 'error'; error: ApiError | Error };
+
+/** Looks the bound endpoint up, telling a deleted one (404) apart from a failed call. */
+export async function repairBinding(client: ApiClient, binding: Binding, options: CallOptions = {}): Promise<BindingCheck> {
+  try {
+    return { status: 'bound', endpoint: await client.serverless.get(binding.endpointId, options) };
+  } catch (error) {
+    if (error instanceof ApiError && error.notFound) return { status: 'missing', binding };
+    return { status: 'error', error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * What a deploy will do, decided before anything is sent: create a new endpoint, PATCH only the
+ * fields that differ (in the contract's update semantics), leave it alone, or refuse because the
+ * difference cannot be made by an update.
+ */
+import type { JsonPathSegment } from '../spec/tree';
+import { toServiceBody } from '../spec/validate';
+import type { Endpoint } from '../api/types';
+import { diffEffective, type Change } from './diff';
+import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
+
+export interface PlanProblem {
+  readonly path: string;
+  readonly segments: readonly JsonPathSegment[];
+  readonly message: string;
+}
+
+interface PlanBase {
+  /** The spec as it will be verified after applying (editor-only keys removed). */
+  readonly spec: Spec;
+  /** Things worth saying that change nothing (a template that only mattered at create time). */
+  readonly notes: readonly string[];
+}
+
+export type DeploymentPlan =
+  | (PlanBase & { kind: 'create'; body: Spec })
+  | (PlanBase & { kind: 'update'; endpointId: string; endpointName: string; patch: Spec; changes: Change[] })
+  | (PlanBase & { kind: 'unchanged'; endpointId: string; endpointName: string })
+  /** The spec differs in a way no PATCH can make; `changes` still says how. */
+  | (PlanBase & { kind: 'refused'; endpointId: string; endpointName: string; problems: PlanProblem[]; changes: Change[] });
+
+const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
+
+/** `live` is the endpoint the spec is bound to, or `undefined` for a spec never deployed. */
+export function planDeployment(input: Spec, live: Endpoint | Spec | undefined): DeploymentPlan {
+  const spec = toServiceBody(input);
+  if (live === undefined) return { kind: 'create', spec, body: spec, notes: [] };
+  const liveRecord = live as Spec;
+  const endpointId = String(liveRecord.id ?? '');
+  const endpointName = String(liveRecord.name ?? '');
+  const wanted = effectiveSpec(spec);
+  const current = effectiveLive(live);
+  const changes = diffEffective(wanted, current);
+  const notes = templateNotes(spec, liveRecord);
+
+  const identity = identityProblems(wanted, current, spec);
+  if (identity.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems: identity, changes, notes };
+  const { patch, problems } = buildPatch(spec, wanted, liveRecord, changes);
+  if (problems.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems, changes, notes };
+  if (changes.length === 0) return { kind: 'unchanged', spec, endpointId, endpointName, notes };
+  return { kind: 'update', spec, endpointId, endpointName, patch, changes, notes };
+}
+
+const DELETE_AND_CREATE = 'delete the endpoint and deploy the spec again to create a new one';
+
+/** Differences that make it another endpoint: the type and the kind of compute are fixed at create. */
+function identityProblems(wanted: EffectiveSpec, current: EffectiveSpec, spec: Spec): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  // A service that leaves `type` out of its answer (the contract makes it optional) cannot be compared on it.
+  if (current.type !== undefined && wanted.type !== current.type) {
+    problems.push({ path: 'type', segments: ['type'], message: `the type of an endpoint cannot change (it is ${current.type ?? 'unknown'}, the spec says ${wanted.type ?? 'nothing'}): set it back, or ${DELETE_AND_CREATE}` });
+  }
+  if (wanted.compute !== current.compute && wanted.compute !== undefined && current.compute !== undefined) {
+    const field = record(spec.gpu) ? 'gpu' : 'cpu';
+    problems.push({ path: field, segments: [field], message: `the endpoint runs on ${current.compute.toUpperCase()} and cannot move to ${wanted.compute.toUpperCase()}: go back to ${current.compute}, or ${DELETE_AND_CREATE}` });
+  }
+  return problems;
+}
+
+/**
+ * The PATCH body for `changes`. Groups the service reads as a whole go whole: workers and scaling
+ * together with their siblings, and the GPU selection as pools plus exclusions, since pools sent
+ * alone clear the exclusions (GPU rule 4). A field removed from the spec is sent as its create
+ * default or clearing value; one the contract gives no clearing value for is a problem.
+ */
+function buildPatch(spec: Spec, wanted: EffectiveSpec, live: Spec, changes: readonly Change[]): { patch: Spec; problems: PlanProblem[] } {
+  const patch: Spec = {};
+  const problems: PlanProblem[] = [];
+  const gpuPatch: Spec = {};
+  const value = (path: string): unknown => wanted.fields.get(path)?.value;
+  const changed = new Set(changes.map((c) => (c.segments[0] === 'env' ? 'env' : c.path)));
+  const specGpu = record(spec.gpu) ?? {};
+
+  for (const key of ['name', 'image', 'disk', 'timeout', 'flashboot', 'registry', 'ports', 'dataCenterIds', 'networkVolumes']) {
+    if (!changed.has(key)) continue;
+    // Lists go in the spec's own order, so a problem path such as ports[2] names the spec's item.
+    patch[key] = Array.isArray(spec[key]) ? spec[key] : value(key);
+  }
+  if (changed.has('entrypoint') || changed.has('cmd')) Object.assign(patch, commandPatch(spec));
+  if (changed.has('env')) {
+    const specEnv = record(spec.env) ?? {};
+    // `env` is replaced as a whole; with a template, the keys the spec leaves to it must be kept.
+    patch.env = wanted.envBeyondSpecUnmanaged ? { ...(record(live.env) ?? {}), ...specEnv } : { ...specEnv };
+  }
+  if (changed.has('gpu.pools') || changed.has('gpu.excludedTypes')) {
+    gpuPatch.pools = specGpu.pools;
+    gpuPatch.excludedTypes = specGpu.excludedTypes ?? [];
+  }
+  if (changed.has('gpu.count')) gpuPatch.count = value('gpu.count');
+  if (changed.has('gpu.allowedCudaVersions')) gpuPatch.allowedCudaVersions = specGpu.allowedCudaVersions ?? [];
+  if (changed.has('gpu.minCudaVersion')) {
+    if (typeof specGpu.minCudaVersion === 'string') gpuPatch.minCudaVersion = specGpu.minCudaVersion;
+    else {
+      problems.push({
+        path: 'gpu.minCudaVersion',
+        segments: ['gpu', 'minCudaVersion'],
+        message: `the endpoint has minCudaVersion ${JSON.stringify(record(live.gpu)?.minCudaVersion)} and an update cannot remove a CUDA floor: keep minCudaVersion in the spec, or ${DELETE_AND_CREATE}`,
+      });
+    }
+  }
+  if (Object.keys(gpuPatch).length > 0) patch.gpu = gpuPatch;
+  if (changed.has('cpu')) patch.cpu = spec.cpu;
+  if ([...changed].some((path) => path.startsWith('workers.'))) {
+    const workers: Spec = { min: value('workers.min'), max: value('workers.max') };
+    // Absent from the effective spec when it does not apply (QUEUE + REQUEST_COUNT): sending it is refused.
+    if (wanted.fields.has('workers.idleTimeout')) workers.idleTimeout = value('workers.idleTimeout');
+    patch.workers = workers;
+  }
+  if ([...changed].some((path) => path.startsWith('scaling.'))) patch.scaling = spec.scaling;
+  return { patch, problems };
+}
+
+/** The command in the spec's own spelling, or the clearing value when the spec has none. */
+function commandPatch(spec: Spec): Spec {
+  if (typeof spec.args === 'string') return { args: spec.args };
+  if (spec.entrypoint !== undefined || spec.cmd !== undefined) {
+    // Both halves: one sent alone would keep the other half of the live command.
+    return { entrypoint: spec.entrypoint ?? [], cmd: spec.cmd ?? [] };
+  }
+  return { args: '' };
+}
+
+function templateNotes(spec: Spec, live: Spec): string[] {
+  const notes: string[] = [];
+  if (typeof spec.templateId === 'string' && typeof live.templateId === 'string' && spec.templateId !== live.templateId) {
+    notes.push(`templateId ${spec.templateId} differs from ${live.templateId}, the template the endpoint was created from; a template is only read at create time, so this changes nothing`);
+  }
+  return notes;
+}
+
+export { renderPlan, renderChange, renderValue } from './render';

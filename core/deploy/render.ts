@@ -1,0 +1,71 @@
+/** A plan as text a person reads before saying yes: one line per field, `+` added, `-` removed, `~` changed. */
+import type { Change } from './diff';
+import { effectiveSpec } from './effective';
+import type { DeploymentPlan } from './plan';
+
+/** Values as they would be written in JSON, shortened so one line stays one line. */
+export function renderValue(value: unknown, maxLength = 120): string {
+  const text = value === undefined ? '(absent)' : JSON.stringify(value);
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+
+export function renderChange(change: Change): string {
+  if (change.before === undefined) return `+ ${change.path}: ${renderValue(change.after)}`;
+  if (change.after === undefined) return `- ${change.path}: ${renderValue(change.before)}`;
+  return `~ ${change.path}: ${renderValue(change.before)} → ${renderValue(change.after)}`;
+}
+
+const isEmptyValue = (v: unknown): boolean => v === null || (Array.isArray(v) && v.length === 0);
+
+/** Whether the spec itself says this (rather than a default); the command counts whichever way it is spelled. */
+function setInSpec(spec: Record<string, unknown>, segments: readonly (string | number)[]): boolean {
+  if (segments[0] === 'entrypoint' || segments[0] === 'cmd') return ['args', 'entrypoint', 'cmd'].some((key) => spec[key] !== undefined);
+  let node: unknown = spec;
+  for (const segment of segments) {
+    if (typeof node !== 'object' || node === null) return false;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node !== undefined;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function renderPlan(plan: DeploymentPlan): string {
+  const lines: string[] = [];
+  const indent = (line: string): string => `  ${line}`;
+  switch (plan.kind) {
+    case 'create': {
+      const effective = effectiveSpec(plan.spec);
+      const compute = effective.compute === 'cpu' ? 'CPU' : 'GPU';
+      lines.push(`create a new endpoint ${JSON.stringify(plan.spec.name)} (${String(plan.spec.type)} on ${compute})`);
+      for (const [path, field] of effective.fields) {
+        // Empty values (no ports, no registry, no ENTRYPOINT) say nothing; defaults that do something are marked.
+        if (isEmptyValue(field.value)) continue;
+        const explicit = setInSpec(plan.spec, field.segments);
+        lines.push(indent(`+ ${path}: ${renderValue(field.value)}${explicit ? '' : ' (default)'}`));
+      }
+      if (effective.unmanaged.size > 0) {
+        const source = effective.templateId !== undefined ? `from template ${effective.templateId}` : 'chosen by the service';
+        lines.push(indent(`  ${source}: ${[...effective.unmanaged].join(', ')}`));
+      }
+      break;
+    }
+    case 'update':
+      lines.push(`update endpoint ${plan.endpointId} ${JSON.stringify(plan.endpointName)}: ${plural(plan.changes.length, 'change')}`);
+      for (const change of plan.changes) lines.push(indent(renderChange(change)));
+      break;
+    case 'unchanged':
+      lines.push(`endpoint ${plan.endpointId} ${JSON.stringify(plan.endpointName)} matches the spec: nothing to deploy`);
+      break;
+    case 'refused':
+      lines.push(`cannot update endpoint ${plan.endpointId} ${JSON.stringify(plan.endpointName)}:`);
+      for (const problem of plan.problems) lines.push(indent(`! ${problem.path}: ${problem.message}`));
+      if (plan.changes.length > 0) {
+        lines.push(indent(`differences (${plan.changes.length}):`));
+        for (const change of plan.changes) lines.push(indent(indent(renderChange(change))));
+      }
+      break;
+  }
+  for (const note of plan.notes) lines.push(indent(`note: ${note}`));
+  return `${lines.join('\n')}\n`;
+}
