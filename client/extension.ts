@@ -1,8 +1,12 @@
 /**
- * The extension: starts the spec language server and contributes the authoring commands.
+ * The extension: starts the spec language server, signs in, and contributes the commands and views.
  * Everything the editor shows about a spec comes from the server, the same engine as the CLI.
  */
 import * as vscode from 'vscode';
+import { registerAuthCommands } from './auth/commands';
+import { ProfileStore } from './auth/profiles';
+import { Session } from './auth/session';
+import { ProfileStatusItem } from './auth/statusBar';
 import { CatalogStatusItem } from './catalogStatus';
 import { LanguageServerHost } from './languageClient';
 import { registerNewSpecCommand } from './newSpec';
@@ -10,23 +14,25 @@ import { registerNewSpecCommand } from './newSpec';
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
   log.info(`Endpoint Studio ${String(context.extension.packageJSON.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`);
-  const host = new LanguageServerHost(context, log);
+  const session = new Session(new ProfileStore(context), log);
+  const host = new LanguageServerHost(context, log, session);
   context.subscriptions.push(
     log,
+    session,
     host,
+    new ProfileStatusItem(session),
     new CatalogStatusItem(host, log),
+    registerAuthCommands(session.profiles, log),
     registerNewSpecCommand(),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
       await host.restart();
     }),
-    // The API URL and trust decide what the server may call; both need a fresh server process.
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('endpointStudio.api')) void host.restart();
-    }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void host.restart()),
   );
+  await session.reload();
   await host.start();
+  // The server reads the catalog with the profile's key: a new profile needs a new server process.
+  context.subscriptions.push(session.onDidChange(() => void host.restart()));
 }
 
 export function deactivate(): void {

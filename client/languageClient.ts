@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { serverEnvironment } from './serverEnvironment';
+import type { Session } from './auth/session';
 
 export const SPEC_DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'yaml', pattern: '**/*.endpoint.{yaml,yml}' },
@@ -15,7 +16,7 @@ export class LanguageServerHost implements vscode.Disposable {
   private current?: LanguageClient;
   private readonly listeners = new Set<(client: LanguageClient) => void>();
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
+  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly session: Session) {}
 
   get client(): LanguageClient | undefined {
     return this.current;
@@ -30,7 +31,7 @@ export class LanguageServerHost implements vscode.Disposable {
 
   async start(): Promise<void> {
     const serverModule = this.context.asAbsolutePath('dist/server.js');
-    const env = await serverEnvironment(this.context);
+    const env = serverEnvironment(this.context, this.session.profile);
     const serverOptions: ServerOptions = {
       run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },

@@ -1,25 +1,18 @@
 /**
  * What the language server process is given to read the live catalog. The key travels only in the
  * process environment: never in settings, initialization options or any other LSP message.
- * API URLs are machine-scoped settings, so a cloned workspace cannot send the key elsewhere.
  */
 import * as vscode from 'vscode';
+import type { ResolvedProfile } from './auth/profiles';
 
-export const API_KEY_SECRET = 'endpointStudio.apiKey';
-
-export async function serverEnvironment(context: vscode.ExtensionContext): Promise<NodeJS.ProcessEnv> {
+export function serverEnvironment(context: vscode.ExtensionContext, profile: ResolvedProfile | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ENDPOINT_STUDIO_CACHE_DIR: context.globalStorageUri.fsPath };
-  // In an untrusted workspace the extension checks specs but calls nothing.
-  if (!vscode.workspace.isTrusted) {
-    for (const name of ['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY']) delete env[name];
-    return env;
+  // Signed out or untrusted (the session then has no profile): the server may use its cache, nothing else.
+  for (const name of ['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 'ENDPOINT_STUDIO_API_URL', 'ENDPOINT_STUDIO_JOBS_URL']) delete env[name];
+  if (profile) {
+    env.ENDPOINT_STUDIO_API_URL = profile.apiUrl;
+    env.ENDPOINT_STUDIO_JOBS_URL = profile.jobsUrl;
+    env.ENDPOINT_STUDIO_API_KEY = profile.apiKey;
   }
-  const api = vscode.workspace.getConfiguration('endpointStudio.api');
-  const apiUrl = api.inspect<string>('url')?.globalValue;
-  const jobsUrl = api.inspect<string>('jobsUrl')?.globalValue;
-  if (apiUrl) env.ENDPOINT_STUDIO_API_URL = apiUrl;
-  if (jobsUrl) env.ENDPOINT_STUDIO_JOBS_URL = jobsUrl;
-  const stored = await context.secrets.get(API_KEY_SECRET);
-  if (stored) env.ENDPOINT_STUDIO_API_KEY = stored;
   return env;
 }

@@ -1,0 +1,75 @@
+/**
+ * Sign In, Sign Out, Switch Profile and Use Local Emulator. Sign-in checks the key with a cheap
+ * read before storing it, so a mistyped key is caught at once, not at the first deploy.
+ */
+import * as vscode from 'vscode';
+import { ApiError, createApiClient } from '../../core/api';
+import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
+import type { ProfileStore } from './profiles';
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+export const EMULATOR_PROFILE = 'emulator';
+
+/** Checks a key against the service; returns what to tell the user when it cannot be used. */
+export async function checkKey(apiUrl: string, jobsUrl: string, apiKey: string): Promise<{ ok: true; readOnlyHint?: string } | { ok: false; reason: string }> {
+  try {
+    const api = createApiClient({ apiUrl, jobsUrl, apiKey, timeoutMs: 10_000 });
+    await api.serverless.list();
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return { ok: false, reason: 'the service rejected the key (401): check it and try again' };
+    if (error instanceof ApiError && error.status === 403) return { ok: true, readOnlyHint: 'the key cannot list endpoints (403); some views will stay empty' };
+    return { ok: false, reason: `the service could not be reached to check the key: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+export function registerAuthCommands(profiles: ProfileStore, log: vscode.LogOutputChannel): vscode.Disposable {
+  let emulator: RunningEmulator | undefined;
+  const signIn = async (): Promise<void> => {
+    const name = await vscode.window.showInputBox({
+      title: 'Endpoint Studio: Sign In',
+      prompt: 'Profile name (several keys can be kept, e.g. personal and prod)',
+      value: profiles.activeName && profiles.activeName !== EMULATOR_PROFILE ? profiles.activeName : 'default',
+      validateInput: (v) => (PROFILE_NAME.test(v) ? undefined : 'letters, digits, dot, dash, underscore; up to 40 characters'),
+    });
+    if (!name) return;
+    const apiKey = await vscode.window.showInputBox({ title: `Endpoint Studio: API key for ${name}`, prompt: 'The key is kept in the system keychain (SecretStorage) and nowhere else', password: true, ignoreFocusOut: true });
+    if (!apiKey?.trim()) return;
+    const existing = profiles.list().find((p) => p.name === name);
+    const urls = { ...profiles.settingsUrls(), ...(existing?.apiUrl ? { apiUrl: existing.apiUrl } : {}), ...(existing?.jobsUrl ? { jobsUrl: existing.jobsUrl } : {}) };
+    const verdict = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Checking the key' }, () => checkKey(urls.apiUrl, urls.jobsUrl, apiKey.trim()));
+    if (!verdict.ok) {
+      void vscode.window.showErrorMessage(`sign-in failed: ${verdict.reason}`);
+      return;
+    }
+    await profiles.save({ name, ...(existing?.apiUrl ? { apiUrl: existing.apiUrl, jobsUrl: existing.jobsUrl } : {}) }, apiKey.trim());
+    log.info(`signed in as profile ${name} (${urls.apiUrl})`);
+    void vscode.window.showInformationMessage(`Signed in as profile ${name}${verdict.readOnlyHint ? `; note: ${verdict.readOnlyHint}` : ''}`);
+  };
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('endpointStudio.auth.signIn', signIn),
+    vscode.commands.registerCommand('endpointStudio.auth.signOut', async () => {
+      const name = profiles.activeName;
+      if (!name) return void vscode.window.showInformationMessage('not signed in');
+      await profiles.remove(name);
+      log.info(`signed out of profile ${name}`);
+      void vscode.window.showInformationMessage(`Signed out of profile ${name}; its key was removed`);
+    }),
+    vscode.commands.registerCommand('endpointStudio.auth.switchProfile', async () => {
+      const items = profiles.list().map((p) => ({ label: p.name, description: p.apiUrl ?? profiles.settingsUrls().apiUrl, picked: p.name === profiles.activeName }));
+      const choice = await vscode.window.showQuickPick([...items, { label: '$(add) Sign in with another key', description: '' }], { title: 'Endpoint Studio: Switch Profile' });
+      if (!choice) return;
+      if (choice.label.startsWith('$(add)')) return signIn();
+      await profiles.activate(choice.label);
+    }),
+    vscode.commands.registerCommand('endpointStudio.emulator.use', async () => {
+      // The emulator runs inside the extension host: it lives as long as this window.
+      emulator ??= await startEmulator({ port: 0, jobsPort: 0 });
+      await profiles.save({ name: EMULATOR_PROFILE, apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl }, DEFAULT_DEV_API_KEY);
+      log.info(`local emulator at ${emulator.restUrl} (jobs ${emulator.jobsUrl}); profile ${EMULATOR_PROFILE} is active`);
+      void vscode.window.showInformationMessage(`Using the local emulator at ${emulator.restUrl} (profile ${EMULATOR_PROFILE})`);
+    }),
+    new vscode.Disposable(() => void emulator?.close()),
+  );
+}
