@@ -10,6 +10,7 @@ import { ProfileStatusItem } from './auth/statusBar';
 import { CatalogStatusItem } from './catalogStatus';
 import { LanguageServerHost } from './languageClient';
 import { registerNewSpecCommand } from './newSpec';
+import { registerDeploy } from './deploy';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new CatalogStatusItem(host, log),
     registerAuthCommands(session.profiles, log),
     registerNewSpecCommand(),
+    registerDeploy(session, log),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
       await host.restart();

@@ -1,0 +1,60 @@
+/** CodeLenses above each spec document: Deploy, or Update / Diff / drift for a bound one. */
+import * as vscode from 'vscode';
+import { specDocuments, type LiveStates } from './specState';
+
+export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly states: LiveStates) {
+    this.subscription = states.onDidChange(() => this.changed.fire());
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const lenses: vscode.CodeLens[] = [];
+    for (const info of specDocuments(document)) {
+      if (!info.spec) continue;
+      const args = [document.uri, info.index];
+      const state = await this.states.get(document.uri, info);
+      if (state.kind === 'unbound') {
+        lenses.push(new vscode.CodeLens(info.range, { title: '$(cloud-upload) Deploy', command: 'endpointStudio.deploy.run', arguments: args, tooltip: 'Validate, plan, confirm and create this endpoint' }));
+        continue;
+      }
+      const id = state.binding.endpointId;
+      if (state.kind === 'missing') {
+        lenses.push(new vscode.CodeLens(info.range, { title: `$(warning) ${id} was deleted: Deploy anew`, command: 'endpointStudio.deploy.run', arguments: args }));
+        continue;
+      }
+      if (state.kind === 'unknown') {
+        lenses.push(new vscode.CodeLens(info.range, { title: `$(cloud-upload) Update ${id}`, command: 'endpointStudio.deploy.run', arguments: args, tooltip: `live state unknown: ${state.reason}` }));
+        continue;
+      }
+      const changes = state.drift.length;
+      lenses.push(
+        new vscode.CodeLens(info.range, {
+          title: changes === 0 ? `$(check) Deployed as ${id}` : `$(cloud-upload) Update ${id} (${changes} change${changes === 1 ? '' : 's'})`,
+          command: 'endpointStudio.deploy.run',
+          arguments: args,
+        }),
+        new vscode.CodeLens(info.range, { title: '$(diff) Diff', command: 'endpointStudio.deploy.diff', arguments: args, tooltip: 'Live configuration (left) against this spec (right)' }),
+      );
+      if (changes > 0) {
+        lenses.push(
+          new vscode.CodeLens(info.range, {
+            title: `$(cloud-download) Pull live config`,
+            command: 'endpointStudio.deploy.pullIntoSpec',
+            arguments: args,
+            tooltip: `The endpoint differs from this spec (changed in the console, or not yet deployed): ${state.drift.map((c) => c.path).join(', ')}. Replace the spec with the live configuration.`,
+          }),
+        );
+      }
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,27 @@
+/** The deploy feature: CodeLenses, the deploy/diff/pull commands, and the live virtual documents. */
+import * as vscode from 'vscode';
+import type { Session } from '../auth/session';
+import { DeployCodeLensProvider } from './codeLens';
+import { registerDeployCommands } from './commands';
+import { LIVE_SCHEME, LiveDocumentProvider, SPEC_SCHEME } from './liveDocuments';
+import { LiveStates } from './specState';
+
+const SPEC_SELECTOR: vscode.DocumentSelector = [
+  { scheme: 'file', pattern: '**/*.endpoint.{yaml,yml}' },
+  { scheme: 'file', pattern: '**/*.endpoint.json' },
+];
+
+export function registerDeploy(session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
+  const states = new LiveStates(session);
+  const lenses = new DeployCodeLensProvider(states);
+  const content = new LiveDocumentProvider(session);
+  return vscode.Disposable.from(
+    states,
+    lenses,
+    vscode.languages.registerCodeLensProvider(SPEC_SELECTOR, lenses),
+    vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, content),
+    vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),
+    registerDeployCommands(session, states, log),
+    session.onDidChange(() => states.invalidate()),
+  );
+}
