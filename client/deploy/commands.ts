@@ -88,6 +88,8 @@ export function registerDeployCommands(session: Session, states: LiveStates, log
     if (plan.kind === 'refused') return void vscode.window.showErrorMessage(`deploy refused: ${plan.problems.map((p) => p.message).join('; ')}`, { modal: true, detail: summary });
     const verb = plan.kind === 'create' ? 'Create' : 'Update';
     const answer = await vscode.window.showInformationMessage(`${verb} endpoint "${String(info.spec!.name)}" on ${session.profile?.name}?`, { modal: true, detail: summary }, verb);
+    // Back to the spec, where the CodeLens and any problem markers will show the outcome.
+    await vscode.window.showTextDocument(text, { preview: false });
     if (answer !== verb) return;
 
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${verb === 'Create' ? 'Creating' : 'Updating'} ${String(info.spec!.name)}`, cancellable: false }, (progress) =>

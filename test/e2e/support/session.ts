@@ -23,6 +23,7 @@ export interface EditorSessionOptions {
   /** The file the Explorer must list before the workbench counts as ready. */
   readyFile?: string;
   env?: CodeServerOptions['env'];
+  userSettings?: CodeServerOptions['userSettings'];
   /** Query string appended to the workbench URL, e.g. an extension-development payload. */
   query?: (server: CodeServer, workspace: string) => string;
   prepare?: Parameters<typeof Workbench.launch>[0];
@@ -36,7 +37,7 @@ export async function startEditorSession(options: EditorSessionOptions = {}): Pr
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
-    const server = await CodeServer.start({ workspace, extensions: [packagedExtensionPath()], env: options.env ?? {} });
+    const server = await CodeServer.start({ workspace, extensions: [packagedExtensionPath()], env: options.env ?? {}, userSettings: options.userSettings ?? {} });
     cleanups.push(() => server.stop());
     const workbench = await Workbench.launch(options.prepare);
     cleanups.push(() => workbench.close());
@@ -58,10 +59,11 @@ export async function startEditorSession(options: EditorSessionOptions = {}): Pr
  * Declares the file's session hooks and returns a `test` that screenshots each test's final screen as
  * `<file>--<test>.png`, or `FAILED-<file>--<test>.png` when the test fails.
  */
-export function useEditorSession(fileLabel: string, options: EditorSessionOptions = {}) {
+/** `options` may be a function, read when the session starts (after the file's own set-up, e.g. an emulator). */
+export function useEditorSession(fileLabel: string, options: EditorSessionOptions | (() => Promise<EditorSessionOptions>) = {}) {
   let session: EditorSession | undefined;
   before(async () => {
-    session = await startEditorSession(options);
+    session = await startEditorSession(typeof options === 'function' ? await options() : options);
   });
   after(async () => {
     await session?.stop();
