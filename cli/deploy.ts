@@ -4,7 +4,6 @@
  * Exit codes: 0 done (or nothing to do), 1 invalid spec, refused plan or API problem,
  * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { configFromEnvironment, createApiClient, type ApiClient, type Environment } from '../core/api';
 import { applyPlan, type ApplyResult } from '../core/deploy/apply';
@@ -12,14 +11,12 @@ import { findWorkspaceRoot, getBinding, readBindings, repairBinding, specKey, up
 import { renderChange } from '../core/deploy/render';
 import { liveAsSpec, type Spec } from '../core/deploy/effective';
 import { planDeployment, renderPlan, type DeploymentPlan } from '../core/deploy/plan';
-import { checkSpecText, type SpecDiagnostic } from '../core/spec/check';
-import type { Catalog } from '../core/spec/catalog/catalog';
-import { loadCatalogFile } from '../core/spec/catalog/load';
+import { checkSpecText } from '../core/spec/check';
 import { locatePath } from '../core/spec/locate';
 import { formatForFileName } from '../core/spec/parse';
 import { serializeSpec } from '../core/spec/serialize';
 import type { JsonPath, SpecDocument } from '../core/spec/tree';
-import { MAX_SPEC_FILE_BYTES, type CliIo } from './validate';
+import { diagnosticLine, loadCatalogOption, readSpecFile, type CliIo } from './inputs';
 
 export interface DeployIo extends CliIo {
   /** Asks a yes/no question; absent in a non-interactive run, where deploy needs --yes. */
@@ -107,6 +104,8 @@ interface PlannedDocument {
 
 interface Prepared {
   readonly file: string;
+  /** The text that was planned: problems are placed in it, not in a file changed since. */
+  readonly text: string;
   readonly root: string;
   readonly key: string;
   readonly client: ApiClient;
@@ -116,13 +115,8 @@ interface Prepared {
 /** Everything `plan` and `deploy` share: read, validate, find the bindings, look the endpoints up, plan. */
 async function prepare(command: string, options: Options, io: DeployIo): Promise<Prepared | number> {
   const file = options.file!;
-  let catalog: Catalog | undefined;
-  try {
-    catalog = options.catalogPath ? loadCatalogFile(options.catalogPath) : undefined;
-  } catch (error) {
-    io.err(`endpoint-studio ${command}: ${(error as Error).message}`);
-    return 2;
-  }
+  const catalog = loadCatalogOption(options.catalogPath, command, io);
+  if (catalog === false) return 2;
   const text = await readSpecFile(file, command, io);
   if (text === undefined) return 2;
   const checked = checkSpecText(text, formatForFileName(file), 'create', catalog ? { catalog } : {});
@@ -132,7 +126,7 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
     return options.document !== undefined ? 2 : 1;
   }
   const diagnostics = checked.diagnostics.filter((d) => wanted.some((w) => w.index === d.documentIndex));
-  if (diagnostics.length > 0) io.err(diagnostics.map((d) => formatDiagnostic(file, d)).join('\n'));
+  if (diagnostics.length > 0) io.err(diagnostics.map((d) => diagnosticLine(file, d)).join('\n'));
   if (diagnostics.some((d) => d.severity === 'error')) {
     io.err(`endpoint-studio ${command}: ${file} has errors; fix them first (nothing was sent)`);
     return 1;
@@ -166,7 +160,7 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
     io.err(`endpoint-studio ${command}: ${client.redact((error as Error).message)}`);
     return 1;
   }
-  return { file, root, key, client, planned };
+  return { file, text, root, key, client, planned };
 }
 
 /** The endpoint a document is bound to; `undefined` when unbound or deleted elsewhere (so the plan is a create). */
@@ -187,22 +181,7 @@ function isSpecDocument(document: SpecDocument): boolean {
   return !(document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null)));
 }
 
-async function readSpecFile(file: string, command: string, io: DeployIo): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new Error('not a file');
-    if (info.size > MAX_SPEC_FILE_BYTES) throw new Error(`larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB`);
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    io.err(`endpoint-studio ${command}: cannot read ${file}: ${reason}`);
-    return undefined;
-  }
-}
 
-function formatDiagnostic(file: string, d: SpecDiagnostic): string {
-  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code} ${d.message}`;
-}
 
 /** `file:line:col` of a spec path, so terminals make an API problem clickable. */
 function positionOf(file: string, text: string, document: SpecDocument, path: JsonPath): string {
@@ -256,7 +235,7 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
     }
   }
   let exitCode = 0;
-  const text = await readFile(prepared.file, 'utf8');
+  const text = prepared.text;
   for (const item of work) {
     const result = await applyPlan(prepared.client, item.plan, { ...(item.existingIds ? { existingIds: item.existingIds } : {}), onProgress: (_step, message) => io.err(`  ${message}`) });
     exitCode = Math.max(exitCode, reportResult(prepared, item, result, text, io));

@@ -4,15 +4,13 @@
  * Exit codes: 0 converted (or nothing to convert), 1 a document could not be converted or is
  * still invalid after conversion, 2 usage error or unreadable file.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import type { Catalog } from '../core/spec/catalog/catalog';
-import { loadCatalogFile } from '../core/spec/catalog/load';
+import { writeFileAtomic } from '../core/util/atomicWrite';
 import { isLegacyBody, migrateLegacyBody } from '../core/spec/migrate';
 import { formatForFileName, parseSpecText } from '../core/spec/parse';
 import { serializeSpec } from '../core/spec/serialize';
 import { formatJsonPath } from '../core/spec/tree';
 import { validateSpecData } from '../core/spec/validate';
-import type { CliIo } from './validate';
+import { loadCatalogOption, readSpecFile, type CliIo } from './inputs';
 
 export const MIGRATE_HELP = `Usage: endpoint-studio migrate [--write] [--catalog FILE] <files...>
 
@@ -44,23 +42,13 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
     io.err(`endpoint-studio migrate: no files given\n\n${MIGRATE_HELP}`);
     return 2;
   }
-  let catalog: Catalog | undefined;
-  try {
-    catalog = catalogPath ? loadCatalogFile(catalogPath) : undefined;
-  } catch (error) {
-    io.err(`endpoint-studio: ${(error as Error).message}`);
-    return 2;
-  }
+  const catalog = loadCatalogOption(catalogPath, 'migrate', io);
+  if (catalog === false) return 2;
 
   let exitCode = 0;
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      io.err(`endpoint-studio: cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-      return 2;
-    }
+    const text = await readSpecFile(file, 'migrate', io);
+    if (text === undefined) return 2;
     const format = formatForFileName(file);
     const parts: string[] = [];
     let changed = false;
@@ -88,9 +76,7 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
     const output = `${parts.join(format === 'json' ? '\n' : '\n---\n')}\n`;
     if (write && changed) {
       // A crash between the two steps leaves the old file whole, never half a spec.
-      const temporary = `${file}.migrate-${process.pid}.tmp`;
-      await writeFile(temporary, output, 'utf8');
-      await rename(temporary, file);
+      await writeFileAtomic(file, output);
       io.err(`${file}: converted to REST v2`);
     } else if (!write) {
       if (files.length > 1) io.out(`# ${file}\n`);

@@ -2,21 +2,16 @@
  * `endpoint-studio validate`: the language server's engine over files, for CI.
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { checkSpecText, type SpecDiagnostic } from '../core/spec/check';
 import { formatForFileName } from '../core/spec/parse';
 import { formatJsonPath } from '../core/spec/tree';
-import { loadCatalogFile } from '../core/spec/catalog/load';
-import type { Catalog } from '../core/spec/catalog/catalog';
+import { diagnosticLine, loadCatalogOption, readSpecFile, type CliIo } from './inputs';
 
-export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
 const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
 
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
+export type { CliIo } from './inputs';
 
 interface FileReport {
   readonly file: string;
@@ -46,20 +41,15 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
     }
   }
   if (inputs.length === 0) return usage(io, 'no files given');
-  let catalog: Catalog | undefined;
-  try {
-    catalog = catalogPath ? loadCatalogFile(catalogPath) : undefined;
-  } catch (error) {
-    io.err(`endpoint-studio: ${(error as Error).message}`);
-    return 2;
-  }
+  const catalog = loadCatalogOption(catalogPath, 'validate', io);
+  if (catalog === false) return 2;
 
   const files = await expandInputs(inputs, io);
   if (files === undefined) return 2;
   let unreadable = false;
   const reports: FileReport[] = [];
   for (const file of files) {
-    const text = await readSpec(file, io);
+    const text = await readSpecFile(file, 'validate', io);
     if (text === undefined) {
       unreadable = true;
       continue;
@@ -94,18 +84,6 @@ async function expandInputs(inputs: string[], io: CliIo): Promise<string[] | und
   return [...new Set(files)];
 }
 
-async function readSpec(file: string, io: CliIo): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new Error('not a file');
-    if (info.size > MAX_SPEC_FILE_BYTES) throw new Error(`larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB`);
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    io.err(`endpoint-studio: cannot read ${file}: ${reason}`);
-    return undefined;
-  }
-}
 
 function renderText(reports: FileReport[], fileCount: number): string {
   const lines: string[] = [];
@@ -116,7 +94,7 @@ function renderText(reports: FileReport[], fileCount: number): string {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
       // 1-based positions, the way terminals and editors make `file:line:col` clickable.
-      lines.push(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code} ${d.message}`);
+      lines.push(diagnosticLine(file, d));
     }
   }
   lines.push(`${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);

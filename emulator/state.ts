@@ -4,8 +4,8 @@
  * runtime only, as on the service after a worker restart. Writes are atomic (temp file +
  * rename) so a crash mid-write never leaves a half-written state file behind.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../core/util/atomicWrite';
 import type { TemplateRecord } from './catalog/seed';
 
 export type EndpointType = 'QUEUE' | 'LOAD_BALANCER';
@@ -132,17 +132,5 @@ export function loadState(path: string): EmulatorState | undefined {
 }
 
 export function saveState(path: string, state: EmulatorState): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, JSON.stringify(state, null, 1));
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Nothing to clean up.
-    }
-    throw error;
-  }
+  writeFileAtomicSync(path, JSON.stringify(state, null, 1));
 }

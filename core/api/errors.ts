@@ -134,7 +134,8 @@ export function kindForStatus(status: number): ApiErrorKind {
   return 'client';
 }
 
-const STATUS_TITLES: Record<number, string> = {
+/** Standard reason phrases, shared with the emulator's problem bodies. */
+export const STATUS_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

@@ -4,9 +4,10 @@
  * slashes, so the file is the same on every OS) and document indexes; keys and fields are
  * written in a fixed order so a deploy changes as few lines as possible.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
+import { writeFileAtomicSync } from '../util/atomicWrite';
 
 export const BINDINGS_DIR = '.endpoint-studio';
 export const BINDINGS_FILE = 'deployments.json';
@@ -139,19 +140,7 @@ export function serializeBindings(store: BindingStore): string {
 /** Atomic: a temp file beside the target, then a rename, so a crash never leaves half a file. */
 export function writeBindings(root: string, store: BindingStore): string {
   const path = bindingsPath(root);
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temp, serializeBindings(store), 'utf8');
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Nothing was written, or it is already gone.
-    }
-    throw error;
-  }
+  writeFileAtomicSync(path, serializeBindings(store));
   return path;
 }
 

@@ -2,6 +2,7 @@
  * RFC 9457 problem bodies, the one error format of REST API v2. Handlers throw `ProblemError`
  * and the server turns it into a response, so no code path can answer an error in another shape.
  */
+import { STATUS_TITLES } from '../../core/api/errors';
 import type { ServerResponse } from 'node:http';
 import type { SpecProblem } from '../../core/spec/problem';
 import { formatJsonPath } from '../../core/spec/tree';
@@ -13,22 +14,7 @@ export interface ProblemBody {
   errors?: string[];
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
+const TITLES = STATUS_TITLES;
 
 export function titleFor(status: number): string {
   return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Error');

@@ -3,8 +3,8 @@
  * in the background with short timeouts, never fetched in a request path. Offline, the cache
  * answers and its age is reported; with no catalog at all, catalog checks are simply skipped.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../core/util/atomicWrite';
 import type { ApiClient } from '../../core/api';
 import { Catalog, type CatalogData } from '../../core/spec/catalog/catalog';
 import { catalogDataFromApi } from '../../core/spec/catalog/fromApi';
@@ -154,10 +154,7 @@ export class CatalogService {
     if (!file || !this.fetchedAt) return;
     const cache: CacheFile = { version: 1, apiUrl, fetchedAt: this.fetchedAt, data, ...(this.properties ? { liveProperties: [...this.properties] } : {}) };
     try {
-      await mkdir(dirname(file), { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, JSON.stringify(cache), 'utf8');
-      await rename(temporary, file);
+      await writeFileAtomic(file, JSON.stringify(cache));
     } catch (error) {
       this.options.log(`catalog cache not written: ${error instanceof Error ? error.message : String(error)}`);
     }
