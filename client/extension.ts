@@ -11,6 +11,7 @@ import { CatalogStatusItem } from './catalogStatus';
 import { LanguageServerHost } from './languageClient';
 import { registerNewSpecCommand } from './newSpec';
 import { registerDeploy } from './deploy';
+import { registerExplorer } from './explorer';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
@@ -26,6 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerAuthCommands(session.profiles, log),
     registerNewSpecCommand(),
     registerDeploy(session, log),
+    registerExplorer(context, session, log),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
       await host.restart();

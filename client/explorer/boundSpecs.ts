@@ -1,0 +1,54 @@
+/**
+ * Which spec in the workspace deployed to which endpoint, read from every
+ * `.endpoint-studio/deployments.json` the deploy feature wrote (one per workspace root).
+ */
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { BINDINGS_DIR, BINDINGS_FILE, readBindings } from '../../core/deploy';
+
+export interface BoundSpec {
+  readonly uri: vscode.Uri;
+  /** The document inside a multi-document YAML file, 0-based. */
+  readonly documentIndex: number;
+  /** The spec's path relative to its root, as the binding file keys it. */
+  readonly key: string;
+}
+
+export const BINDINGS_GLOB = `**/${BINDINGS_DIR}/${BINDINGS_FILE}`;
+
+/** Endpoint id → the spec bound to it. A malformed binding file is logged and skipped, never fatal here. */
+export async function findBoundSpecs(log: vscode.LogOutputChannel): Promise<Map<string, BoundSpec>> {
+  const bound = new Map<string, BoundSpec>();
+  const files = await vscode.workspace.findFiles(BINDINGS_GLOB, '**/node_modules/**', 50);
+  for (const file of files) {
+    const root = dirname(dirname(file.fsPath));
+    const result = readBindings(root);
+    if (!result.ok) {
+      log.warn(`explorer: ${result.error}`);
+      continue;
+    }
+    for (const [key, documents] of Object.entries(result.store)) {
+      for (const [index, binding] of Object.entries(documents)) {
+        bound.set(binding.endpointId, { uri: vscode.Uri.file(join(root, ...key.split('/'))), documentIndex: Number(index), key });
+      }
+    }
+  }
+  return bound;
+}
+
+/** Opens the spec and puts the cursor on its document (`---` separated) when the file holds several. */
+export async function openBoundSpec(spec: BoundSpec): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(spec.uri);
+  let line = 0;
+  if (spec.documentIndex > 0) {
+    let seen = 0;
+    for (let i = 0; i < document.lineCount; i++) {
+      if (/^---(\s|$)/.test(document.lineAt(i).text) && ++seen === spec.documentIndex) {
+        line = Math.min(i + 1, document.lineCount - 1);
+        break;
+      }
+    }
+  }
+  const position = new vscode.Position(line, 0);
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: false });
+}

@@ -1,0 +1,143 @@
+/**
+ * How an endpoint, its workers and its releases read in the tree: one-line descriptions, the
+ * configuration as facts, and tooltips. Plain functions over API records, so what the tree says
+ * can be checked without an editor.
+ */
+import type { Endpoint, Release, ReleaseDiffEntry, Worker } from '../../core/api';
+
+export interface Fact {
+  readonly label: string;
+  readonly value: string;
+}
+
+const FLASHBOOT_LABELS: Record<string, string> = { OFF: 'no FlashBoot', FLASHBOOT: 'FlashBoot', PRIORITY_FLASHBOOT: 'priority FlashBoot' };
+
+export function endpointType(endpoint: Endpoint): string {
+  if (endpoint.type) return endpoint.type;
+  // The contract makes `type` optional in answers; the shape of the URLs still tells.
+  return endpoint.requestUrls && 'base' in endpoint.requestUrls ? 'LOAD_BALANCER' : 'QUEUE';
+}
+
+/** `GPU ADA_24, AMPERE_24 ×1` or `CPU cpu3c 4 vCPU`. */
+export function computeSummary(endpoint: Endpoint): string {
+  if (endpoint.gpu) {
+    const excluded = endpoint.gpu.excludedTypes?.length ? ` (not ${endpoint.gpu.excludedTypes.join(', ')})` : '';
+    return `GPU ${endpoint.gpu.pools.join(', ') || 'any'}${excluded} ×${endpoint.gpu.count ?? 1}`;
+  }
+  if (endpoint.cpu?.length) return `CPU ${endpoint.cpu.map((c) => `${c.id} ${c.vcpuCount} vCPU`).join(', ')}`;
+  return 'compute unknown';
+}
+
+export function flashbootLabel(value: string | undefined): string {
+  return FLASHBOOT_LABELS[value ?? 'OFF'] ?? value ?? 'no FlashBoot';
+}
+
+/** The line beside the endpoint's name: type, compute, workers min–max, FlashBoot. */
+export function endpointDescription(endpoint: Endpoint): string {
+  return [endpointType(endpoint), computeSummary(endpoint), `workers ${endpoint.workers.min}–${endpoint.workers.max}`, flashbootLabel(endpoint.flashboot)].join(' · ');
+}
+
+export function scalingSummary(endpoint: Endpoint): string {
+  const scaling = endpoint.scaling;
+  if (scaling.type === 'QUEUE_DELAY') return `queue delay ${scaling.queueDelay} s`;
+  return `request count ${scaling.requestCount}`;
+}
+
+/** The configuration as the Configuration node lists it; env values are left out, they may be secrets. */
+export function configurationFacts(endpoint: Endpoint): Fact[] {
+  const facts: Fact[] = [
+    { label: 'Type', value: endpointType(endpoint) },
+    { label: 'Image', value: endpoint.image ?? '(none)' },
+    { label: 'Compute', value: computeSummary(endpoint) },
+  ];
+  if (endpoint.gpu?.allowedCudaVersions?.length) facts.push({ label: 'CUDA', value: endpoint.gpu.allowedCudaVersions.join(', ') });
+  if (endpoint.gpu?.minCudaVersion) facts.push({ label: 'Min CUDA', value: endpoint.gpu.minCudaVersion });
+  if (endpoint.cpu?.length) facts.push({ label: 'Memory', value: endpoint.cpu.map((c) => `${c.memory} GB`).join(', ') });
+  const idle = endpoint.workers.idleTimeout !== undefined ? `, idle timeout ${endpoint.workers.idleTimeout} s` : '';
+  facts.push(
+    { label: 'Workers', value: `min ${endpoint.workers.min}, max ${endpoint.workers.max}${idle}` },
+    { label: 'Scaling', value: scalingSummary(endpoint) },
+    { label: 'FlashBoot', value: endpoint.flashboot ?? 'OFF' },
+    { label: 'Timeout', value: `${endpoint.timeout} ms` },
+  );
+  if (endpoint.dataCenterIds?.length) facts.push({ label: 'Data centers', value: endpoint.dataCenterIds.join(', ') });
+  if (endpoint.networkVolumes?.length) facts.push({ label: 'Network volumes', value: endpoint.networkVolumes.join(', ') });
+  if (endpoint.disk !== undefined) facts.push({ label: 'Disk', value: `${endpoint.disk} GB` });
+  if (endpoint.ports?.length) facts.push({ label: 'Ports', value: endpoint.ports.join(', ') });
+  if (endpoint.args) facts.push({ label: 'Args', value: endpoint.args });
+  const envKeys = Object.keys(endpoint.env ?? {});
+  if (envKeys.length) facts.push({ label: 'Env', value: envKeys.join(', ') });
+  if (endpoint.registry) facts.push({ label: 'Registry', value: endpoint.registry });
+  if (endpoint.templateId) facts.push({ label: 'Template', value: endpoint.templateId });
+  facts.push({ label: 'Id', value: endpoint.id }, { label: 'Created', value: endpoint.createdAt });
+  return facts;
+}
+
+/** Markdown for the endpoint's tooltip. */
+export function endpointTooltip(endpoint: Endpoint, boundSpec: string | undefined): string {
+  const rows = configurationFacts(endpoint).map((f) => `| ${f.label} | \`${f.value.replace(/\|/g, '\\|')}\` |`);
+  const bound = boundSpec ? `Spec: \`${boundSpec}\`` : 'No spec in this workspace is bound to it: *Pull into New Spec* writes one.';
+  return [`**${endpoint.name}**`, '', '| | |', '|---|---|', ...rows, '', bound].join('\n');
+}
+
+/** Name → URL, in the order the service lists them. */
+export function requestUrls(endpoint: Endpoint): Array<{ name: string; url: string }> {
+  return Object.entries(endpoint.requestUrls ?? {}).map(([name, url]) => ({ name, url: String(url) }));
+}
+
+/** The URL a client calls first: `runsync`/`run` for a queue endpoint, the base URL of a load balancer. */
+export function primaryUrl(endpoint: Endpoint): string | undefined {
+  const urls = endpoint.requestUrls as Record<string, string> | undefined;
+  return urls?.runSync ?? urls?.run ?? urls?.base ?? requestUrls(endpoint)[0]?.url;
+}
+
+export function formatUptime(seconds: number | null | undefined): string | undefined {
+  if (seconds === null || seconds === undefined || !(seconds >= 0)) return undefined;
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
+}
+
+/** Stale: the worker runs an older release than the endpoint's, and will be replaced. */
+export function isStaleWorker(worker: Worker, endpointVersion: number | null | undefined): boolean {
+  if (worker.isStale) return true;
+  return typeof worker.version === 'number' && typeof endpointVersion === 'number' && worker.version < endpointVersion;
+}
+
+export function workerDescription(worker: Worker, endpointVersion: number | null | undefined): string {
+  const gpu = worker.gpuTypeId ? `${worker.gpuCount > 1 ? `${worker.gpuCount}× ` : ''}${worker.gpuTypeId}` : undefined;
+  const uptime = formatUptime(worker.uptimeSeconds);
+  const stale = isStaleWorker(worker, endpointVersion) ? `stale (v${worker.version ?? '?'} < v${endpointVersion ?? '?'})` : undefined;
+  return [worker.status, gpu, worker.dataCenterId ?? undefined, uptime ? `up ${uptime}` : undefined, stale].filter(Boolean).join(' · ');
+}
+
+export function workerTooltip(worker: Worker, endpointVersion: number | null | undefined): string {
+  return [
+    `Worker ${worker.id}`,
+    `Status: ${worker.status}`,
+    `GPU: ${worker.gpuTypeId ?? 'none'}${worker.gpuCount ? ` ×${worker.gpuCount}` : ''}`,
+    `Data center: ${worker.dataCenterId ?? 'unknown'}`,
+    `Uptime: ${formatUptime(worker.uptimeSeconds) ?? 'not started'}`,
+    `Release: v${worker.version ?? '?'} (endpoint v${endpointVersion ?? '?'})${isStaleWorker(worker, endpointVersion) ? ', stale: it will be replaced by one on the latest release' : ''}`,
+    worker.image ? `Image: ${worker.image}` : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** A diff value as one short line: JSON, cut to fit a tree row. */
+export function renderDiffValue(value: unknown): string {
+  if (value === undefined) return '(unset)';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+export function diffLine(entry: ReleaseDiffEntry): string {
+  return `${entry.field}: ${renderDiffValue(entry.old)} → ${renderDiffValue(entry.new)}`;
+}
+
+export function releaseDescription(release: Release): string {
+  const fields = release.diff.length === 0 ? 'initial' : release.diff.map((d) => d.field).join(', ');
+  return [release.source, fields, release.createdAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')].join(' · ');
+}

@@ -1,0 +1,300 @@
+/**
+ * The Endpoints view: the signed-in account's endpoints, each with its configuration, request URLs,
+ * workers and releases. Only the list is read on refresh; workers and releases are read when their
+ * node is expanded, once per refresh (see LoadCache). The view's state (signed out, loading, empty,
+ * error) is published as a context key for the welcome views.
+ */
+import * as vscode from 'vscode';
+import type { Endpoint, Release, ReleaseDiffEntry, Worker, WorkerStatus } from '../../core/api';
+import type { Session } from '../auth/session';
+import { findBoundSpecs, type BoundSpec } from './boundSpecs';
+import { configurationFacts, diffLine, endpointDescription, endpointTooltip, endpointType, isStaleWorker, releaseDescription, requestUrls, workerDescription, workerTooltip, type Fact } from './endpointFacts';
+import { LoadCache, wasAbandoned } from './loadCache';
+
+export const ENDPOINTS_VIEW = 'endpointStudio.endpoints';
+/** `signedOut` | `loading` | `loaded` | `empty` | `error`: what the welcome views choose by. */
+export const ENDPOINTS_STATE_KEY = 'endpointStudio.endpoints.state';
+export const ENDPOINTS_FILTERED_KEY = 'endpointStudio.endpoints.filtered';
+
+type ListOutcome = { endpoints: Endpoint[] } | { error: unknown; abandoned: boolean };
+type ViewState = 'signedOut' | 'loading' | 'loaded' | 'empty' | 'error';
+type GroupKind = 'configuration' | 'urls' | 'workers' | 'releases';
+
+export type EndpointNode =
+  | { kind: 'endpoint'; endpoint: Endpoint; spec: BoundSpec | undefined }
+  | { kind: 'group'; group: GroupKind; endpoint: Endpoint }
+  | { kind: 'fact'; endpoint: Endpoint; fact: Fact }
+  | { kind: 'url'; endpoint: Endpoint; name: string; url: string }
+  | { kind: 'worker'; endpoint: Endpoint; worker: Worker; endpointVersion: number | null | undefined }
+  | { kind: 'release'; endpoint: Endpoint; release: Release }
+  | { kind: 'diff'; endpoint: Endpoint; release: Release; entry: ReleaseDiffEntry }
+  | { kind: 'message'; id: string; text: string; icon: string; command?: vscode.Command; retry?: EndpointNode };
+
+const GROUP_LABELS: Record<GroupKind, { label: string; icon: string }> = {
+  configuration: { label: 'Configuration', icon: 'settings-gear' },
+  urls: { label: 'Request URLs', icon: 'link' },
+  workers: { label: 'Workers', icon: 'vm' },
+  releases: { label: 'Releases', icon: 'history' },
+};
+
+const WORKER_ICONS: Record<WorkerStatus, vscode.ThemeIcon> = {
+  RUNNING: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
+  IDLE: new vscode.ThemeIcon('circle-large-outline'),
+  INITIALIZING: new vscode.ThemeIcon('loading~spin'),
+  THROTTLED: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
+  UNHEALTHY: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+};
+
+export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<EndpointNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly filterChanged = new vscode.EventEmitter<string>();
+  readonly onDidChangeFilter = this.filterChanged.event;
+  private readonly cache = new LoadCache();
+  /** The refresh in flight: a manual refresh meanwhile joins it instead of starting another. */
+  private refreshing: Promise<void> | undefined;
+  private nameFilter = '';
+  private state: ViewState | undefined;
+  /** Kept up to date by the view: whether anyone can see the tree. */
+  visible = false;
+
+  constructor(private readonly session: Session, private readonly log: vscode.LogOutputChannel) {}
+
+  get filter(): string {
+    return this.nameFilter;
+  }
+
+  setFilter(filter: string): void {
+    this.nameFilter = filter.trim();
+    void vscode.commands.executeCommand('setContext', ENDPOINTS_FILTERED_KEY, this.nameFilter !== '');
+    this.filterChanged.fire(this.nameFilter);
+    // Filtering reuses the list already read: no request.
+    this.changed.fire(undefined);
+  }
+
+  /** The endpoints of this generation (read once), for commands invoked from the palette. */
+  async endpoints(): Promise<Endpoint[]> {
+    const outcome = await this.listing();
+    if ('error' in outcome) throw outcome.error;
+    return outcome.endpoints;
+  }
+
+  /**
+   * Reads everything again. While a refresh is in flight, another joins it; after a 429 it waits
+   * until the service's Retry-After has passed instead of asking again.
+   */
+  refresh(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    const wait = this.cache.rateLimitedForSeconds;
+    if (wait > 0) {
+      void vscode.window.showWarningMessage(`Endpoints not refreshed: the service asked to wait; try again in ${wait} s`);
+      return Promise.resolve();
+    }
+    return this.restart();
+  }
+
+  /** Starts over whatever is in flight: the profile changed, so old answers belong to someone else. */
+  restart(): Promise<void> {
+    this.cache.clear();
+    // A hidden view reads nothing: the tree asks when it is shown.
+    const refreshing = (this.visible ? this.listing() : Promise.resolve()).then(() => {
+      if (this.refreshing === refreshing) this.refreshing = undefined;
+    });
+    this.refreshing = refreshing;
+    void vscode.window.withProgress({ location: { viewId: ENDPOINTS_VIEW } }, () => refreshing);
+    this.changed.fire(undefined);
+    return refreshing;
+  }
+
+  /**
+   * The list, read once per generation. A failure is kept as the outcome (not retried) until the
+   * next refresh, so re-renders (a filter, a binding change) neither ask nor report again.
+   */
+  private listing(): Promise<ListOutcome> {
+    const api = this.session.api;
+    if (!api) return Promise.resolve({ endpoints: [] });
+    const signal = this.cache.signal;
+    return this.cache.remember('list-outcome', () =>
+      this.cache.get('endpoints', (s) => api.serverless.list({ signal: s })).then(
+        (endpoints): ListOutcome => ({ endpoints }),
+        (error: unknown): ListOutcome => {
+          if (!wasAbandoned(error, signal)) this.session.reportError('Listing endpoints', error);
+          return { error, abandoned: wasAbandoned(error, signal) };
+        },
+      ),
+    );
+  }
+
+  /** Reads one node's children again (a Workers or Releases group, or the node an error leaf names). */
+  refreshNode(node: EndpointNode): void {
+    if (node.kind === 'message' && node.retry) return this.refreshNode(node.retry);
+    if (node.kind !== 'group') return void this.refresh();
+    this.cache.forget(`endpoint/${node.endpoint.id}/${node.group}`);
+    this.changed.fire(node);
+  }
+
+  /** The spec bound to an endpoint, as the binding files say now. */
+  async boundSpec(endpointId: string): Promise<BoundSpec | undefined> {
+    return (await this.bindings()).get(endpointId);
+  }
+
+  private bindings(): Promise<Map<string, BoundSpec>> {
+    return this.cache.remember('bindings', () => findBoundSpecs(this.log).catch(() => new Map<string, BoundSpec>()));
+  }
+
+  /** Binding files changed: re-render with the new spec links, without calling the service. */
+  bindingsChanged(): void {
+    this.cache.forget('bindings');
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: EndpointNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'endpoint': {
+        const item = new vscode.TreeItem(node.endpoint.name, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `endpoint/${node.endpoint.id}`;
+        item.description = endpointDescription(node.endpoint);
+        item.tooltip = new vscode.MarkdownString(endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined));
+        item.iconPath = new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
+        item.contextValue = node.spec ? 'endpoint.bound' : 'endpoint';
+        return item;
+      }
+      case 'group': {
+        const { label, icon } = GROUP_LABELS[node.group];
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `endpoint/${node.endpoint.id}/${node.group}`;
+        item.iconPath = new vscode.ThemeIcon(icon);
+        item.contextValue = `group.${node.group}`;
+        if (node.group === 'workers') item.description = `min ${node.endpoint.workers.min} · max ${node.endpoint.workers.max}`;
+        return item;
+      }
+      case 'fact': {
+        const item = new vscode.TreeItem(node.fact.label);
+        item.id = `endpoint/${node.endpoint.id}/configuration/${node.fact.label}`;
+        item.description = node.fact.value;
+        item.tooltip = `${node.fact.label}: ${node.fact.value}`;
+        item.contextValue = 'fact';
+        return item;
+      }
+      case 'url': {
+        const item = new vscode.TreeItem(node.name);
+        item.id = `endpoint/${node.endpoint.id}/urls/${node.name}`;
+        item.description = node.url;
+        item.tooltip = `${node.url}\n\nCopy it with the button on the right.`;
+        item.iconPath = new vscode.ThemeIcon('link');
+        item.contextValue = 'requestUrl';
+        return item;
+      }
+      case 'worker': {
+        const item = new vscode.TreeItem(node.worker.id);
+        item.id = `endpoint/${node.endpoint.id}/workers/${node.worker.id}`;
+        item.description = workerDescription(node.worker, node.endpointVersion);
+        item.tooltip = workerTooltip(node.worker, node.endpointVersion);
+        item.iconPath = WORKER_ICONS[node.worker.status] ?? new vscode.ThemeIcon('question');
+        item.contextValue = isStaleWorker(node.worker, node.endpointVersion) ? 'worker.stale' : 'worker';
+        return item;
+      }
+      case 'release': {
+        const version = node.release.version ?? '?';
+        const item = new vscode.TreeItem(`v${version}`, node.release.diff.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}`;
+        item.description = releaseDescription(node.release);
+        item.tooltip = [`Release v${version} (${node.release.source}), ${node.release.workerCount} worker(s) on it`, `Created ${node.release.createdAt}`, ...node.release.diff.map(diffLine)].join('\n');
+        item.iconPath = new vscode.ThemeIcon(node.release.source === 'GIT_BUILD' ? 'git-commit' : 'tag');
+        item.contextValue = 'release';
+        return item;
+      }
+      case 'diff': {
+        const item = new vscode.TreeItem(diffLine(node.entry));
+        item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}/${node.entry.field}`;
+        item.tooltip = `${node.entry.field}\nbefore: ${JSON.stringify(node.entry.old)}\nafter: ${JSON.stringify(node.entry.new)}`;
+        item.iconPath = new vscode.ThemeIcon('diff');
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.command = node.command;
+        item.contextValue = node.retry ? 'message.retry' : 'message';
+        return item;
+      }
+    }
+  }
+
+  async getChildren(node?: EndpointNode): Promise<EndpointNode[]> {
+    if (!node) return this.roots();
+    const api = this.session.api;
+    if (!api) return [];
+    const { endpoint } = node as { endpoint: Endpoint };
+    switch (node.kind) {
+      case 'endpoint':
+        return (['configuration', 'urls', 'workers', 'releases'] as const).map((group) => ({ kind: 'group', group, endpoint }));
+      case 'group':
+        if (node.group === 'configuration') return configurationFacts(endpoint).map((fact) => ({ kind: 'fact', endpoint, fact }));
+        if (node.group === 'urls') return requestUrls(endpoint).map(({ name, url }) => ({ kind: 'url', endpoint, name, url }));
+        return this.groupChildren(node);
+      case 'release':
+        return node.release.diff.map((entry) => ({ kind: 'diff', endpoint, release: node.release, entry }));
+      default:
+        return [];
+    }
+  }
+
+  private async roots(): Promise<EndpointNode[]> {
+    if (!this.session.api) return this.show('signedOut', []);
+    if (this.state !== 'loaded') await this.publish('loading');
+    const [outcome, bound] = await Promise.all([this.listing(), this.bindings()]);
+    if ('error' in outcome) return outcome.abandoned ? [] : this.show('error', []);
+    if (outcome.endpoints.length === 0) return this.show('empty', []);
+    const needle = this.nameFilter.toLowerCase();
+    const shown = outcome.endpoints.filter((e) => e.name.toLowerCase().includes(needle)).sort((a, b) => a.name.localeCompare(b.name));
+    if (shown.length === 0) {
+      const clear: vscode.Command = { command: 'endpointStudio.endpoints.clearFilter', title: 'Clear Filter' };
+      return this.show('loaded', [{ kind: 'message', id: 'no-match', text: `No endpoint name contains "${this.nameFilter}" (click to clear the filter)`, icon: 'filter', command: clear }]);
+    }
+    return this.show('loaded', shown.map((endpoint) => ({ kind: 'endpoint', endpoint, spec: bound.get(endpoint.id) })));
+  }
+
+  private async groupChildren(node: Extract<EndpointNode, { kind: 'group' }>): Promise<EndpointNode[]> {
+    const api = this.session.api;
+    if (!api) return [];
+    const { endpoint } = node;
+    const signal = this.cache.signal;
+    try {
+      if (node.group === 'workers') {
+        const list = await this.cache.get(`endpoint/${endpoint.id}/workers`, (s) => api.serverless.workers(endpoint.id, { signal: s }));
+        if (list.workers.length === 0) return [{ kind: 'message', id: `endpoint/${endpoint.id}/workers/none`, text: 'No workers running', icon: 'circle-slash' }];
+        return list.workers.map((worker) => ({ kind: 'worker', endpoint, worker, endpointVersion: list.endpointVersion }));
+      }
+      const list = await this.cache.get(`endpoint/${endpoint.id}/releases`, (s) => api.serverless.releases(endpoint.id, { signal: s }));
+      const rollout: EndpointNode[] = list.rollout.inProgress
+        ? [{ kind: 'message', id: `endpoint/${endpoint.id}/releases/rollout`, text: `Rollout: ${list.rollout.workersOnLatest}/${list.rollout.workersTotal} workers on v${list.endpointVersion ?? '?'}`, icon: 'sync' }]
+        : [];
+      return [...rollout, ...list.releases.map((release) => ({ kind: 'release' as const, endpoint, release }))];
+    } catch (error) {
+      if (wasAbandoned(error, signal)) return [];
+      const what = node.group === 'workers' ? 'workers' : 'releases';
+      this.session.reportError(`Listing the ${what} of ${endpoint.name}`, error);
+      const retry: vscode.Command = { command: 'endpointStudio.endpoints.refresh', title: 'Retry', arguments: [node] };
+      return [{ kind: 'message', id: `endpoint/${endpoint.id}/${node.group}/error`, text: `Could not read the ${what} (click to retry)`, icon: 'error', command: retry, retry: node }];
+    }
+  }
+
+  private async show(state: ViewState, nodes: EndpointNode[]): Promise<EndpointNode[]> {
+    await this.publish(state);
+    return nodes;
+  }
+
+  private async publish(state: ViewState): Promise<void> {
+    if (this.state === state) return;
+    this.state = state;
+    await vscode.commands.executeCommand('setContext', ENDPOINTS_STATE_KEY, state);
+  }
+
+  dispose(): void {
+    this.cache.clear();
+    this.changed.dispose();
+    this.filterChanged.dispose();
+  }
+}

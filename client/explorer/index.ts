@@ -1,0 +1,80 @@
+/**
+ * The Endpoint Studio activity bar container: the Endpoints view (live endpoints, their workers and
+ * releases, with copy, open/pull spec, filter and delete) and the Catalog view (GPU pools and types,
+ * CPU flavors, data centers, templates). Both read through the session's client, lazily, and start
+ * over when the profile changes.
+ */
+import * as vscode from 'vscode';
+import type { Session } from '../auth/session';
+import { BINDINGS_GLOB } from './boundSpecs';
+import { CATALOG_VIEW, CatalogTree, type CatalogNode } from './catalogTree';
+import { registerEndpointCommands } from './endpointCommands';
+import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsTree';
+
+/** Per workspace, so a filter set for one project does not hide endpoints in another. */
+const FILTER_STATE_KEY = 'endpointStudio.endpoints.filter';
+
+export function registerExplorer(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
+  const endpoints = new EndpointsTree(session, log);
+  const catalog = new CatalogTree(session);
+  const endpointsView = vscode.window.createTreeView(ENDPOINTS_VIEW, { treeDataProvider: endpoints, showCollapseAll: true });
+  const catalogView = vscode.window.createTreeView(CATALOG_VIEW, { treeDataProvider: catalog, showCollapseAll: true });
+  endpoints.visible = endpointsView.visible;
+
+  // The view title says what is hidden, so a filtered list is never mistaken for the whole account.
+  const filterShown = endpoints.onDidChangeFilter((filter) => {
+    endpointsView.description = filter ? `name contains "${filter}"` : undefined;
+    void context.workspaceState.update(FILTER_STATE_KEY, filter || undefined);
+  });
+  endpoints.setFilter(context.workspaceState.get<string>(FILTER_STATE_KEY, ''));
+
+  // Deploys and pulls write the binding files; the tree's spec links follow without a service call.
+  const bindingFiles = vscode.workspace.createFileSystemWatcher(BINDINGS_GLOB);
+  const bindingsChanged = () => endpoints.bindingsChanged();
+
+  return vscode.Disposable.from(
+    endpoints,
+    catalog,
+    endpointsView,
+    catalogView,
+    bindingFiles,
+    bindingFiles.onDidCreate(bindingsChanged),
+    bindingFiles.onDidChange(bindingsChanged),
+    bindingFiles.onDidDelete(bindingsChanged),
+    endpointsView.onDidChangeVisibility(({ visible }) => {
+      endpoints.visible = visible;
+    }),
+    filterShown,
+    session.onDidChange(() => {
+      void endpoints.restart();
+      catalog.restart();
+    }),
+    registerEndpointCommands(session, endpoints, endpointsView, log),
+    vscode.commands.registerCommand('endpointStudio.catalogView.refresh', () => catalog.refresh()),
+    vscode.commands.registerCommand('endpointStudio.catalogView.retry', (node: CatalogNode) => catalog.retry(node)),
+    vscode.commands.registerCommand('endpointStudio.catalogView.copyId', async (node?: CatalogNode) => {
+      const id = node && catalogId(node);
+      if (!id) return;
+      await vscode.env.clipboard.writeText(id);
+      vscode.window.setStatusBarMessage(`$(copy) Copied ${id}`, 3000);
+    }),
+  );
+}
+
+/** The value a spec uses for this catalog entry (`gpu.pools`, `cpu[].id`, `dataCenterIds`, `templateId`). */
+function catalogId(node: CatalogNode): string | undefined {
+  switch (node.kind) {
+    case 'pool':
+      return node.pool;
+    case 'gpu':
+      return node.gpu.id;
+    case 'cpu':
+      return node.cpu.id;
+    case 'dataCenter':
+      return node.dataCenter.id;
+    case 'template':
+      return node.template.id;
+    default:
+      return undefined;
+  }
+}
