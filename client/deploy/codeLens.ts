@@ -33,7 +33,7 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       const changes = state.drift.length;
       lenses.push(
         new vscode.CodeLens(info.range, {
-          title: changes === 0 ? `$(check) Deployed as ${id}` : `$(cloud-upload) Update ${id} (${changes} change${changes === 1 ? '' : 's'})`,
+          title: changes === 0 ? `$(check) Deployed as ${id}` : `$(cloud-upload) Update ${id}: live differs in ${changes} field${changes === 1 ? '' : 's'}`,
           command: 'endpointStudio.deploy.run',
           arguments: args,
         }),
