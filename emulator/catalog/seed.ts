@@ -3,29 +3,15 @@
  * stock, and public templates. Fixed data (no randomness) so a given pool always has the same
  * members and stock; `HOPPER_141` has no serverless stock at all, so workers there sit THROTTLED.
  */
+import type { CpuType, GpuType } from '../../core/api/types';
 
-export interface GpuTypeSeed {
-  id: string;
-  name: string;
-  pool: string | null;
-  manufacturer: 'NVIDIA' | 'AMD' | 'UNKNOWN';
-  memory: number;
-  secure: boolean;
-  community: boolean;
-  price: { secure: number; community: number };
-  maxCount: { secure: number; community: number };
+/** A GPU type record as the API answers it, less the availability computed per request. */
+export type GpuTypeSeed = Omit<GpuType, 'availability' | 'dataCenters' | 'cudaVersions'> & {
   /** CUDA versions offered by the hosts that carry this type. */
   cudaVersions: string[];
-}
+};
 
-export interface CpuFlavorSeed {
-  id: string;
-  name: string;
-  group: string;
-  vcpu: { min: number; max: number };
-  ramGbPerVcpu: number;
-  price: { securePerVcpu: number; serverlessPerVcpu: number };
-}
+export type CpuFlavorSeed = Omit<CpuType, 'availability' | 'dataCenters'>;
 
 export interface DataCenterSeed {
   id: string;

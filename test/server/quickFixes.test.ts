@@ -100,6 +100,20 @@ function apply(text: string, action: CodeAction, uri: string): string {
   return TextDocument.applyEdits(TextDocument.create(uri, 'yaml', 1, text), edits);
 }
 
+/** Finds the diagnostic, applies the matching action, and checks the text and that the result is clean. */
+async function checkFix(client: LspClient, c: Case, uri: string): Promise<void> {
+  await client.open(uri, c.text);
+  const diagnostics = (await client.pulledDiagnostics(uri)).filter((d) => d.code === c.code);
+  assert.ok(diagnostics.length > 0, `expected a ${c.code} diagnostic`);
+  const actions = (await Promise.all(diagnostics.map((d) => client.codeActions(uri, [d])))).flat();
+  const action = actions.find((a) => c.title.test(a.title));
+  assert.ok(action, `no action matching ${c.title}; got: ${actions.map((a) => a.title).join(' | ')}`);
+  const fixed = apply(c.text, action, uri);
+  assert.equal(fixed, c.expected);
+  await client.change(uri, fixed);
+  assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`), [], 'the fixed spec is clean');
+}
+
 describe('quick fixes over LSP stdio', () => {
   let client: LspClient;
   before(async () => {
@@ -109,22 +123,7 @@ describe('quick fixes over LSP stdio', () => {
     await client.stop();
   });
 
-  let n = 0;
-  for (const c of cases) {
-    it(c.name, async () => {
-      const uri = `file:///fixes/case-${++n}.endpoint.${c.ext ?? 'yaml'}`;
-      await client.open(uri, c.text);
-      const diagnostics = (await client.pulledDiagnostics(uri)).filter((d) => d.code === c.code);
-      assert.ok(diagnostics.length > 0, `expected a ${c.code} diagnostic`);
-      const actions = (await Promise.all(diagnostics.map((d) => client.codeActions(uri, [d])))).flat();
-      const action = actions.find((a) => c.title.test(a.title));
-      assert.ok(action, `no action matching ${c.title}; got: ${actions.map((a) => a.title).join(' | ')}`);
-      const fixed = apply(c.text, action, uri);
-      assert.equal(fixed, c.expected);
-      await client.change(uri, fixed);
-      assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`), [], 'the fixed spec is clean');
-    });
-  }
+  cases.forEach((c, n) => it(c.name, () => checkFix(client, c, `file:///fixes/case-${n}.endpoint.${c.ext ?? 'yaml'}`)));
 
   it('offers nothing for a diagnostic from another source', async () => {
     const uri = 'file:///fixes/foreign.endpoint.yaml';
@@ -184,22 +183,7 @@ describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
     },
   ];
 
-  let n = 0;
-  for (const c of catalogCases) {
-    it(c.name, async () => {
-      const uri = `file:///catalog-fixes/case-${++n}.endpoint.${c.ext ?? 'yaml'}`;
-      await client.open(uri, c.text);
-      const diagnostics = (await client.pulledDiagnostics(uri)).filter((d) => d.code === c.code);
-      assert.ok(diagnostics.length > 0, `expected a ${c.code} diagnostic`);
-      const actions = (await Promise.all(diagnostics.map((d) => client.codeActions(uri, [d])))).flat();
-      const action = actions.find((a) => c.title.test(a.title));
-      assert.ok(action, `no action matching ${c.title}; got: ${actions.map((a) => a.title).join(' | ')}`);
-      const fixed = apply(c.text, action, uri);
-      assert.equal(fixed, c.expected);
-      await client.change(uri, fixed);
-      assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`), [], 'the fixed spec is clean');
-    });
-  }
+  catalogCases.forEach((c, n) => it(c.name, () => checkFix(client, c, `file:///catalog-fixes/case-${n}.endpoint.${c.ext ?? 'yaml'}`)));
 });
 
 describe('converting a REST v1 spec over LSP stdio', () => {
