@@ -12,6 +12,7 @@ import { LanguageServerHost } from './languageClient';
 import { registerNewSpecCommand } from './newSpec';
 import { registerDeploy } from './deploy';
 import { registerExplorer } from './explorer';
+import { registerLogs } from './logs';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
@@ -28,6 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerNewSpecCommand(),
     registerDeploy(session, log),
     registerExplorer(context, session, log),
+    registerLogs(context, session, log),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
       await host.restart();

@@ -1,0 +1,96 @@
+/**
+ * Worker logs in the bottom panel: `Open Worker Logs` (one worker) and `Open Endpoint Logs` (all
+ * workers of an endpoint merged, each row tagged with worker and source), from the Endpoints tree's
+ * context menu or from the Command Palette with quick picks.
+ */
+import * as vscode from 'vscode';
+import type { Endpoint, Worker } from '../../core/api';
+import type { Session } from '../auth/session';
+import type { LogTarget } from './follower';
+import { LOGS_VIEW, LogsView } from './panel';
+
+/** The Endpoints tree's endpoint and worker nodes, as far as logs need them. */
+interface TreeNodeArg {
+  kind?: unknown;
+  endpoint?: Endpoint;
+  worker?: Worker;
+}
+
+/**
+ * What other features pass to `endpointStudio.logs.openWorker` to link to a worker's logs (a
+ * failed job links to the worker that ran it): `executeCommand('endpointStudio.logs.openWorker',
+ * { endpointId, workerId, endpointName })`.
+ */
+export interface WorkerRef {
+  endpointId: string;
+  workerId: string;
+  endpointName?: string;
+}
+
+function workerRef(ref: WorkerRef): LogTarget | undefined {
+  if (typeof ref.endpointId !== 'string' || typeof ref.workerId !== 'string' || ref.endpointId === '' || ref.workerId === '') return undefined;
+  return { endpointId: ref.endpointId, workerId: ref.workerId, endpointName: typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId };
+}
+
+export function registerLogs(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
+  const view = new LogsView(context.extensionUri, session, log);
+
+  const open = async (target: LogTarget | undefined): Promise<void> => {
+    if (target) await view.open(target);
+  };
+
+  return vscode.Disposable.from(
+    view,
+    vscode.window.registerWebviewViewProvider(LOGS_VIEW, view),
+    vscode.commands.registerCommand('endpointStudio.logs.openWorker', async (node?: TreeNodeArg | WorkerRef) => {
+      if (node && 'workerId' in node) return open(workerRef(node));
+      if (node?.kind === 'worker' && node.endpoint && node.worker) return open({ endpointId: node.endpoint.id, endpointName: node.endpoint.name, workerId: node.worker.id });
+      const endpoint = node?.endpoint ?? (await pickEndpoint(session));
+      if (!endpoint) return;
+      const worker = await pickWorker(session, endpoint);
+      if (worker) await open({ endpointId: endpoint.id, endpointName: endpoint.name, workerId: worker.id });
+    }),
+    vscode.commands.registerCommand('endpointStudio.logs.openEndpoint', async (node?: TreeNodeArg) => {
+      const endpoint = node?.endpoint ?? (await pickEndpoint(session));
+      if (endpoint) await open({ endpointId: endpoint.id, endpointName: endpoint.name });
+    }),
+  );
+}
+
+async function pickEndpoint(session: Session): Promise<Endpoint | undefined> {
+  const api = session.api;
+  if (!api) {
+    void vscode.window.showWarningMessage('Sign in to read worker logs');
+    return undefined;
+  }
+  const items = (async () => {
+    try {
+      const endpoints = await api.serverless.list();
+      return endpoints
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((endpoint) => ({ label: endpoint.name, description: endpoint.id, detail: `workers ${endpoint.workers.min}–${endpoint.workers.max}`, endpoint }));
+    } catch (error) {
+      session.reportError('Listing endpoints', error);
+      return [];
+    }
+  })();
+  const picked = await vscode.window.showQuickPick(items, { title: 'Logs: choose an endpoint', placeHolder: 'Endpoint name or id', matchOnDescription: true });
+  return picked?.endpoint;
+}
+
+async function pickWorker(session: Session, endpoint: Endpoint): Promise<Worker | undefined> {
+  const api = session.api;
+  if (!api) return undefined;
+  const items = (async () => {
+    try {
+      const list = await api.serverless.workers(endpoint.id);
+      if (list.workers.length === 0) void vscode.window.showInformationMessage(`${endpoint.name} has no workers running; open the endpoint's logs to wait for one`);
+      return list.workers.map((worker) => ({ label: worker.id, description: worker.status, detail: [worker.gpuTypeId, worker.dataCenterId, worker.version != null ? `v${worker.version}` : undefined].filter(Boolean).join(' · '), worker }));
+    } catch (error) {
+      session.reportError(`Listing the workers of ${endpoint.name}`, error);
+      return [];
+    }
+  })();
+  const picked = await vscode.window.showQuickPick(items, { title: `Logs: choose a worker of ${endpoint.name}`, placeHolder: 'Worker id' });
+  return picked?.worker;
+}
