@@ -148,7 +148,8 @@ describe('the Logs panel, against the emulator', () => {
     await api.jobs.runSync(endpoint.id, { input: { log: ['written while hidden'] } });
     await workbench.runCommand('View: Toggle Panel Visibility');
     const frame = await logsFrame(workbench);
-    const rows = await waitForRows(frame, (r) => r.some((x) => x.text.includes('written while hidden')), 'the line written while hidden');
+    // The re-shown view receives the kept lines and the resumed stream; wait for both before counting.
+    const rows = await waitForRows(frame, (r) => r.some((x) => x.text.includes('written while hidden')) && r.some((x) => x.text.includes('a live line')), 'the kept lines and the line written while hidden');
     const ids = rows.filter((r) => r.id !== '').map((r) => r.id);
     assert.equal(new Set(ids).size, ids.length, 'no line repeated');
     assert.equal(rows.filter((r) => r.text.includes('a live line')).length, 1);
