@@ -24,9 +24,13 @@ async function waitForStatus(workbench: Workbench, text: RegExp): Promise<void> 
   await workbench.page.locator('.statusbar-item').filter({ hasText: text }).first().waitFor({ state: 'visible' });
 }
 
+/** Answers each input box only once its own title shows, so a slow editor never gets the key typed elsewhere. */
 async function signIn(workbench: Workbench, profile: string, key: string): Promise<void> {
+  const box = (title: string) => workbench.page.locator('.quick-input-widget', { hasText: title }).first().waitFor({ state: 'visible' });
   await workbench.runCommand('Endpoint Studio: Sign In');
+  await box('Profile name');
   await workbench.answerInput(profile);
+  await box(`API key for ${profile}`);
   await workbench.answerInput(key);
 }
 
