@@ -1,6 +1,6 @@
 /** The `endpoint-studio` command line: validate specs, run the language server, run the emulator. */
 import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
-import { runLanguageServer } from '../server/node/run';
+import { join } from 'node:path';
 import { runEmulatorCli } from '../emulator/cli';
 import { runMigrate } from './migrate';
 import { DEPLOY_HELP, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
@@ -48,8 +48,9 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'emulator':
       return runEmulatorCli(rest);
     case 'lsp':
-      // The server owns stdin/stdout from here on; the process lives as long as the client.
-      runLanguageServer();
+      // The server owns stdin/stdout from here on; the process lives as long as the client. It is the
+      // language server's own bundle, next to this one, so the CLI does not carry a second copy of it.
+      require(join(__dirname, 'server.js'));
       return undefined;
     case undefined:
     case 'help':

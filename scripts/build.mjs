@@ -1,5 +1,7 @@
 // Bundles the extension client, the language server and the CLI into dist/.
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
+import { OUTPUT as VALIDATORS, generateValidators } from './generate-validators.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -21,6 +23,13 @@ const common = {
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('url').pathToFileURL(__filename).href;" },
 };
+
+// The schemas may have changed since the validators were generated; the bundles must never disagree with them.
+const validators = generateValidators();
+if (readFileSync(VALIDATORS, 'utf8') !== validators) {
+  writeFileSync(VALIDATORS, validators);
+  console.log('regenerated core/spec/generated/validators.js from schemas/');
+}
 
 const builds = [
   { entryPoints: { client: 'client/extension.ts' } },

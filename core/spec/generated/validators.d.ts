@@ -1,0 +1,5 @@
+// Types of the generated standalone validators (see scripts/generate-validators.mjs).
+import type { ValidateFunction } from 'ajv/dist/2020';
+
+export declare const create: ValidateFunction;
+export declare const update: ValidateFunction;
