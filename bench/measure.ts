@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { checkSpecText } from '../core/spec/check';
+import { IncrementalChecker } from '../core/spec/incremental';
 import { DEFAULT_DEV_API_KEY, startEmulator } from '../emulator/index';
 import { COMPLETION_CASES, createBody, typicalSpec, type EditCase } from './fixtures';
 import { BenchLspClient, percentile } from './lsp';
@@ -21,6 +21,9 @@ const YLS = join(ROOT, 'node_modules/yaml-language-server/bin/yaml-language-serv
 export const SCHEMA = join(ROOT, 'schemas/endpoint-create.schema.json');
 /** yaml-language-server waits this long after every change before it validates (yamlSettings.validationDelayMs; not configurable). */
 export const YLS_VALIDATION_DELAY_MS = 200;
+
+/** Edits sent before measuring, the same for both servers. */
+export const WARM_UP_EDITS = 20;
 
 export interface Latency {
   edits: number;
@@ -58,14 +61,17 @@ export async function startYls(): Promise<BenchLspClient> {
   return client;
 }
 
-/** Opens the file, then sends `edits` one-character edits, alternately invalid and valid, each waited for. */
-export async function diagnosticsLatency(client: BenchLspClient, uri: string, c: EditCase, edits: number, budgetMs: number): Promise<Latency> {
+/**
+ * Opens the file, then sends `edits` one-character edits, alternately invalid and valid, each waited for.
+ * Typing starts `readMs` after opening, as a user's does; both servers get the same pause.
+ */
+export async function diagnosticsLatency(client: BenchLspClient, uri: string, c: EditCase, edits: number, budgetMs: number, { readMs = 1000, warmUpEdits = WARM_UP_EDITS } = {}): Promise<Latency> {
   const from = client.publishedCount;
   await client.open(uri, c.text);
   await client.diagnosticsAfter(uri, from);
-  // Two warm-up edits, not counted.
-  await client.editAndWait(uri, c.range, c.replacements[0]);
-  await client.editAndWait(uri, c.range, c.replacements[1]);
+  await new Promise((r) => setTimeout(r, readMs));
+  // Warm-up edits, not counted: both ends of the pipe (this process too) run their JIT-compiled code after them.
+  for (let i = 0; i < warmUpEdits; i++) await client.editAndWait(uri, c.range, c.replacements[i % 2]);
   const times: number[] = [];
   const counts = [0, 0];
   const started = performance.now();
@@ -78,14 +84,15 @@ export async function diagnosticsLatency(client: BenchLspClient, uri: string, c:
   return { edits: times.length, p50: percentile(times, 50), p99: percentile(times, 99), diagnosticsInvalid: counts[0], diagnosticsValid: counts[1] };
 }
 
-/** The server's own work: checkSpecText in this process on the same texts, alternating as the edits do. */
+/** The server's own work: its incremental check in this process on the same texts, alternating as the edits do. */
 export function inProcessCheck(c: EditCase, runs: number): { p50: number; p99: number } {
   const texts = [c.invalidText, c.validText];
-  for (let i = 0; i < 4; i++) checkSpecText(texts[i % 2], 'yaml');
+  const checker = new IncrementalChecker();
+  for (let i = 0; i < 4; i++) checker.check(texts[i % 2], 'yaml');
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    checkSpecText(texts[i % 2], 'yaml');
+    checker.check(texts[i % 2], 'yaml');
     times.push(performance.now() - started);
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
@@ -196,20 +203,27 @@ export async function memory(count: number): Promise<{ idleBytes?: number; openB
   }
 }
 
-/** Spawn → initialize response of dist/server.js, `runs` times. */
-export async function startTimes(runs: number): Promise<number[]> {
+/**
+ * Spawn → initialize response of dist/server.js. The first start of a fresh install has no code cache; the
+ * server writes it a few seconds in, so that start is kept running past then, and `runs` starts follow.
+ */
+export async function startTimes(runs: number): Promise<{ first: number; runs: number[] }> {
   const cacheDir = mkdtempSync(join(tmpdir(), 'es-bench-start-'));
   const times: number[] = [];
   try {
+    const fresh = await startOurServer(cacheDir);
+    const first = fresh.readyMs;
+    await new Promise((r) => setTimeout(r, 5000));
+    await fresh.stop();
     for (let i = 0; i < runs; i++) {
       const client = await startOurServer(cacheDir);
       times.push(client.readyMs);
       await client.stop();
     }
+    return { first, runs: times };
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
-  return times;
 }
 
 /** The emulator as its own process (dist/cli.js emulator); `total` creates from `concurrency` clients over loopback. */

@@ -33,7 +33,9 @@ if (readFileSync(VALIDATORS, 'utf8') !== validators) {
 
 const builds = [
   { entryPoints: { client: 'client/extension.ts' } },
-  { entryPoints: { server: 'server/node/main.ts' } },
+  // dist/server.js is a small loader that runs dist/server-main.js with a V8 code cache (server/node/load.ts).
+  { entryPoints: { server: 'server/node/load.ts' } },
+  { entryPoints: { 'server-main': 'server/node/main.ts' } },
   { entryPoints: { cli: 'cli/main.ts' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } },
 ];
 

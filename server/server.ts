@@ -20,7 +20,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DIAGNOSTIC_SOURCE } from '../core/spec/problem';
 import { formatJsonPath } from '../core/spec/tree';
 import type { SpecFormat } from '../core/spec/tree';
-import { analyze, complete, fixes, hover, FIXABLE_CODES, type CheckResult } from './languageService';
+import { analyze, complete, fixes, hover, FIXABLE_CODES, IncrementalChecker, type CheckResult } from './languageService';
 import type { CatalogService } from './catalog/catalogService';
 import { createCatalogService } from './catalog/setup';
 
@@ -45,6 +45,8 @@ const severities = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverit
 export function startServer(connection: Connection, defaults: ServerOptions): void {
   const documents = new TextDocuments(TextDocument);
   const analyses = new Map<string, { version: number; result: CheckResult }>();
+  // Per document: what the last check parsed, so an edit to one `---` document re-checks only that one.
+  const checkers = new Map<string, IncrementalChecker>();
   const timers = new Map<string, NodeJS.Timeout>();
   let options = { ...defaults };
   let pullDiagnostics = false;
@@ -60,9 +62,12 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     if (cached?.version === document.version) return cached.result;
     let result: CheckResult;
     try {
-      result = analyze(document.getText(), formatOf(document), { catalog: catalogs?.catalog, liveProperties: catalogs?.liveProperties });
+      let checker = checkers.get(document.uri);
+      if (!checker) checkers.set(document.uri, (checker = new IncrementalChecker()));
+      result = analyze(document.getText(), formatOf(document), { catalog: catalogs?.catalog, liveProperties: catalogs?.liveProperties }, checker);
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
+      checkers.delete(document.uri);
       connection.console.error(`validation failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       result = { documents: [], diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, offset: 0, length: 0, severity: 'error', code: 'internal-error', message: 'the spec could not be checked (internal error; see the Endpoint Studio output)', path: [], documentIndex: 0 }] };
     }
@@ -134,6 +139,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     clearTimeout(timers.get(event.document.uri));
     timers.delete(event.document.uri);
     analyses.delete(event.document.uri);
+    checkers.delete(event.document.uri);
     if (!pullDiagnostics) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 

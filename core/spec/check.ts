@@ -43,33 +43,53 @@ export interface CheckResult {
 export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
   const documents = parseSpecText(text, format);
   const lines = TextDocument.create('spec', format, 0, text);
+  const diagnostics = documents.flatMap((document, index) => {
+    // A problem at the very end of a document stops there rather than running into the next one.
+    const limit = documents[index + 1]?.span.offset ?? text.length;
+    return documentDiagnostics(document, index, documents.length > 1, limit, lines, mode, context);
+  });
+  return { documents, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** Problems of one parsed document, located in `lines` (the text its offsets refer to), none reaching past `limit`. */
+export function documentDiagnostics(
+  document: SpecDocument,
+  index: number,
+  inMultiDocumentFile: boolean,
+  limit: number,
+  lines: TextDocument,
+  mode: SpecMode,
+  context: ValidationContext,
+): SpecDiagnostic[] {
   const diagnostics: SpecDiagnostic[] = [];
-  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, documentIndex: number, hints: { suggestion?: string; related?: readonly string[] } = {}): void => {
-    const end = Math.min(text.length, span.offset + span.length);
+  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, hints: { suggestion?: string; related?: readonly string[] } = {}): void => {
+    const end = Math.max(span.offset, Math.min(limit, span.offset + span.length));
     diagnostics.push({
-      range: { start: lines.positionAt(span.offset), end: lines.positionAt(Math.max(end, span.offset)) },
+      range: { start: lines.positionAt(span.offset), end: lines.positionAt(end) },
       offset: span.offset,
       length: end - span.offset,
       severity,
       code,
       message,
       path,
-      documentIndex,
+      documentIndex: index,
       ...(hints.suggestion !== undefined ? { suggestion: hints.suggestion } : {}),
       ...(hints.related !== undefined ? { related: hints.related } : {}),
     });
   };
-  documents.forEach((document, index) => {
-    for (const problem of document.syntaxProblems) add(problem, problem.severity, problem.code, problem.message, [], index);
-    // A document whose data could not be built would only repeat its syntax error.
-    if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return;
-    // A trailing `---` or a comment-only document in a multi-document file is not a spec.
-    const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
-    if (empty && documents.length > 1) return;
-    for (const problem of validateSpecData(document.data, mode, context)) {
-      add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, index, problem);
-    }
-  });
-  diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
-  return { documents, diagnostics };
+  for (const problem of document.syntaxProblems) add(problem, problem.severity, problem.code, problem.message, []);
+  // A document whose data could not be built would only repeat its syntax error.
+  if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
+  // A trailing `---` or a comment-only document in a multi-document file is not a spec.
+  const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
+  if (empty && inMultiDocumentFile) return diagnostics;
+  for (const problem of validateSpecData(document.data, mode, context)) {
+    add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, problem);
+  }
+  return diagnostics;
+}
+
+/** The order every result uses: by position, then by code. */
+export function sortDiagnostics(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {
+  return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
 }

@@ -4,6 +4,7 @@
  */
 import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
+import { shiftDocument, splitYamlDocuments } from './chunks';
 import type { ArrayNode, ObjectNode, PropertyNode, SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
 
 /** Deeper structures than this are not specs; refusing them keeps recursion and memory bounded. */
@@ -38,6 +39,13 @@ function nestingProblem(offset: number): SyntaxProblem {
 // ---------------------------------------------------------------- YAML
 
 function parseYaml(text: string): SpecDocument[] {
+  const chunks = splitYamlDocuments(text);
+  if (!chunks || chunks.length === 1) return parseYamlStream(text);
+  return chunks.flatMap((chunk) => parseYamlStream(chunk.text).map((document) => shiftDocument(document, chunk.offset)));
+}
+
+/** One YAML document's text (or a whole stream that cannot be cut), parsed as the `yaml` library reads it. */
+export function parseYamlStream(text: string): SpecDocument[] {
   const documents = YAML.parseAllDocuments(text, {
     prettyErrors: false,
     uniqueKeys: true,

@@ -3,6 +3,7 @@
  * no I/O, so the LSP handlers stay thin and everything here is testable on strings.
  */
 import { checkSpecText, type CheckResult } from '../../core/spec/check';
+import type { IncrementalChecker } from '../../core/spec/incremental';
 import type { SpecFormat, TextSpan } from '../../core/spec/tree';
 import type { Catalog } from '../../core/spec/catalog/catalog';
 import type { ValidationContext } from '../../core/spec/validate';
@@ -15,9 +16,10 @@ export type { CheckResult } from '../../core/spec/check';
 export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
+export { IncrementalChecker } from '../../core/spec/incremental';
 
-export function analyze(text: string, format: SpecFormat, context: ValidationContext = {}): CheckResult {
-  return checkSpecText(text, format, 'create', context);
+export function analyze(text: string, format: SpecFormat, context: ValidationContext = {}, previous?: IncrementalChecker): CheckResult {
+  return previous ? previous.check(text, format, 'create', context) : checkSpecText(text, format, 'create', context);
 }
 
 export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {
