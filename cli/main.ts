@@ -1,6 +1,7 @@
 /** The `endpoint-studio` command line: validate specs, run the language server, run the emulator. */
 import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
 import { join } from 'node:path';
+import { isValidateWorker, runValidateWorker } from './checkFiles';
 import { runEmulatorCli } from '../emulator/cli';
 import { runMigrate } from './migrate';
 import { DEPLOY_HELP, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
@@ -68,12 +69,20 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== undefined) process.exitCode = code;
-  },
-  (error: unknown) => {
-    io.err(`endpoint-studio: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 2;
-  },
-);
+if (isValidateWorker()) {
+  void runValidateWorker();
+} else {
+  void runCommandLine();
+}
+
+function runCommandLine(): Promise<void> {
+  return main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== undefined) process.exitCode = code;
+    },
+    (error: unknown) => {
+      io.err(`endpoint-studio: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 2;
+    },
+  );
+}

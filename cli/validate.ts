@@ -4,10 +4,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { checkSpecText, type SpecDiagnostic } from '../core/spec/check';
-import { formatForFileName } from '../core/spec/parse';
+import type { SpecDiagnostic } from '../core/spec/check';
 import { formatJsonPath } from '../core/spec/tree';
-import { diagnosticLine, loadCatalogOption, readSpecFile, type CliIo } from './inputs';
+import { checkFiles } from './checkFiles';
+import { diagnosticLine, loadCatalogOption, type CliIo } from './inputs';
 
 const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
 
@@ -46,16 +46,13 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
 
   const files = await expandInputs(inputs, io);
   if (files === undefined) return 2;
-  let unreadable = false;
+  const outcomes = await checkFiles(files, catalog, catalogPath);
   const reports: FileReport[] = [];
-  for (const file of files) {
-    const text = await readSpecFile(file, 'validate', io);
-    if (text === undefined) {
-      unreadable = true;
-      continue;
-    }
-    reports.push({ file, diagnostics: checkSpecText(text, formatForFileName(file), 'create', { catalog }).diagnostics });
+  for (const outcome of outcomes) {
+    if ('unreadable' in outcome) io.err(outcome.unreadable);
+    else reports.push(outcome);
   }
+  const unreadable = reports.length < outcomes.length;
   io.out(format === 'json' ? renderJson(reports) : renderText(reports, reports.length));
   if (unreadable) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
