@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { IncrementalChecker } from '../core/spec/incremental';
-import { DEFAULT_DEV_API_KEY, startEmulator } from '../emulator/index';
+import { DEFAULT_DEV_API_KEY } from '../emulator/index';
 import { COMPLETION_CASES, createBody, typicalSpec, type EditCase } from './fixtures';
 import { BenchLspClient, percentile } from './lsp';
 
@@ -121,9 +121,9 @@ export interface CompletionResult {
   p99: number;
 }
 
-/** Completion latency with the catalog read live from the emulator (in this process) and warm. */
+/** Completion latency with the catalog read live from the emulator (its own process) and warm. */
 export async function completionLatency(requests: number): Promise<{ results: CompletionResult[]; catalogMs: number }> {
-  const emulator = await startEmulator({ port: 0, jobsPort: 0, rateLimits: { minute: 1e6, hour: 1e7, day: 1e8 } });
+  const emulator = await spawnEmulator();
   const cacheDir = mkdtempSync(join(tmpdir(), 'es-bench-catalog-'));
   const started = performance.now();
   const client = await startOurServer(cacheDir, { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY });
@@ -141,7 +141,7 @@ export async function completionLatency(requests: number): Promise<{ results: Co
         const result = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: c.position })) as unknown[] | { items: unknown[] } | null;
         return { ms: performance.now() - t, items: Array.isArray(result) ? result.length : result?.items.length ?? 0 };
       };
-      for (let i = 0; i < 5; i++) await request();
+      for (let i = 0; i < WARM_UP_EDITS; i++) await request();
       const times: number[] = [];
       let items = 0;
       for (let i = 0; i < requests; i++) {
@@ -154,7 +154,7 @@ export async function completionLatency(requests: number): Promise<{ results: Co
     return { results, catalogMs };
   } finally {
     await client.stop();
-    await emulator.close();
+    emulator.stop();
     rmSync(cacheDir, { recursive: true, force: true });
   }
 }
@@ -228,21 +228,9 @@ export async function startTimes(runs: number): Promise<{ first: number; runs: n
 
 /** The emulator as its own process (dist/cli.js emulator); `total` creates from `concurrency` clients over loopback. */
 export async function emulatorThroughput(total: number, concurrency: number): Promise<{ creates: number; failed: number; perSecond: number; p50: number; p99: number }> {
-  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--jobs-port', '0', '--rate-limit', '100000000,100000000,100000000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const emulator = await spawnEmulator();
   try {
-    const restUrl = await new Promise<string>((resolveUrl, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 15000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolveUrl(match[1]);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
-    });
+    const restUrl = emulator.restUrl;
     const create = async (i: number): Promise<{ ms: number; ok: boolean }> => {
       const t = performance.now();
       const response = await fetch(`${restUrl}/v2/serverless`, {
@@ -270,6 +258,30 @@ export async function emulatorThroughput(total: number, concurrency: number): Pr
     const seconds = (performance.now() - started) / 1000;
     return { creates: times.length, failed, perSecond: times.length / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
   } finally {
+    emulator.stop();
+  }
+}
+
+/** The emulator as its own process, so its timers never run inside the measuring process. */
+async function spawnEmulator(): Promise<{ restUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--jobs-port', '0', '--rate-limit', '100000000,100000000,100000000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const restUrl = await new Promise<string>((resolveUrl, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 15000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolveUrl(match[1]);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
+    });
+    return { restUrl, stop: () => child.kill() };
+  } catch (error) {
     child.kill();
+    throw error;
   }
 }

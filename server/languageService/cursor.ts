@@ -4,6 +4,7 @@
  */
 import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
+import { splitYamlDocuments } from '../../core/spec/chunks';
 import type { JsonPath, JsonPathSegment, SpecDocument, SpecFormat, SpecNode, TextSpan } from '../../core/spec/tree';
 import { containsOffset, spanEnd } from '../../core/spec/tree';
 
@@ -102,9 +103,13 @@ interface MarkerHit {
 
 /** The marker was written exactly at the cursor, so it is looked for there. */
 function findMarker(patched: string, markerOffset: number): MarkerHit | undefined {
-  const documents = YAML.parseAllDocuments(patched, { prettyErrors: false, uniqueKeys: false });
-  if (!Array.isArray(documents) || !patched.startsWith(MARKER, markerOffset)) return undefined;
-  const doc = documents.find((d) => d.range[0] <= markerOffset && markerOffset <= d.range[2]);
+  if (!patched.startsWith(MARKER, markerOffset)) return undefined;
+  // Only the `---` document holding the cursor is parsed again, however many the file has.
+  const chunk = splitYamlDocuments(patched)?.filter((c) => c.offset <= markerOffset).pop() ?? { offset: 0, text: patched };
+  const documents = YAML.parseAllDocuments(chunk.text, { prettyErrors: false, uniqueKeys: false });
+  if (!Array.isArray(documents)) return undefined;
+  const at = markerOffset - chunk.offset;
+  const doc = documents.find((d) => d.range[0] <= at && at <= d.range[2]);
   if (!doc?.contents) return undefined;
   let hit: MarkerHit | undefined;
   const visit = (node: unknown, path: JsonPathSegment[]): void => {

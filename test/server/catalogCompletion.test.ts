@@ -30,6 +30,13 @@ describe('catalog completions', () => {
     assert.match(JSON.stringify(items[0].documentation), /RTX 4090: 24 GB.*CUDA 12\.4, 12\.8/);
   });
 
+  it('completes in any document of a multi-document file, each read on its own', async () => {
+    const other = 'name: other\ntype: QUEUE\ncpu:\n  - id: cpu3c\n    vcpuCount: 2\n';
+    const text = `${other}---\n${other}---\ngpu:\n  pools: [A]\n---\nname: "unclosed\n`;
+    assert.deepEqual(await labels(text, 13, 11), ['ADA_24', 'AMPERE_80']);
+    assert.ok((await labels(text, 9, 13)).includes('cpu3c'), 'a CPU flavor in the second document');
+  });
+
   it('offers pools on a block list item and as a whole list after the key', async () => {
     assert.deepEqual(await labels('gpu:\n  pools:\n    - \n', 2, 6), ['ADA_24', 'AMPERE_80']);
     const u = uri();
