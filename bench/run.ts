@@ -26,7 +26,7 @@ import {
   type Latency,
 } from './measure';
 
-const EDITS = 50;
+const EDITS = 200;
 /** Either server's edit run on the large file stops after this long (at least 2 edits), to keep the run bounded. */
 const YLS_BUDGET_MS = 90_000;
 

@@ -29,8 +29,9 @@ export function documentAt(documents: readonly SpecDocument[], offset: number): 
   return documents.find((d) => containsOffset(d.span, offset)) ?? documents.find((d) => offset < d.span.offset) ?? documents[documents.length - 1];
 }
 
-export function completionContext(text: string, offset: number, format: SpecFormat): CursorContext | undefined {
-  return format === 'json' ? jsonCompletionContext(text, offset) : yamlCompletionContext(text, offset);
+/** `document` is the parsed document under the cursor, when there is one: it often answers without a re-parse. */
+export function completionContext(text: string, offset: number, format: SpecFormat, document?: SpecDocument): CursorContext | undefined {
+  return format === 'json' ? jsonCompletionContext(text, offset) : yamlCompletionContext(text, offset, document);
 }
 
 function jsonCompletionContext(text: string, offset: number): CursorContext | undefined {
@@ -61,7 +62,7 @@ function jsonSiblingKeys(text: string, objectPath: JsonPath): string[] {
   return node?.type === 'object' ? (node.children ?? []).map((p) => String(p.children?.[0]?.value)) : [];
 }
 
-function yamlCompletionContext(text: string, offset: number): CursorContext | undefined {
+function yamlCompletionContext(text: string, offset: number, document?: SpecDocument): CursorContext | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const nextBreak = text.indexOf('\n', offset);
   const lineEnd = nextBreak === -1 ? text.length : nextBreak;
@@ -81,6 +82,10 @@ function yamlCompletionContext(text: string, offset: number): CursorContext | un
   } else if (valueLine) {
     prefix = valueLine[4];
     quoted = valueLine[3] !== '';
+    // The cursor is in a value the last parse already placed: its path is known, no re-parse needed.
+    const bareKey = after.trim() === '' && /^\s*(?:-\s+)*[^\s:#][^:#]*?:\s+$/.test(before) ? { offset: lineStart + valueLine[1].length, key: valueLine[2] } : undefined;
+    const typed = typedValuePath(document?.root, text, offset, prefix, bareKey);
+    if (typed) return { path: typed, position: 'value', prefix, replaceSpan: { offset: wordStart(prefix), length: prefix.length + (after.match(/^[\w$.-]*/)?.[0].length ?? 0) }, siblingKeys: [], insideQuotes: quoted };
     patched = text.slice(0, offset) + MARKER + text.slice(offset);
   } else {
     return undefined;
@@ -93,6 +98,22 @@ function yamlCompletionContext(text: string, offset: number): CursorContext | un
     return { path: found.path, position: 'key', prefix, replaceSpan, siblingKeys: found.siblingKeys, insideQuotes: false };
   }
   return { path: found.path, position: 'value', prefix, replaceSpan, siblingKeys: [], insideQuotes: quoted };
+}
+
+/**
+ * The path of the value the cursor is in, from the last parse: a scalar whose text from its start to the
+ * cursor is `prefix`, or, right after `key: `, that key's property.
+ */
+function typedValuePath(root: SpecNode | undefined, text: string, offset: number, prefix: string, bareKey?: { offset: number; key: string }): JsonPath | undefined {
+  if (prefix === '') {
+    if (!bareKey) return undefined;
+    const property = nodeAt(root, bareKey.offset);
+    return property?.onKey && property.path[property.path.length - 1] === bareKey.key ? property.path : undefined;
+  }
+  const hit = nodeAt(root, offset);
+  if (!hit || hit.onKey || hit.node?.kind !== 'scalar') return undefined;
+  const start = hit.node.offset + (hit.node.quoted ? 1 : 0);
+  return text.slice(start, offset) === prefix ? hit.path : undefined;
 }
 
 interface MarkerHit {

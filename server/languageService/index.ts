@@ -24,7 +24,7 @@ export function analyze(text: string, format: SpecFormat, context: ValidationCon
 
 export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {
   const document = documentAt(analysis.documents, offset);
-  const context = completionContext(text, offset, format);
+  const context = completionContext(text, offset, format, document);
   return context ? completeAt(context, document?.data, format, catalog) : [];
 }
 
