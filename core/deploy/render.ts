@@ -2,6 +2,8 @@
 import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
+import type { Catalog } from '../spec/catalog/catalog';
+import { planCostLine } from '../billing/planCost';
 
 /** Values as they would be written in JSON, shortened so one line stays one line. */
 export function renderValue(value: unknown, maxLength = 120): string {
@@ -30,7 +32,8 @@ function setInSpec(spec: Record<string, unknown>, segments: readonly (string | n
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function renderPlan(plan: DeploymentPlan): string {
+/** With a catalog, the plan also says how the always-on cost moves (catalog prices × workers.min). */
+export function renderPlan(plan: DeploymentPlan, options: { catalog?: Catalog } = {}): string {
   const lines: string[] = [];
   const indent = (line: string): string => `  ${line}`;
   switch (plan.kind) {
@@ -66,6 +69,8 @@ export function renderPlan(plan: DeploymentPlan): string {
       }
       break;
   }
+  const cost = options.catalog && planCostLine(plan, options.catalog);
+  if (cost) lines.push(indent(cost));
   for (const note of plan.notes) lines.push(indent(`note: ${note}`));
   return `${lines.join('\n')}\n`;
 }

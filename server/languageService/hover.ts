@@ -4,8 +4,16 @@ import { formatFieldPath, type JsonPath, type SpecNode } from '../../core/spec/t
 import { describeType } from './completion';
 import type { Catalog } from '../../core/spec/catalog/catalog';
 import { catalogValuesAt } from './catalogValues';
+import { costHoverMarkdown } from './costHover';
 
 export function hoverMarkdown(path: JsonPath, onKey: boolean, node: SpecNode | undefined, data: unknown, catalog?: Catalog): string | undefined {
+  const markdown = fieldHover(path, onKey, node, data, catalog);
+  // The cost of the spec follows the field's own documentation where the cost depends on that field.
+  const cost = markdown && catalog ? costHoverMarkdown(path, data, catalog) : undefined;
+  return cost ? `${markdown}\n\n${cost}` : markdown;
+}
+
+function fieldHover(path: JsonPath, onKey: boolean, node: SpecNode | undefined, data: unknown, catalog?: Catalog): string | undefined {
   const view = schemaViewAt(path, data);
   if (!view) return undefined;
   if (catalog && !onKey && node?.kind === 'scalar' && node.value !== null) {
