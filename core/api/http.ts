@@ -25,6 +25,11 @@ export interface CallOptions {
 export interface HttpRequest extends CallOptions {
   method: HttpMethod;
   host?: ApiHost;
+  /**
+   * An absolute origin to send to instead of `host`'s base: a load balancer's own subdomain of the
+   * jobs host. The caller checks that it belongs to the service, since the key goes with it.
+   */
+  origin?: string;
   /** Starts with `/v2`; path parameters already encoded (see `segment`). */
   path: string;
   query?: Record<string, QueryValue>;
@@ -115,8 +120,8 @@ export class HttpCore {
     return { response: result.response, release: result.release };
   }
 
-  urlFor(req: Pick<HttpRequest, 'host' | 'path' | 'query'>): string {
-    const base = req.host === 'jobs' ? this.jobsUrl : this.apiUrl;
+  urlFor(req: Pick<HttpRequest, 'host' | 'origin' | 'path' | 'query'>): string {
+    const base = req.origin ?? (req.host === 'jobs' ? this.jobsUrl : this.apiUrl);
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value === undefined || value === null) continue;
@@ -133,7 +138,7 @@ export class HttpCore {
     const idempotent = req.idempotent ?? method !== 'POST';
     const isRead = req.read ?? method === 'GET';
     const url = this.urlFor(req);
-    const shownPath = redact(url.slice((req.host === 'jobs' ? this.jobsUrl : this.apiUrl).length) || '/');
+    const shownPath = redact(url.slice((req.origin ?? (req.host === 'jobs' ? this.jobsUrl : this.apiUrl)).length) || '/');
     const headers = this.headersFor(req, stream);
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     let failures = 0;

@@ -2,6 +2,7 @@
  * The job API of a `QUEUE` endpoint, on the jobs host (not the REST host): the operations an
  * endpoint's `requestUrls` name. Same bearer key.
  */
+import { ApiError } from './errors';
 import { segment, type CallOptions, type HttpCore } from './http';
 import type { EndpointHealth, Job, JobRequest, JobStreamChunk } from './types';
 
@@ -13,6 +14,36 @@ const RUNSYNC_TIMEOUT_MARGIN_MS = 15_000;
 export interface RunSyncOptions extends CallOptions {
   /** How long the service holds the request for the job to finish (ms); default 90 s. */
   waitMs?: number;
+}
+
+/** What a load balancer's health URL answered to one GET. */
+export interface HealthPing {
+  /** 2xx: a worker may receive traffic. */
+  ok: boolean;
+  status: number;
+  /** One attempt, request sent to answer read. */
+  latencyMs: number;
+  /** The answer's JSON body, or the problem's detail when it refused. */
+  body?: unknown;
+  detail?: string;
+}
+
+/**
+ * Whether `url` is on the service's jobs host: its origin, or a subdomain of it
+ * (`https://<endpoint_id>.<jobs domain>`). The key is only ever sent there.
+ */
+export function isOnJobsHost(url: string, jobsUrl: string): boolean {
+  let target: URL;
+  let jobs: URL;
+  try {
+    target = new URL(url);
+    jobs = new URL(jobsUrl);
+  } catch {
+    return false;
+  }
+  if (target.username || target.password) return false;
+  if (target.origin === jobs.origin) return true;
+  return target.protocol === jobs.protocol && target.port === jobs.port && target.hostname.endsWith(`.${jobs.hostname}`);
 }
 
 export class JobsApi {
@@ -62,5 +93,28 @@ export class JobsApi {
 
   health(endpointId: string, options: CallOptions = {}): Promise<EndpointHealth> {
     return this.http.request<EndpointHealth>({ method: 'GET', host: 'jobs', path: `/v2/${segment(endpointId)}/health`, ...options });
+  }
+
+  /**
+   * GETs a load balancer's `health` URL once and reports what it answered, a 503 included. Not
+   * retried, so the latency is that of one attempt. Refuses a URL off the jobs host rather than send
+   * the key there.
+   */
+  async pingHealth(url: string, options: CallOptions = {}): Promise<HealthPing> {
+    if (!isOnJobsHost(url, this.http.jobsUrl)) {
+      throw new ApiError({ kind: 'configuration', title: 'Invalid argument', detail: `the health URL is not on the job host ${this.http.jobsUrl}, so the key is not sent to it: ${url}` });
+    }
+    const target = new URL(url);
+    const started = Date.now();
+    try {
+      const answer = await this.http.exchange<unknown>({ method: 'GET', origin: target.origin, path: `${target.pathname}${target.search}`, idempotent: false, read: false, ...options });
+      return { ok: true, status: answer.status, latencyMs: Date.now() - started, body: answer.body };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === undefined) throw error;
+      const latencyMs = Date.now() - started;
+      // A worker's health route may answer plain text (`OK`): still a healthy answer.
+      if (error.kind === 'invalidResponse') return { ok: error.status >= 200 && error.status < 300, status: error.status, latencyMs };
+      return { ok: false, status: error.status, latencyMs, detail: error.detail };
+    }
   }
 }
