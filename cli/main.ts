@@ -5,6 +5,7 @@ import { isValidateWorker, runValidateWorker } from './checkFiles';
 import { runEmulatorCli } from '../emulator/cli';
 import { runMigrate } from './migrate';
 import { DEPLOY_HELP, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
+import { BILLING_HELP, runBilling } from './billing';
 
 const HELP = `Usage: endpoint-studio <command> [options]
 
@@ -14,6 +15,7 @@ Commands:
   plan <spec>                                 what deploying a spec would change
   deploy <spec> [--yes]                       create or update the endpoint of a spec, then verify it
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
+  billing pods|serverless|network-volume      billing history by time bucket (--output table|json)
   lsp --stdio                                 run the language server for any LSP client
   emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
                                               (endpoint-studio emulator --help for its options)
@@ -21,7 +23,9 @@ Commands:
 
 ${VALIDATE_HELP}
 
-${DEPLOY_HELP}`;
+${DEPLOY_HELP}
+
+${BILLING_HELP}`;
 
 const io: CliIo = {
   out: (text) => process.stdout.write(text),
@@ -44,6 +48,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return runDeploy(rest, deployIo());
     case 'pull':
       return runPull(rest, deployIo());
+    case 'billing':
+      return runBilling(rest, io);
     case 'migrate':
       return runMigrate(rest, io);
     case 'emulator':

@@ -258,8 +258,9 @@ export function billingRoutes(ctx: EmulatorContext): Route[] {
     route('GET', '/v2/billing/pods', 'Pod billing history', ({ query }) => {
       const window = resolveWindow(query, ctx.now());
       const grouping = choice(query, 'grouping', ['podId', 'gpuId'], 'gpuId');
-      // The emulator runs no pods, so pod billing is empty but fully shaped.
-      return { status: 200, body: { records: [], metadata: { query: queryEcho(window, { podId: query.get('podId'), grouping }), recordCount: 0, uniquePodCount: 0, totals: { totalAmount: 0, gpuAmount: 0, cpuAmount: 0, diskAmount: 0 } } } };
+      const gpuId = query.get('gpuId') ?? undefined;
+      // The emulator runs no pods, so pod billing is empty but fully shaped; the filters applied are echoed as for serverless.
+      return { status: 200, body: { records: [], metadata: { query: queryEcho(window, { podId: query.get('podId'), ...(gpuId ? { gpuId } : {}), grouping }), recordCount: 0, uniquePodCount: 0, totals: { totalAmount: 0, gpuAmount: 0, cpuAmount: 0, diskAmount: 0 } } } };
     }),
     route('GET', '/v2/billing/serverless', 'Serverless billing history', ({ query }) => ({ status: 200, body: serverless(query) })),
     route('GET', '/v2/billing/network-volumes', 'Network volume billing history', ({ query }) => ({ status: 200, body: volumes(query) })),
