@@ -13,6 +13,7 @@ import { registerNewSpecCommand } from './newSpec';
 import { registerDeploy } from './deploy';
 import { registerExplorer } from './explorer';
 import { registerLogs } from './logs';
+import { registerJobs } from './jobs';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
@@ -30,6 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerDeploy(session, log),
     registerExplorer(context, session, log),
     registerLogs(context, session, log),
+    registerJobs(context, session, log),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
       await host.restart();

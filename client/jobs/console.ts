@@ -1,0 +1,177 @@
+/**
+ * Running jobs in the editor: each job gets a cancellable progress notification showing its state
+ * (cancelling it sends `cancel` for the job) and a result document, opened beside the editor once
+ * the service names the job and rewritten as states and streamed chunks arrive. When it ends, a
+ * failure or timeout says why, with Retry and, when the service says which worker ran it, Open
+ * Worker Logs.
+ */
+import * as vscode from 'vscode';
+import type { ApiClient, Endpoint, JobRequest } from '../../core/api';
+import type { Session } from '../auth/session';
+import { outcomeMessage, progressLine, type JobRecord } from './format';
+import { openBeside, type JobDocuments, type TrackedJob } from './results';
+import { isAborted, retryJob, runJob, type FollowOptions, type JobOutcome, type RunMode } from './runner';
+
+export interface JobSettings {
+  pollIntervalMs: number;
+  runsyncWaitMs: number;
+}
+
+export function jobSettings(): JobSettings {
+  const config = vscode.workspace.getConfiguration('endpointStudio.jobs');
+  const clamp = (value: number | undefined, min: number, max: number, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback);
+  return {
+    pollIntervalMs: clamp(config.get<number>('pollIntervalMs'), 250, 60_000, 1000),
+    runsyncWaitMs: clamp(config.get<number>('runsyncWaitMs'), 1000, 300_000, 90_000),
+  };
+}
+
+/** What a running job's progress and document hang on to. */
+interface Follow {
+  record: JobRecord;
+  tracked?: TrackedJob;
+  controller: AbortController;
+  progress: vscode.Progress<{ message?: string }>;
+}
+
+export class JobConsole {
+  constructor(private readonly session: Session, private readonly docs: JobDocuments, private readonly log: vscode.LogOutputChannel) {}
+
+  /** Submits a request and follows the job to its end. */
+  async submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<TrackedJob | undefined> {
+    const api = this.requireApi();
+    if (!api) return undefined;
+    const record: JobRecord = { endpointId: endpoint.id, endpointName: endpoint.name, jobId: undefined, mode, status: 'SUBMITTING', job: undefined, stream: [], submittedAt: new Date().toISOString(), source, request, notes: [] };
+    this.log.info(`jobs: ${mode} on ${endpoint.name} (${endpoint.id}) from ${source}`);
+    return this.follow(record, `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}`, (options) => runJob(api.jobs, endpoint.id, request, { ...options, mode, runsyncWaitMs: jobSettings().runsyncWaitMs }));
+  }
+
+  /** Requeues a failed or timed-out job and follows it again, in the same document. */
+  async retry(endpointId: string, endpointName: string, jobId: string): Promise<TrackedJob | undefined> {
+    const api = this.requireApi();
+    if (!api) return undefined;
+    const earlier = this.docs.find(endpointId, jobId);
+    if (earlier?.controller) return void vscode.window.showInformationMessage(`Job ${jobId} is still being followed; cancel it first or wait for it to end`);
+    const record: JobRecord = earlier
+      ? { ...earlier.record, status: 'IN_QUEUE', stream: [], notes: [], finishedAt: undefined, failure: undefined }
+      : { endpointId, endpointName, jobId, mode: 'run', status: 'IN_QUEUE', job: undefined, stream: [], submittedAt: new Date().toISOString(), source: 'a job submitted elsewhere', request: { input: null }, notes: [] };
+    this.log.info(`jobs: retry ${jobId} on ${endpointName}`);
+    return this.follow(record, `Retry on ${endpointName}`, (options) => retryJob(api.jobs, endpointId, jobId, options));
+  }
+
+  /** Cancels a job: through its progress when this window follows it, otherwise directly. */
+  async cancel(endpointId: string, endpointName: string, jobId: string): Promise<void> {
+    const tracked = this.docs.find(endpointId, jobId);
+    if (tracked?.controller) {
+      tracked.controller.abort();
+      return;
+    }
+    const api = this.requireApi();
+    if (!api) return;
+    try {
+      const job = await api.jobs.cancel(endpointId, jobId);
+      void vscode.window.showInformationMessage(`Cancel sent for job ${jobId} on ${endpointName}; it is now: ${job.status}`);
+    } catch (error) {
+      this.session.reportError(`Cancelling job ${jobId}`, error);
+    }
+  }
+
+  private requireApi(): ApiClient | undefined {
+    const api = this.session.api;
+    if (!api) void vscode.window.showWarningMessage('Sign in to run jobs');
+    return api;
+  }
+
+  private async follow(record: JobRecord, title: string, start: (options: FollowOptions) => Promise<JobOutcome>): Promise<TrackedJob | undefined> {
+    const controller = new AbortController();
+    let state: Follow | undefined;
+    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      token.onCancellationRequested(() => controller.abort());
+      const follow: Follow = { record, controller, progress };
+      state = follow;
+      if (record.jobId) this.open(follow, record.jobId);
+      try {
+        return await start({
+          pollIntervalMs: jobSettings().pollIntervalMs,
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (p.jobId && !follow.tracked) this.open(follow, p.jobId);
+            const changed = record.status !== p.status;
+            record.status = p.status;
+            progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks)}` });
+            if (changed && follow.tracked) this.docs.write(follow.tracked);
+          },
+          onChunks: (chunks) => {
+            record.stream.push(...chunks);
+            if (follow.tracked) this.docs.write(follow.tracked);
+          },
+        });
+      } catch (error) {
+        return { error };
+      }
+    });
+    const follow = state as Follow | undefined;
+    if (!follow) return undefined;
+    if (follow.tracked) follow.tracked.controller = undefined;
+    if ('error' in outcome) {
+      this.failed(follow, outcome.error);
+      return follow.tracked;
+    }
+    record.status = outcome.status;
+    record.job = outcome.job;
+    record.stream = outcome.stream;
+    record.notes.push(...outcome.notes);
+    record.finishedAt = new Date().toISOString();
+    if (!follow.tracked) this.open(follow, outcome.jobId);
+    else this.docs.write(follow.tracked);
+    this.report(follow.tracked as TrackedJob, outcome);
+    return follow.tracked;
+  }
+
+  /** Starts the job's document once the service has named the job. */
+  private open(follow: Follow, jobId: string): void {
+    follow.record.jobId = jobId;
+    follow.tracked = this.docs.track({ ...follow.record, jobId });
+    // The document shows this same record object, so later changes reach it.
+    follow.tracked.record = follow.record;
+    follow.tracked.controller = follow.controller;
+    void openBeside(follow.tracked.uri).catch((error: unknown) => this.log.warn(`jobs: the result document could not be shown: ${String(error)}`));
+  }
+
+  private failed(follow: Follow, error: unknown): void {
+    const { record } = follow;
+    const reason = this.session.redact(error instanceof Error ? error.message : String(error));
+    if (isAborted(error)) {
+      // Only a runsync in flight gets here: a followed job is cancelled by id instead.
+      void vscode.window.showInformationMessage(`Stopped waiting on ${record.endpointName}: ${reason}`);
+      this.log.info(`jobs: ${reason}`);
+    } else {
+      this.session.reportError(record.jobId ? `Following job ${record.jobId} on ${record.endpointName}` : `Submitting to ${record.endpointName}`, error);
+    }
+    if (follow.tracked) {
+      record.failure = reason;
+      this.docs.write(follow.tracked);
+    }
+  }
+
+  private report(tracked: TrackedJob, outcome: JobOutcome): void {
+    const record = tracked.record;
+    const message = outcomeMessage(record);
+    this.log.info(`jobs: ${message}`);
+    if (outcome.status === 'COMPLETED') {
+      vscode.window.setStatusBarMessage(`$(check) ${message}`, 15_000);
+      return;
+    }
+    if (outcome.status === 'CANCELLED' || outcome.cancelledByUser) {
+      void vscode.window.showInformationMessage(outcome.notes.length > 0 && outcome.status !== 'CANCELLED' ? `${message}: ${outcome.notes.at(-1)}` : message);
+      return;
+    }
+    const workerId = outcome.job.workerId;
+    const actions = ['Retry', ...(workerId ? ['Open Worker Logs'] : []), 'Show Result'];
+    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+      if (choice === 'Retry') void this.retry(record.endpointId, record.endpointName, outcome.jobId);
+      if (choice === 'Open Worker Logs' && workerId) void vscode.commands.executeCommand('endpointStudio.logs.openWorker', { endpointId: record.endpointId, endpointName: record.endpointName, workerId });
+      if (choice === 'Show Result') void openBeside(tracked.uri);
+    });
+  }
+}

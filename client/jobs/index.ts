@@ -1,0 +1,40 @@
+/**
+ * The job console: run `*.request.json` files (or the last input) on queue endpoints with run or
+ * runsync, follow them with progress and streamed output, cancel, retry, purge a queue, read an
+ * endpoint's health, ping a load balancer.
+ */
+import * as vscode from 'vscode';
+import { BINDINGS_DIR, BINDINGS_FILE } from '../../core/deploy';
+import type { Session } from '../auth/session';
+import { RequestCodeLensProvider, ResultCodeLensProvider } from './codeLens';
+import { registerJobCommands } from './commands';
+import { JobConsole } from './console';
+import { EndpointHealthActions } from './health';
+import { REQUEST_FILE_GLOB } from './requestFile';
+import { JOB_SCHEME, JobDocuments } from './results';
+import { JobTargets } from './targets';
+
+export function registerJobs(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
+  const docs = new JobDocuments();
+  const targets = new JobTargets(context.workspaceState, session, log);
+  // A deploy writes the binding file: a request file beside the spec then runs on that endpoint.
+  const bindings = vscode.workspace.createFileSystemWatcher(`**/${BINDINGS_DIR}/${BINDINGS_FILE}`);
+  const bindingsChanged = new vscode.EventEmitter<void>();
+  const requestLenses = new RequestCodeLensProvider(targets, bindingsChanged.event);
+  const resultLenses = new ResultCodeLensProvider(docs);
+  return vscode.Disposable.from(
+    docs,
+    targets,
+    bindings,
+    bindingsChanged,
+    bindings.onDidChange(() => bindingsChanged.fire()),
+    bindings.onDidCreate(() => bindingsChanged.fire()),
+    bindings.onDidDelete(() => bindingsChanged.fire()),
+    requestLenses,
+    resultLenses,
+    vscode.workspace.registerTextDocumentContentProvider(JOB_SCHEME, docs),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: REQUEST_FILE_GLOB }, requestLenses),
+    vscode.languages.registerCodeLensProvider({ scheme: JOB_SCHEME }, resultLenses),
+    registerJobCommands(new JobConsole(session, docs, log), targets, docs, new EndpointHealthActions(session, docs, log)),
+  );
+}
