@@ -17,6 +17,8 @@ import { formatForFileName } from '../core/spec/parse';
 import { serializeSpec } from '../core/spec/serialize';
 import type { JsonPath, SpecDocument } from '../core/spec/tree';
 import { diagnosticLine, loadCatalogOption, readSpecFile, type CliIo } from './inputs';
+import { readPriceCatalog } from '../core/billing/priceCatalog';
+import type { Catalog } from '../core/spec/catalog/catalog';
 
 export interface DeployIo extends CliIo {
   /** Asks a yes/no question; absent in a non-interactive run, where deploy needs --yes. */
@@ -110,6 +112,8 @@ interface Prepared {
   readonly key: string;
   readonly client: ApiClient;
   readonly planned: PlannedDocument[];
+  /** Prices for the plan's always-on cost line: the --catalog file, else the service's catalog. */
+  readonly prices?: Catalog;
 }
 
 /** Everything `plan` and `deploy` share: read, validate, find the bindings, look the endpoints up, plan. */
@@ -160,7 +164,7 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
     io.err(`endpoint-studio ${command}: ${client.redact((error as Error).message)}`);
     return 1;
   }
-  return { file, text, root, key, client, planned };
+  return { file, text, root, key, client, planned, prices: catalog || (await readPriceCatalog(client)) };
 }
 
 /** The endpoint a document is bound to; `undefined` when unbound or deleted elsewhere (so the plan is a create). */
@@ -201,7 +205,7 @@ export async function runPlan(args: string[], io: DeployIo): Promise<number> {
   if (options.format === 'json') {
     io.out(`${JSON.stringify(prepared.planned.map((p) => ({ file: prepared.key, document: p.index, ...withoutSpec(p.plan) })), null, 2)}\n`);
   } else {
-    for (const item of prepared.planned) io.out(`${heading(prepared, item)}${renderPlan(item.plan)}`);
+    for (const item of prepared.planned) io.out(`${heading(prepared, item)}${renderPlan(item.plan, { catalog: prepared.prices })}`);
   }
   return prepared.planned.some((p) => p.plan.kind === 'refused') ? 1 : 0;
 }
@@ -217,7 +221,7 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   if (options.format !== undefined) return usage(io, 'deploy', '--format is for plan and pull');
   const prepared = await prepare('deploy', options, io);
   if (typeof prepared === 'number') return prepared;
-  for (const item of prepared.planned) io.out(`${heading(prepared, item)}${renderPlan(item.plan)}`);
+  for (const item of prepared.planned) io.out(`${heading(prepared, item)}${renderPlan(item.plan, { catalog: prepared.prices })}`);
   if (prepared.planned.some((p) => p.plan.kind === 'refused')) {
     io.err('endpoint-studio deploy: the plan cannot be applied (see above); nothing was sent');
     return 1;

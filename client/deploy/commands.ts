@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { applyPlan, liveAsSpec, planDeployment, renderPlan, updateBindings, withBinding, withoutBinding, type MappedProblem } from '../../core/deploy';
 import { locatePath } from '../../core/spec/locate';
+import { readPriceCatalog } from '../../core/billing/priceCatalog';
 import { serializeSpec } from '../../core/spec/serialize';
 import type { Session } from '../auth/session';
 import { liveUri, specUri } from './liveDocuments';
@@ -82,7 +83,8 @@ export function registerDeployCommands(session: Session, states: LiveStates, log
       live = undefined;
     }
     const plan = planDeployment(info.spec!, live?.kind === 'bound' ? live.endpoint : undefined);
-    const summary = renderPlan(plan);
+    // Catalog prices give the plan its always-on cost line; without them the line is left out.
+    const summary = renderPlan(plan, { catalog: plan.kind === 'unchanged' ? undefined : await readPriceCatalog(api, { timeoutMs: 5000 }) });
     if (plan.kind === 'unchanged') return void vscode.window.showInformationMessage(`${plan.endpointName} (${plan.endpointId}) already matches the spec: nothing to deploy`);
     await vscode.commands.executeCommand('vscode.diff', liveUri(plan.kind === 'create' ? undefined : plan.endpointId), specUri(text.uri, info.index), `${plan.kind === 'create' ? 'New endpoint' : plan.endpointName}: live ↔ spec`, { preview: true });
     if (plan.kind === 'refused') return void vscode.window.showErrorMessage(`deploy refused: ${plan.problems.map((p) => p.message).join('; ')}`, { modal: true, detail: summary });
