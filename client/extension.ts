@@ -14,6 +14,7 @@ import { registerDeploy } from './deploy';
 import { registerExplorer } from './explorer';
 import { registerLogs } from './logs';
 import { registerJobs } from './jobs';
+import { registerBilling } from './billing';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
@@ -32,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerExplorer(context, session, log),
     registerLogs(context, session, log),
     registerJobs(context, session, log),
+    registerBilling(context, session, log),
     vscode.commands.registerCommand('endpointStudio.server.restart', async () => {
       log.info('restarting the language server');
       await host.restart();

@@ -10,6 +10,8 @@ import type { Session } from '../auth/session';
 import { findBoundSpecs, type BoundSpec } from './boundSpecs';
 import { configurationFacts, diffLine, endpointDescription, endpointTooltip, endpointType, isStaleWorker, releaseDescription, requestUrls, workerDescription, workerTooltip, type Fact } from './endpointFacts';
 import { LoadCache, wasAbandoned } from './loadCache';
+import { ENDPOINT_SPEND_DAYS, endpointSpend } from '../../core/billing/spend';
+import { formatUsd } from '../../core/billing/format';
 
 export const ENDPOINTS_VIEW = 'endpointStudio.endpoints';
 /** `signedOut` | `loading` | `loaded` | `empty` | `error`: what the welcome views choose by. */
@@ -21,7 +23,7 @@ type ViewState = 'signedOut' | 'loading' | 'loaded' | 'empty' | 'error';
 type GroupKind = 'configuration' | 'urls' | 'workers' | 'releases';
 
 export type EndpointNode =
-  | { kind: 'endpoint'; endpoint: Endpoint; spec: BoundSpec | undefined }
+  | { kind: 'endpoint'; endpoint: Endpoint; spec: BoundSpec | undefined; spend?: number }
   | { kind: 'group'; group: GroupKind; endpoint: Endpoint }
   | { kind: 'fact'; endpoint: Endpoint; fact: Fact }
   | { kind: 'url'; endpoint: Endpoint; name: string; url: string }
@@ -138,6 +140,19 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
     return (await this.bindings()).get(endpointId);
   }
 
+  /** Each endpoint's spend over the last days: one billing request per refresh; undefined when turned off or unreadable. */
+  private spend(): Promise<Map<string, number> | undefined> {
+    const api = this.session.api;
+    if (!api || !vscode.workspace.getConfiguration().get<boolean>('endpointStudio.billing.endpointSpend', true)) return Promise.resolve(undefined);
+    const signal = this.cache.signal;
+    return this.cache.remember('spend', () =>
+      this.cache.get('billing/spend', (s) => endpointSpend(api, ENDPOINT_SPEND_DAYS, { signal: s })).catch((error: unknown) => {
+        if (!wasAbandoned(error, signal)) this.log.warn(`endpoint spend not shown: billing failed: ${this.session.redact(error instanceof Error ? error.message : String(error))}`);
+        return undefined;
+      }),
+    );
+  }
+
   private bindings(): Promise<Map<string, BoundSpec>> {
     return this.cache.remember('bindings', () => findBoundSpecs(this.log).catch(() => new Map<string, BoundSpec>()));
   }
@@ -153,8 +168,9 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       case 'endpoint': {
         const item = new vscode.TreeItem(node.endpoint.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `endpoint/${node.endpoint.id}`;
-        item.description = endpointDescription(node.endpoint);
-        item.tooltip = new vscode.MarkdownString(endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined));
+        const spent = node.spend === undefined ? undefined : formatUsd(node.spend);
+        item.description = `${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
+        item.tooltip = new vscode.MarkdownString(`${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`);
         item.iconPath = new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
         item.contextValue = node.spec ? 'endpoint.bound' : 'endpoint';
         return item;
@@ -244,7 +260,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
   private async roots(): Promise<EndpointNode[]> {
     if (!this.session.api) return this.show('signedOut', []);
     if (this.state !== 'loaded') await this.publish('loading');
-    const [outcome, bound] = await Promise.all([this.listing(), this.bindings()]);
+    const [outcome, bound, spend] = await Promise.all([this.listing(), this.bindings(), this.spend()]);
     if ('error' in outcome) return outcome.abandoned ? [] : this.show('error', []);
     if (outcome.endpoints.length === 0) return this.show('empty', []);
     const needle = this.nameFilter.toLowerCase();
@@ -253,7 +269,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       const clear: vscode.Command = { command: 'endpointStudio.endpoints.clearFilter', title: 'Clear Filter' };
       return this.show('loaded', [{ kind: 'message', id: 'no-match', text: `No endpoint name contains "${this.nameFilter}" (click to clear the filter)`, icon: 'filter', command: clear }]);
     }
-    return this.show('loaded', shown.map((endpoint) => ({ kind: 'endpoint', endpoint, spec: bound.get(endpoint.id) })));
+    return this.show('loaded', shown.map((endpoint) => ({ kind: 'endpoint', endpoint, spec: bound.get(endpoint.id), spend: spend && (spend.get(endpoint.id) ?? 0) })));
   }
 
   private async groupChildren(node: Extract<EndpointNode, { kind: 'group' }>): Promise<EndpointNode[]> {

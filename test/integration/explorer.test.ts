@@ -29,11 +29,11 @@ suite('Endpoint Studio explorer', () => {
     contributes = extension.packageJSON.contributes as Contributes;
   });
 
-  test('contributes the activity bar container with the Endpoints and Catalog views', () => {
+  test('contributes the activity bar container with the Endpoints, Catalog and Billing views', () => {
     const container = contributes.viewsContainers.activitybar.find((c) => c.id === 'endpointStudio');
     assert.ok(container, 'the endpointStudio container is missing');
     assert.equal(container.title, 'Endpoint Studio');
-    assert.deepEqual(contributes.views.endpointStudio.map((v) => `${v.id}:${v.name}`), ['endpointStudio.endpoints:Endpoints', 'endpointStudio.catalog:Catalog']);
+    assert.deepEqual(contributes.views.endpointStudio.map((v) => `${v.id}:${v.name}`), ['endpointStudio.endpoints:Endpoints', 'endpointStudio.catalog:Catalog', 'endpointStudio.billing:Billing']);
   });
 
   test('registers every explorer command, each titled and categorised for the palette', async () => {

@@ -1,0 +1,195 @@
+/**
+ * The billing panel: an editor tab with a form that mirrors the command-line client's flags, a
+ * stacked bar chart by time bucket and the table with totals under it. The extension reads the
+ * service and shapes the answer; the webview only draws what it is sent and reports the form.
+ * Only one request is in flight: a new query aborts the previous one, whose answer is dropped.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { ApiError } from '../../core/api';
+import { MAX_LAST_N, fetchBilling, type BillingRequest, type BillingResponse } from '../../core/billing/query';
+import { BUCKET_SIZES } from '../../core/billing/buckets';
+import { billingCsv, csvFileName } from '../../core/billing/csv';
+import { shapeBilling } from '../../core/billing/series';
+import type { Session } from '../auth/session';
+import { kindDescriptions, parseWebviewMessage, type PanelQuery, type ToWebview } from './messages';
+import { defaultQuery, normalizeQuery, panelView, requestOf } from './view';
+
+export const BILLING_PANEL = 'endpointStudio.billingPanel';
+/** Set while the panel holds an answer that can be exported. */
+export const HAS_DATA_KEY = 'endpointStudio.billing.hasData';
+
+export class BillingPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private query: PanelQuery = defaultQuery();
+  private last: { request: BillingRequest; response: BillingResponse } | undefined;
+  private lastMessage: ToWebview | undefined;
+  private inflight: AbortController | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly session: Session,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    // Another profile is another account: what the panel shows is no longer theirs.
+    this.disposables.push(session.onDidChange(() => this.panel && this.run()));
+  }
+
+  /** Shows the panel (creating it once) and reads `query`, or the current query with `changes`. */
+  open(changes: Partial<PanelQuery> = {}, fresh = false): void {
+    this.query = normalizeQuery({ ...(fresh ? defaultQuery(changes.kind ?? this.query.kind) : this.query), ...changes });
+    if (this.panel) {
+      this.panel.reveal(undefined, false);
+      this.post({ type: 'init', query: this.query, kinds: kindDescriptions(), bucketSizes: [...BUCKET_SIZES], maxLastN: MAX_LAST_N });
+      return this.run();
+    }
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media', 'billing');
+    const panel = vscode.window.createWebviewPanel(BILLING_PANEL, 'Billing', vscode.ViewColumn.Active, { enableScripts: true, enableCommandUris: false, localResourceRoots: [media] });
+    panel.webview.html = html(panel.webview, media);
+    this.panel = panel;
+    const subscriptions = [
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.onDidDispose(() => {
+        this.inflight?.abort();
+        this.panel = undefined;
+        this.last = undefined;
+        this.lastMessage = undefined;
+        void vscode.commands.executeCommand('setContext', HAS_DATA_KEY, false);
+        for (const d of subscriptions) d.dispose();
+      }),
+    ];
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) return void this.log.warn('billing panel: ignored a message of unknown shape from the webview');
+    switch (message.type) {
+      case 'ready':
+        // A webview that was hidden and shown again starts blank: give it the form and the last answer.
+        this.post({ type: 'init', query: this.query, kinds: kindDescriptions(), bucketSizes: [...BUCKET_SIZES], maxLastN: MAX_LAST_N });
+        if (this.lastMessage && !this.inflight) return this.post(this.lastMessage);
+        return this.run();
+      case 'query':
+        this.query = normalizeQuery(message.query);
+        return this.run();
+      case 'exportCsv':
+        return void this.exportCsv();
+    }
+  }
+
+  /** Reads the current query; the answer (or the reason there is none) goes to the webview. */
+  private run(): void {
+    this.inflight?.abort();
+    this.inflight = undefined;
+    const api = this.session.api;
+    if (!api) return this.settle({ type: 'error', message: 'billing needs a signed-in profile: sign in, or use the local emulator' });
+    const checked = requestOf(this.query);
+    if ('error' in checked) return this.settle({ type: 'error', message: `billing query invalid: ${checked.error}` });
+    const { request } = checked;
+    const controller = new AbortController();
+    this.inflight = controller;
+    this.post({ type: 'loading', query: this.query });
+    fetchBilling(api, request, { signal: controller.signal }).then(
+      (response) => {
+        if (this.inflight !== controller) return;
+        this.inflight = undefined;
+        this.last = { request, response };
+        const view = panelView(request, shapeBilling(request.kind, request.grouping, response));
+        void vscode.commands.executeCommand('setContext', HAS_DATA_KEY, true);
+        this.settle({ type: 'data', view, canExport: response.records.length > 0 });
+      },
+      (error: unknown) => {
+        if (this.inflight !== controller || controller.signal.aborted) return;
+        this.inflight = undefined;
+        const reason = this.session.redact(error instanceof Error ? error.message : String(error));
+        this.log.warn(`billing failed: ${reason}`);
+        const hint = error instanceof ApiError && error.status === 401 ? ' (the service rejected the key: sign in again)' : '';
+        this.settle({ type: 'error', message: `billing failed: ${reason}${hint}` });
+      },
+    );
+  }
+
+  private settle(message: ToWebview): void {
+    this.lastMessage = message;
+    this.post(message);
+  }
+
+  /** Writes the records of the last answer as CSV where the user chooses. */
+  async exportCsv(): Promise<void> {
+    const last = this.last;
+    if (!last) return void vscode.window.showInformationMessage('Open the billing chart and load some billing first; the export writes what it shows');
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = csvFileName(last.request.kind, last.response);
+    const uri = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, filters: { CSV: ['csv'] }, title: `Export ${last.response.records.length} billing record(s)` });
+    if (!uri) return;
+    try {
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(billingCsv(last.request.kind, last.request.grouping, last.response), 'utf8'));
+      vscode.window.setStatusBarMessage(`$(export) Exported ${last.response.records.length} billing record(s) to ${vscode.workspace.asRelativePath(uri)}`, 4000);
+    } catch (error) {
+      this.session.reportError('Exporting billing', error);
+    }
+  }
+
+  private post(message: ToWebview): void {
+    void this.panel?.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.inflight?.abort();
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function html(webview: vscode.Webview, media: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'billing.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'billing.css'));
+  const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}'; img-src ${webview.cspSource}; font-src ${webview.cspSource}`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Billing</title>
+</head>
+<body>
+<form id="controls" class="controls" aria-label="Billing query">
+  <label>Billing <select id="kind" name="kind"></select></label>
+  <label>Bucket <select id="bucketSize" name="bucketSize"></select></label>
+  <fieldset class="range">
+    <legend>Window</legend>
+    <label><input type="radio" name="range" id="rangeBetween" value="between"> From</label>
+    <input id="startTime" type="text" spellcheck="false" placeholder="30 days ago" aria-label="Start time, RFC 3339 (empty: 30 days ago)" title="RFC 3339, e.g. 2026-05-01T00:00:00Z">
+    <label for="endTime">to</label>
+    <input id="endTime" type="text" spellcheck="false" placeholder="now" aria-label="End time, RFC 3339 (empty: now)" title="RFC 3339, e.g. 2026-06-01T00:00:00Z">
+    <label><input type="radio" name="range" id="rangeLast" value="last"> Last</label>
+    <input id="lastN" type="number" min="1" step="1" aria-label="Number of buckets">
+    <span aria-hidden="true">buckets</span>
+  </fieldset>
+  <label id="groupingLabel">Group by <select id="grouping" name="grouping"></select></label>
+  <label data-filter="podId">Pod <input id="podId" type="text" spellcheck="false" placeholder="any"></label>
+  <label data-filter="endpointId">Endpoint <input id="endpointId" type="text" spellcheck="false" placeholder="any"></label>
+  <label data-filter="gpuId">GPU <input id="gpuId" type="text" spellcheck="false" placeholder="any"></label>
+  <button id="show" type="submit">Show</button>
+  <button id="export" type="button" disabled>Export CSV…</button>
+</form>
+<div id="status" class="status" role="status" aria-live="polite"></div>
+<div id="error" class="error" role="alert" hidden><span id="errorText"></span> <button id="retry" type="button">Retry</button></div>
+<main id="result" hidden>
+  <h1 id="title"></h1>
+  <p id="subtitle" class="subtitle"></p>
+  <p id="empty" class="empty" hidden>No spend in this window.</p>
+  <div id="chart" class="chart"></div>
+  <p id="detail" class="detail" aria-live="polite"></p>
+  <ul id="legend" class="legend" aria-label="Legend"></ul>
+  <table id="table"><caption class="visually-hidden">Spend per bucket (USD)</caption><thead></thead><tbody></tbody><tfoot></tfoot></table>
+  <p id="components" class="components"></p>
+</main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}
