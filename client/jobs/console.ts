@@ -135,7 +135,11 @@ export class JobConsole {
     // The document shows this same record object, so later changes reach it.
     follow.tracked.record = follow.record;
     follow.tracked.controller = follow.controller;
-    void openBeside(follow.tracked.uri).catch((error: unknown) => this.log.warn(`jobs: the result document could not be shown: ${String(error)}`));
+    const uri = follow.tracked.uri;
+    void openBeside(uri).then(
+      () => this.docs.refresh(uri),
+      (error: unknown) => this.log.warn(`jobs: the result document could not be shown: ${String(error)}`),
+    );
   }
 
   private failed(follow: Follow, error: unknown): void {

@@ -50,6 +50,14 @@ export class JobDocuments implements vscode.TextDocumentContentProvider, vscode.
     this.recordsChanged.fire();
   }
 
+  /**
+   * Fires a change for a document just opened: a change fired while it was being opened is not
+   * applied to it, and a job that ends meanwhile would leave it showing an earlier state.
+   */
+  refresh(uri: vscode.Uri): void {
+    this.changed.fire(uri);
+  }
+
   /** Shows a plain document (health, a load balancer's ping) under `name`, replacing an earlier one. */
   show(endpointName: string, name: string, text: string): vscode.Uri {
     const uri = vscode.Uri.from({ scheme: JOB_SCHEME, path: `/${safeName(endpointName)}/${name}` });
