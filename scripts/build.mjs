@@ -33,10 +33,12 @@ if (readFileSync(VALIDATORS, 'utf8') !== validators) {
 
 const builds = [
   { entryPoints: { client: 'client/extension.ts' } },
-  // dist/server.js is a small loader that runs dist/server-main.js with a V8 code cache (server/node/load.ts).
+  // dist/server.js is a small loader that runs dist/server-main.js with a V8 code cache (core/util/codeCache.ts).
   { entryPoints: { server: 'server/node/load.ts' } },
   { entryPoints: { 'server-main': 'server/node/main.ts' } },
-  { entryPoints: { cli: 'cli/main.ts' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } },
+  // Likewise dist/cli.js (the `endpoint-studio` command) runs dist/cli-main.js (cli/load.ts).
+  { entryPoints: { cli: 'cli/load.ts' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } },
+  { entryPoints: { 'cli-main': 'cli/main.ts' } },
 ];
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b, outdir: 'dist' })));

@@ -1,0 +1,5 @@
+/** Entry point of dist/cli.js: the command line bundle (dist/cli-main.js) run through a V8 code cache. */
+import { join } from 'node:path';
+import { runWithCodeCache } from '../core/util/codeCache';
+
+runWithCodeCache(join(__dirname, 'cli-main.js'), { name: 'cli', saveAfter: 'exit' });
