@@ -53,7 +53,7 @@ export class JobConsole {
     const earlier = this.docs.find(endpointId, jobId);
     if (earlier?.controller) return void vscode.window.showInformationMessage(`Job ${jobId} is still being followed; cancel it first or wait for it to end`);
     const record: JobRecord = earlier
-      ? { ...earlier.record, status: 'IN_QUEUE', stream: [], notes: [], finishedAt: undefined, failure: undefined }
+      ? { ...earlier.record, status: 'IN_QUEUE', job: undefined, stream: [], notes: [], finishedAt: undefined, failure: undefined }
       : { endpointId, endpointName, jobId, mode: 'run', status: 'IN_QUEUE', job: undefined, stream: [], submittedAt: new Date().toISOString(), source: 'a job submitted elsewhere', request: { input: null }, notes: [] };
     this.log.info(`jobs: retry ${jobId} on ${endpointName}`);
     return this.follow(record, `Retry on ${endpointName}`, (options) => retryJob(api.jobs, endpointId, jobId, options));
@@ -96,8 +96,9 @@ export class JobConsole {
           signal: controller.signal,
           onProgress: (p) => {
             if (p.jobId && !follow.tracked) this.open(follow, p.jobId);
-            const changed = record.status !== p.status;
+            const changed = record.status !== p.status || (p.job !== undefined && JSON.stringify(p.job) !== JSON.stringify(record.job));
             record.status = p.status;
+            if (p.job) record.job = p.job;
             progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks)}` });
             if (changed && follow.tracked) this.docs.write(follow.tracked);
           },

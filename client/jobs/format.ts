@@ -131,8 +131,7 @@ export function pingSummary(ping: HealthPing): string {
 }
 
 export function formatLoadBalancer(endpoint: { id: string; name: string }, urls: { base: string; health: string }, ping: HealthPing | { error: string }, checkedAt: Date): string {
-  const result = 'error' in ping ? [`The ping failed: ${ping.error}`] : [`| answer | ${ping.status} |`, `| healthy | ${ping.ok ? 'yes' : 'no'} |`, `| latency | ${formatDuration(ping.latencyMs)} |`];
-  const table = 'error' in ping ? result : ['| | |', '|---|---|', ...result];
+  const result = 'error' in ping ? [`The ping failed: ${ping.error}`] : [`- answer: ${pingSummary(ping)}`, `- healthy: ${ping.ok ? 'yes' : 'no'}`];
   const body = !('error' in ping) && (ping.body !== undefined || ping.detail) ? ['', '```json', JSON.stringify(ping.body ?? { detail: ping.detail }, null, 2), '```'] : [];
   return [
     `# Health of ${endpoint.name} (load balancer)`,
@@ -144,7 +143,7 @@ export function formatLoadBalancer(endpoint: { id: string; name: string }, urls:
     '',
     '## Ping',
     '',
-    ...table,
+    ...result,
     ...body,
     '',
   ].join('\n');

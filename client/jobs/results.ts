@@ -60,7 +60,7 @@ export class JobDocuments implements vscode.TextDocumentContentProvider, vscode.
 
   /** Shows a plain document (health, a load balancer's ping) under `name`, replacing an earlier one. */
   show(endpointName: string, name: string, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: JOB_SCHEME, path: `/${safeName(endpointName)}/${name}` });
+    const uri = vscode.Uri.from({ scheme: JOB_SCHEME, path: `/${safeName(endpointName)}/${safeName(endpointName)}.${name}` });
     this.texts.set(uri.toString(), text);
     this.changed.fire(uri);
     return uri;

@@ -1,9 +1,10 @@
 /**
  * Runs one job to its end against the job API, with no editor in sight (the commands wrap it in a
  * progress notification): submit with `run` and follow it, or submit with `runsync` and follow it
- * only if the wait ran out first. Following reads `/stream`, which carries the state as well as
- * the chunks produced since the last read, so progress and streamed output come from one call;
- * when the stream cannot be read, it falls back to `/status`. Aborting the signal sends `cancel`
+ * only if the wait ran out first. A queued job is followed with `/status`; once it runs, with
+ * `/stream`, which carries the state as well as the chunks produced since the last read, so
+ * progress and streamed output come from one call; when the stream cannot be read, it falls back
+ * to `/status`. Aborting the signal sends `cancel`
  * for the job and reports where that left it.
  */
 import { ApiError, type Job, type JobRequest, type JobStatus, type JobsApi } from '../../core/api';
@@ -16,6 +17,8 @@ export interface JobProgress {
   status: JobStatus | 'SUBMITTING';
   elapsedMs: number;
   chunks: number;
+  /** The status record, when this answer was a status read (delay time and worker while it runs). */
+  job?: Job;
 }
 
 export interface FollowOptions {
@@ -98,18 +101,15 @@ export async function followJob(jobs: JobsApi, endpointId: string, jobId: string
   const notes = [...(from.notes ?? [])];
   let status: JobStatus = from.first?.status ?? 'IN_QUEUE';
   let streamable = true;
-  const report = (): void => options.onProgress?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length });
-  report();
+  const report = (job?: Job): void => options.onProgress?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length, ...(job ? { job } : {}) });
+  report(from.first);
   try {
-    // One status read first: a stream read waits for the next change, so a job that started
-    // since it was submitted would go on showing as queued until it ends.
-    if (!isTerminal(status)) {
-      status = (await jobs.status(endpointId, jobId, { signal: options.signal })).status;
-      report();
-    }
     while (!isTerminal(status)) {
       const readStarted = Date.now();
-      if (streamable) {
+      let read: Job | undefined;
+      // Status reads while queued: a stream read may wait for the next change, and a job that
+      // started meanwhile without streaming would go on showing as queued until it ends.
+      if (streamable && status !== 'IN_QUEUE') {
         try {
           const part = await jobs.stream(endpointId, jobId, { signal: options.signal });
           const fresh = (part.stream ?? []).map((chunk) => chunk.output);
@@ -122,12 +122,13 @@ export async function followJob(jobs: JobsApi, endpointId: string, jobId: string
           if (isAborted(error)) throw error;
           streamable = false;
           notes.push(`the stream could not be read (${error instanceof Error ? error.message : String(error)}); followed with status reads`);
-          status = (await jobs.status(endpointId, jobId, { signal: options.signal })).status;
+          read = await jobs.status(endpointId, jobId, { signal: options.signal });
         }
       } else {
-        status = (await jobs.status(endpointId, jobId, { signal: options.signal })).status;
+        read = await jobs.status(endpointId, jobId, { signal: options.signal });
       }
-      report();
+      if (read) status = read.status;
+      report(read);
       if (isTerminal(status)) break;
       const rest = options.pollIntervalMs - (Date.now() - readStarted);
       if (rest > 0) await sleep(rest, options.signal);
@@ -137,7 +138,7 @@ export async function followJob(jobs: JobsApi, endpointId: string, jobId: string
     return cancelJob(jobs, endpointId, jobId, stream, notes);
   }
   const job = await jobs.status(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
-  report();
+  report(job);
   return { jobId, status: job.status, job, stream, cancelledByUser: false, notes };
 }
 

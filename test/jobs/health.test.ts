@@ -79,7 +79,7 @@ describe('health, purge and pings against the emulator', () => {
       assert.match(pingSummary(up), /^200 \(healthy\) in \d+ ms$/);
       const text = formatLoadBalancer(warm, warmUrls, up, new Date());
       assert.ok(text.includes(`- base: ${warmUrls.base}`) && text.includes(`- health: ${warmUrls.health}`));
-      assert.match(text, /\| answer \| 200 \|/);
+      assert.match(text, /- answer: 200 \(healthy\) in \d+ ms\n- healthy: yes/);
       assert.ok(!text.includes(TEST_KEY) && !pingSummary(down).includes(TEST_KEY));
     });
   });
