@@ -47,7 +47,8 @@ export type ToWebview =
     }
   | { type: 'loading'; query: PanelQuery }
   | { type: 'data'; view: PanelView; canExport: boolean }
-  | { type: 'error'; message: string };
+  /** `retry`: whether asking again may help (a failed read), or the query itself must change. */
+  | { type: 'error'; message: string; retry: boolean };
 
 export type FromWebview = { type: 'ready' } | { type: 'query'; query: PanelQuery } | { type: 'exportCsv' };
 

@@ -10,7 +10,7 @@ import { ApiError } from '../../core/api';
 import { MAX_LAST_N, fetchBilling, type BillingRequest, type BillingResponse } from '../../core/billing/query';
 import { BUCKET_SIZES } from '../../core/billing/buckets';
 import { billingCsv, csvFileName } from '../../core/billing/csv';
-import { shapeBilling } from '../../core/billing/series';
+import { shapeBilling, withGroupNames } from '../../core/billing/series';
 import type { Session } from '../auth/session';
 import { kindDescriptions, parseWebviewMessage, type PanelQuery, type ToWebview } from './messages';
 import { defaultQuery, normalizeQuery, panelView, requestOf } from './view';
@@ -83,19 +83,22 @@ export class BillingPanel implements vscode.Disposable {
     this.inflight?.abort();
     this.inflight = undefined;
     const api = this.session.api;
-    if (!api) return this.settle({ type: 'error', message: 'billing needs a signed-in profile: sign in, or use the local emulator' });
+    if (!api) return this.settle({ type: 'error', message: 'billing needs a signed-in profile: sign in, or use the local emulator', retry: false });
     const checked = requestOf(this.query);
-    if ('error' in checked) return this.settle({ type: 'error', message: `billing query invalid: ${checked.error}` });
+    if ('error' in checked) return this.settle({ type: 'error', message: `billing query invalid: ${checked.error}`, retry: false });
     const { request } = checked;
     const controller = new AbortController();
     this.inflight = controller;
     this.post({ type: 'loading', query: this.query });
-    fetchBilling(api, request, { signal: controller.signal }).then(
-      (response) => {
+    // Grouped by endpoint, the chart names endpoints; the list is read alongside, and is optional.
+    const byEndpoint = request.kind === 'serverless' && request.grouping === 'endpointId';
+    const names = byEndpoint ? api.serverless.list({ signal: controller.signal }).then((list) => new Map(list.map((e) => [e.id, e.name])), () => new Map<string, string>()) : Promise.resolve(new Map<string, string>());
+    Promise.all([fetchBilling(api, request, { signal: controller.signal }), names]).then(
+      ([response, endpointNames]) => {
         if (this.inflight !== controller) return;
         this.inflight = undefined;
         this.last = { request, response };
-        const view = panelView(request, shapeBilling(request.kind, request.grouping, response));
+        const view = panelView(request, withGroupNames(shapeBilling(request.kind, request.grouping, response), endpointNames));
         void vscode.commands.executeCommand('setContext', HAS_DATA_KEY, true);
         this.settle({ type: 'data', view, canExport: response.records.length > 0 });
       },
@@ -105,7 +108,7 @@ export class BillingPanel implements vscode.Disposable {
         const reason = this.session.redact(error instanceof Error ? error.message : String(error));
         this.log.warn(`billing failed: ${reason}`);
         const hint = error instanceof ApiError && error.status === 401 ? ' (the service rejected the key: sign in again)' : '';
-        this.settle({ type: 'error', message: `billing failed: ${reason}${hint}` });
+        this.settle({ type: 'error', message: `billing failed: ${reason}${hint}`, retry: true });
       },
     );
   }

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { formatUsd } from '../../core/billing/format';
 import { BILLING_KINDS, KINDS, fetchBilling, type BillingKind } from '../../core/billing/query';
-import { shapeBilling, type BillingGroup, type BillingTable } from '../../core/billing/series';
+import { shapeBilling, withGroupNames, type BillingGroup, type BillingTable } from '../../core/billing/series';
 import type { Session } from '../auth/session';
 import { LoadCache, wasAbandoned } from '../explorer/loadCache';
 import type { PanelQuery } from './messages';
@@ -65,11 +65,15 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
     if (!api) return Promise.resolve(new Error('signed out'));
     const signal = this.cache.signal;
     const grouping = KINDS[category].groupings[0];
+    // Serverless rows are endpoints: named from the endpoint list, read once alongside (and optional).
+    const names = (): Promise<Map<string, string>> =>
+      category === 'serverless'
+        ? this.cache.get('endpoints', (s) => api.serverless.list({ signal: s })).then((list) => new Map(list.map((e) => [e.id, e.name])), () => new Map<string, string>())
+        : Promise.resolve(new Map<string, string>());
     return this.cache.remember(`billing/${category}`, () =>
-      this.cache
-        .get(`billing/${category}/answer`, (s) => fetchBilling(api, { kind: category, bucketSize: 'day', lastN: lastDaysSetting(), grouping }, { signal: s }))
+      Promise.all([this.cache.get(`billing/${category}/answer`, (s) => fetchBilling(api, { kind: category, bucketSize: 'day', lastN: lastDaysSetting(), grouping }, { signal: s })), names()])
         .then(
-          (response) => shapeBilling(category, grouping, response),
+          ([response, endpointNames]) => withGroupNames(shapeBilling(category, grouping, response), endpointNames),
           (error: unknown) => {
             const reason = this.session.redact(error instanceof Error ? error.message : String(error));
             if (!wasAbandoned(error, signal)) this.log.warn(`billing of ${KINDS[category].label.toLowerCase()} failed: ${reason}`);
@@ -100,8 +104,9 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
       case 'group': {
         const item = new vscode.TreeItem(node.group.label);
         item.id = `billing/${node.category}/${node.group.id}`;
-        item.description = formatUsd(node.group.total);
-        item.tooltip = `${node.group.label}: ${formatUsd(node.group.total)} over the last ${lastDaysSetting()} days`;
+        const named = node.group.label !== node.group.id;
+        item.description = named ? `${formatUsd(node.group.total)} · ${node.group.id}` : formatUsd(node.group.total);
+        item.tooltip = `${node.group.label}${named ? ` (${node.group.id})` : ''}: ${formatUsd(node.group.total)} over the last ${lastDaysSetting()} days. Click to open the chart.`;
         item.contextValue = 'billing.group';
         item.command = { command: 'endpointStudio.billing.openPanel', title: 'Open Billing Chart', arguments: [node] };
         return item;

@@ -131,3 +131,22 @@ export function chartSeries(table: BillingTable, max = 8): ChartSeries[] {
 export function totalsByGroup(table: BillingTable): Map<string, number> {
   return new Map(table.groups.map((g) => [g.id, g.total]));
 }
+
+/**
+ * Groups relabelled by `names` (endpoint id → endpoint name): people know endpoints by name. An id
+ * the map lacks (a deleted endpoint) keeps the id; a name two groups share gets its id added.
+ */
+export function withGroupNames(table: BillingTable, names: ReadonlyMap<string, string>): BillingTable {
+  const uses = new Map<string, number>();
+  for (const g of table.groups) {
+    const name = names.get(g.id);
+    if (name) uses.set(name, (uses.get(name) ?? 0) + 1);
+  }
+  return {
+    ...table,
+    groups: table.groups.map((g) => {
+      const name = names.get(g.id);
+      return name ? { ...g, label: (uses.get(name) ?? 0) > 1 ? `${name} (${g.id})` : name } : g;
+    }),
+  };
+}

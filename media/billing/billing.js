@@ -19,6 +19,8 @@
   let kinds = [];
   let view = null;
   let focused = 0;
+  /** Width the chart was last drawn at; a resize redraws only when it really changed. */
+  let lastWidth = 0;
   let maxLastN = 1000;
 
   function options(target, values, labels) {
@@ -90,11 +92,12 @@
     return node;
   }
 
-  /** The smallest 1, 2, 2.5 or 5 × 10^k at or above `max`, so the axis reads in round amounts. */
-  function niceMax(max) {
-    if (!(max > 0)) return 1;
-    const magnitude = Math.pow(10, Math.floor(Math.log10(max)));
-    for (const f of [1, 2, 2.5, 5, 10]) if (f * magnitude >= max * (1 - 1e-9)) return f * magnitude;
+  /** A tick step of 1, 2 or 5 × 10^k giving at most `ticks` steps up to `max`, so the axis reads in round amounts. */
+  function niceStep(max, ticks) {
+    if (!(max > 0)) return 0.25;
+    const raw = max / ticks;
+    const magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const f of [1, 2, 5, 10]) if (f * magnitude >= raw * (1 - 1e-9)) return f * magnitude;
     return 10 * magnitude;
   }
 
@@ -112,6 +115,7 @@
     const chart = $('chart');
     chart.replaceChildren();
     if (!view || view.empty) return;
+    lastWidth = chart.clientWidth;
     const width = Math.max(320, Math.floor(chart.clientWidth || 640));
     const height = 260;
     const m = { top: 12, right: 12, bottom: 40, left: 72 };
@@ -119,14 +123,17 @@
     const plotH = height - m.top - m.bottom;
     const n = view.buckets.length;
     const totals = view.buckets.map((_, i) => view.series.reduce((sum, s) => sum + Math.max(0, s.values[i] || 0), 0));
-    const max = niceMax(Math.max(0, ...totals));
+    const step = niceStep(Math.max(0, ...totals), 4);
+    const ticks = Math.max(1, Math.ceil(Math.max(0, ...totals) / step - 1e-9));
+    const max = step * ticks;
+    // Small amounts (a few minutes of a worker) get the digits that tell their ticks apart.
+    const axisUsd = step < 0.01 ? new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }) : usd;
     const root = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': `Spend per ${view.buckets.length === 1 ? 'bucket' : 'bucket, ' + n + ' buckets'}; arrow keys move between bars` });
-    const ticks = 4;
     for (let t = 0; t <= ticks; t++) {
       const y = m.top + plotH - (plotH * t) / ticks;
       svg('line', { class: 'grid', x1: m.left, x2: width - m.right, y1: y, y2: y }, root);
       const label = svg('text', { class: 'axis', x: m.left - 6, y: y + 4, 'text-anchor': 'end', 'aria-hidden': 'true' }, root);
-      label.textContent = usd.format((max * t) / ticks);
+      label.textContent = axisUsd.format(step * t);
     }
     const slot = plotW / n;
     const barW = Math.max(1, Math.min(56, slot * 0.7));
@@ -262,6 +269,7 @@
         $('status').textContent = '';
         $('result').hidden = true;
         $('errorText').textContent = m.message;
+        $('retry').hidden = !m.retry;
         $('error').hidden = false;
         exportButton.disabled = true;
         break;
@@ -287,13 +295,8 @@
   exportButton.addEventListener('click', () => vscode.postMessage({ type: 'exportCsv' }));
   $('retry').addEventListener('click', submit);
   // Redraw at the new width; bars are laid out in pixels so text stays legible.
-  let lastWidth = 0;
   new ResizeObserver(() => {
-    const width = $('chart').clientWidth;
-    if (view && Math.abs(width - lastWidth) > 8) {
-      lastWidth = width;
-      drawChart();
-    }
+    if (view && !view.empty && Math.abs($('chart').clientWidth - lastWidth) > 8) drawChart();
   }).observe($('chart'));
   vscode.postMessage({ type: 'ready' });
 })();

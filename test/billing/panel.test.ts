@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { parseWebviewMessage, type PanelQuery } from '../../client/billing/messages';
 import { defaultQuery, normalizeQuery, panelView, requestOf } from '../../client/billing/view';
 import { fetchBilling, type BillingResponse } from '../../core/billing/query';
-import { shapeBilling } from '../../core/billing/series';
+import { shapeBilling, withGroupNames } from '../../core/billing/series';
 import { withLedger } from './support';
 
 const query = (extra: Partial<PanelQuery> = {}): PanelQuery => defaultQuery('serverless', extra);
@@ -87,6 +87,14 @@ describe('billing panel view', () => {
       assert.equal(empty.empty, true);
       assert.match(empty.subtitle, /stacked by GPU type · gpuId NVIDIA L4$/);
     });
+  });
+
+  it('names endpoints where the list knows them; a shared name keeps its id, an unknown id stays', () => {
+    const records = ['ep_1', 'ep_2', 'ep_3', 'ep_gone'].map((id, i) => ({ startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', serverlessId: id, totalAmount: 4 - i }));
+    const response: BillingResponse = { records, metadata: { query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' }, recordCount: 4, totals: {} } };
+    const named = withGroupNames(shapeBilling('serverless', 'endpointId', response), new Map([['ep_1', 'sdxl'], ['ep_2', 'llm'], ['ep_3', 'llm']]));
+    assert.deepEqual(named.groups.map((g) => g.label), ['sdxl', 'llm (ep_2)', 'llm (ep_3)', 'ep_gone']);
+    assert.deepEqual(named.groups.map((g) => g.id), ['ep_1', 'ep_2', 'ep_3', 'ep_gone']);
   });
 
   it('stacks at most eight series, the smallest groups folded into "Other"', () => {
