@@ -3,7 +3,8 @@
  * one the node tests sum by hand) plus one live endpoint whose worker accrues spend: the Billing
  * view with totals per kind; the chart panel drawn with stacked bars, legend and table for a
  * chosen window; keyboard moves between bars; grouping by GPU; empty and error states; CSV export
- * through the editor's save dialog; each endpoint's 7-day spend in the Endpoints view.
+ * through the editor's save dialog; each endpoint's 7-day spend in the Endpoints view; a spec's cost
+ * in its hover and in the deploy confirmation.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -199,5 +200,23 @@ describe('billing in the editor, against the emulator', () => {
     assert.doesNotMatch(text, /\$0\.00 last/, 'the running worker has spent something');
     await row(workbench, 'Endpoints', 'billing-gpu').hover();
     await workbench.page.locator('.monaco-hover, .workbench-hover', { hasText: /Spend over the last 7 days \(UTC days, today included\): \$\d/ }).first().waitFor();
+  });
+
+  editorTest('a spec shows its cost in the hover on workers.min and in the deploy confirmation', async (workbench) => {
+    // The example: pools ADA_24 (RTX 4090 0.69) and AMPERE_24 (RTX A5000 0.36 … 0.43), 1 GPU, workers 0–3.
+    await workbench.openFile('sdxl-worker.endpoint.yaml');
+    await workbench.goTo(9, 4);
+    const hover = await workbench.hoverText('Cost from catalog prices');
+    assert.match(hover, /Always on: workers\.min 0\s+\$0\.00\s+\$0\.00/);
+    assert.match(hover, /At workers\.max 3\s+\$1\.08–\$2\.07\s+\$788\.40–\$1,511\.10/);
+    await workbench.screenshot('billing--cost-hover');
+    await workbench.page.keyboard.press('Escape');
+    await workbench.runCommand('Endpoint Studio: Deploy Spec');
+    const dialog = workbench.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible' });
+    assert.match(await dialog.innerText(), /always-on cost: \$0\.00\/h \(\$0\.00\/month\) for workers\.min 0; \$1\.08–\$2\.07\/h at workers\.max 3/);
+    await workbench.screenshot('billing--deploy-confirmation');
+    await dialog.locator('a.monaco-button, button').filter({ hasText: /^Cancel$/ }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 });
