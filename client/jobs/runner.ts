@@ -83,7 +83,7 @@ export async function runJob(jobs: JobsApi, endpointId: string, request: JobRequ
   // Finished within the wait: whatever it streamed is still waiting to be read.
   const stream = await readRemainingStream(jobs, endpointId, answer.id);
   if (stream.length > 0) options.onChunks?.(stream);
-  options.onProgress?.({ jobId: answer.id, status: answer.status, elapsedMs: Date.now() - started, chunks: stream.length });
+  options.onProgress?.({ jobId: answer.id, status: answer.status, elapsedMs: Date.now() - started, chunks: stream.length, job: answer });
   return { jobId: answer.id, status: answer.status, job: answer, stream, cancelledByUser: false, notes: [] };
 }
 
@@ -128,8 +128,9 @@ export async function followJob(jobs: JobsApi, endpointId: string, jobId: string
         read = await jobs.status(endpointId, jobId, { signal: options.signal });
       }
       if (read) status = read.status;
-      report(read);
+      // The end is reported with the final status record below, never without its output or times.
       if (isTerminal(status)) break;
+      report(read);
       const rest = options.pollIntervalMs - (Date.now() - readStarted);
       if (rest > 0) await sleep(rest, options.signal);
     }
@@ -138,6 +139,7 @@ export async function followJob(jobs: JobsApi, endpointId: string, jobId: string
     return cancelJob(jobs, endpointId, jobId, stream, notes);
   }
   const job = await jobs.status(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
+  status = job.status;
   report(job);
   return { jobId, status: job.status, job, stream, cancelledByUser: false, notes };
 }

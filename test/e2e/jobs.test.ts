@@ -73,8 +73,26 @@ async function clearNotifications(workbench: Workbench): Promise<void> {
   await workbench.runCommand('Notifications: Clear All Notifications');
 }
 
-function writeRequest(workspace: string, name: string, body: unknown): void {
+/** Writes a request file into the workspace and opens it once Quick Open knows it. */
+async function openNewRequest(workbench: Workbench, workspace: string, name: string, body: unknown): Promise<void> {
   writeFileSync(join(workspace, name), `${JSON.stringify(body, null, 2)}\n`);
+  const page = workbench.page;
+  const quickInput = page.locator('.quick-input-widget');
+  // Quick Open lists a new file only after the file watcher reported it: ask again until it does.
+  await waitUntil(async () => {
+    await page.keyboard.press('Control+P');
+    await quickInput.locator('input').waitFor();
+    await page.keyboard.type(name);
+    const row = quickInput.locator('.monaco-list-row', { hasText: name }).first();
+    if (await row.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+      await row.click();
+      await row.waitFor({ state: 'hidden' });
+      return true;
+    }
+    await page.keyboard.press('Escape');
+    return false;
+  }, `${name} in Quick Open`);
+  await workbench.waitForActiveEditor(name);
 }
 
 /** Runs an action from an Endpoints row's context menu with the keyboard (the menu ignores a synthetic click). */
@@ -119,8 +137,7 @@ editorTest('a request file runs from its CodeLens on a chosen endpoint; the resu
 });
 
 editorTest('streamed chunks appear in the result while the job runs, then the result completes with all of them', async (workbench, session) => {
-  writeRequest(session.workspace, 'stream.request.json', { input: { stream: ['chunk-one', 'chunk-two', 'chunk-three', 'chunk-four'], sleepMs: 120_000 } });
-  await workbench.openFile('stream.request.json');
+  await openNewRequest(workbench, session.workspace, 'stream.request.json', { input: { stream: ['chunk-one', 'chunk-two', 'chunk-three', 'chunk-four'], sleepMs: 120_000 } });
   await clickCodeLens(workbench, /Run…/);
   await workbench.pickQuickInputRow('jobs-gpu');
   // The request (shown at the end of the document) names every chunk; only the stream array counts.
@@ -134,8 +151,7 @@ editorTest('streamed chunks appear in the result while the job runs, then the re
 
 editorTest('a failed job says why, and offers Retry and the logs of the worker that ran it', async (workbench, session) => {
   await clearNotifications(workbench);
-  writeRequest(session.workspace, 'fail.request.json', { input: { fail: 'CUDA out of memory' } });
-  await workbench.openFile('fail.request.json');
+  await openNewRequest(workbench, session.workspace, 'fail.request.json', { input: { fail: 'CUDA out of memory' } });
   await clickCodeLens(workbench, /Run…/);
   await workbench.pickQuickInputRow('jobs-gpu');
   const failure = toast(workbench, /on jobs-gpu failed: CUDA out of memory/);
@@ -159,8 +175,7 @@ editorTest('a failed job says why, and offers Retry and the logs of the worker t
 
 editorTest('cancelling the progress notification cancels the job on the service', async (workbench, session) => {
   await clearNotifications(workbench);
-  writeRequest(session.workspace, 'long.request.json', { input: { sleepMs: 36_000_000 } });
-  await workbench.openFile('long.request.json');
+  await openNewRequest(workbench, session.workspace, 'long.request.json', { input: { sleepMs: 36_000_000 } });
   await clickCodeLens(workbench, /Run…/);
   await workbench.pickQuickInputRow('jobs-gpu');
   const running = await editorShowing(workbench, (t) => t.includes('"status": "IN_PROGRESS"') && t.includes('36000000'), 'the long job running');
@@ -173,6 +188,7 @@ editorTest('cancelling the progress notification cancels the job on the service'
 });
 
 editorTest('health of a queue endpoint: jobs and workers by state', async (workbench) => {
+  await api.jobs.runSync(gpu.id, { input: { fail: 'for the health counts' } });
   await workbench.runCommand('Endpoint Studio: Show Endpoint Health');
   await workbench.pickQuickInputRow('jobs-gpu');
   const text = await editorShowing(workbench, (t) => t.includes('# Health of jobs-gpu'), 'the health document');

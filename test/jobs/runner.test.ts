@@ -51,6 +51,11 @@ describe('the job runner against the emulator', () => {
       assert.ok(states.includes('IN_PROGRESS'), states.join(','));
       assert.equal(states.at(-1), 'COMPLETED');
       assert.ok(seen.progress.slice(1).every((p) => p.jobId === outcome.jobId));
+      // The end is reported once, with the record that has the output and times: never a bare "COMPLETED".
+      const ends = seen.progress.filter((p) => p.status === 'COMPLETED');
+      assert.equal(ends.length, 1);
+      assert.deepEqual(ends[0].job?.output, { answer: 42 });
+      assert.ok(seen.progress.some((p) => p.status === 'IN_PROGRESS' && p.job?.workerId), 'the worker is known while it runs');
       const text = formatJobDocument(recordOf(endpoint, outcome));
       const shown = JSON.parse(text) as Record<string, unknown>;
       assert.deepEqual(Object.keys(shown).slice(0, 6), ['status', 'jobId', 'endpoint', 'delayTime', 'executionTime', 'workerId']);
