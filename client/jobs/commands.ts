@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Endpoint, JobRequest } from '../../core/api';
+import { endpointType } from '../explorer/endpointFacts';
 import type { JobConsole } from './console';
 import type { EndpointHealthActions } from './health';
 import { REQUEST_FILE_GLOB, isRequestFile, parseRequestText } from './requestFile';
@@ -43,13 +44,24 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
     await submit(target, parsed.request, mode, name);
   }
 
+  /** A load balancer has no queue: says where its requests go instead of letting the service refuse. */
+  function refuseLoadBalancer(endpoint: Endpoint): boolean {
+    if (endpointType(endpoint) !== 'LOAD_BALANCER') return false;
+    void vscode.window.showInformationMessage(`${endpoint.name} is a load balancer: it has no job queue, requests go to the worker's own paths under its base URL`, 'Ping Health').then((choice) => {
+      if (choice) void health.pingAndReport(endpoint);
+    });
+    return true;
+  }
+
   async function submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<void> {
+    if (refuseLoadBalancer(endpoint)) return;
     await targets.rememberRequest(endpoint.id, request);
     await jobs.submit(endpoint, request, mode, source);
   }
 
   /** From the Endpoints view or the palette: which request to send to an endpoint. */
   async function runOnEndpoint(endpoint: Endpoint, mode: RunMode): Promise<void> {
+    if (refuseLoadBalancer(endpoint)) return;
     const last = targets.lastRequest(endpoint.id);
     const files = await vscode.workspace.findFiles(REQUEST_FILE_GLOB, '**/node_modules/**', 200);
     type Item = vscode.QuickPickItem & { run: () => Promise<void> };
@@ -132,7 +144,7 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
     }),
     vscode.commands.registerCommand('endpointStudio.jobs.runLast', async (node?: EndpointNodeArg) => {
       const endpoint = await endpointOf(node, 'QUEUE', 'Run the last input on which endpoint?');
-      if (!endpoint) return;
+      if (!endpoint || refuseLoadBalancer(endpoint)) return;
       const last = targets.lastRequest(endpoint.id);
       if (!last) return void vscode.window.showInformationMessage(`No input was sent to ${endpoint.name} from this workspace yet; run a request file on it first`);
       await submit(endpoint, last, 'run', 'last used input');
