@@ -35,6 +35,13 @@ export interface SpecDiagnostic {
   readonly related?: readonly string[];
 }
 
+/**
+ * A document reports at most this many syntax problems and this many other problems. Past that
+ * they only bury the first ones, and each costs a search of the text for its place (a 10 MB
+ * mapping of unknown keys would otherwise take hours); the last one says that more were left out.
+ */
+export const MAX_PROBLEMS_PER_DOCUMENT = 200;
+
 export interface CheckResult {
   readonly documents: SpecDocument[];
   readonly diagnostics: SpecDiagnostic[];
@@ -77,15 +84,22 @@ export function documentDiagnostics(
       ...(hints.related !== undefined ? { related: hints.related } : {}),
     });
   };
-  for (const problem of document.syntaxProblems) add(problem, problem.severity, problem.code, problem.message, []);
+  const noteOmitted = (omitted: number): void => {
+    const last = diagnostics[diagnostics.length - 1];
+    if (omitted > 0 && last) diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
+  };
+  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) add(problem, problem.severity, problem.code, problem.message, []);
+  noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
   // A trailing `---` or a comment-only document in a multi-document file is not a spec.
   const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
   if (empty && inMultiDocumentFile) return diagnostics;
-  for (const problem of validateSpecData(document.data, mode, context)) {
+  const problems = validateSpecData(document.data, mode, context);
+  for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) {
     add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, problem);
   }
+  noteOmitted(problems.length - MAX_PROBLEMS_PER_DOCUMENT);
   return diagnostics;
 }
 

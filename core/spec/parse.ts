@@ -5,12 +5,18 @@
 import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
 import { shiftDocument, splitYamlDocuments } from './chunks';
+import { jsonNestingBeyond, yamlNestingBeyond } from './nestingScan';
 import type { ArrayNode, ObjectNode, PropertyNode, SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
 
 /** Deeper structures than this are not specs; refusing them keeps recursion and memory bounded. */
 export const MAX_NESTING_DEPTH = 256;
 /** Alias expansions allowed when building data from YAML (guards against "billion laughs"). */
 export const MAX_ALIAS_COUNT = 100;
+/**
+ * YAML whose nesting bound (see nestingScan.ts) passes this is refused before the parser sees it:
+ * the parser recurses per level and overflows its stack between 500 and 1,000 levels.
+ */
+const YAML_SCAN_LIMIT = MAX_NESTING_DEPTH + 128;
 
 export function formatForFileName(fileName: string): SpecFormat {
   return /\.json$/i.test(fileName) ? 'json' : 'yaml';
@@ -46,9 +52,13 @@ function parseYaml(text: string): SpecDocument[] {
 
 /** One YAML document's text (or a whole stream that cannot be cut), parsed as the `yaml` library reads it. */
 export function parseYamlStream(text: string): SpecDocument[] {
+  const tooDeep = yamlNestingBeyond(text, YAML_SCAN_LIMIT);
+  if (tooDeep >= 0) return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] }];
   const documents = YAML.parseAllDocuments(text, {
     prettyErrors: false,
-    uniqueKeys: true,
+    // The parser's own check compares each key with every earlier one (quadratic: a 10 MB mapping
+    // takes hours); convertYamlNode finds duplicates with a set instead.
+    uniqueKeys: false,
     strict: true,
     version: '1.2',
   });
@@ -74,15 +84,16 @@ function convertYamlDocument(doc: YAML.Document.Parsed, text: string): SpecDocum
   const span = { offset: start, length: end - start };
   const syntaxProblems = [...doc.errors, ...doc.warnings].map(yamlProblem);
   let root: SpecNode | undefined;
+  const keyProblems: SyntaxProblem[] = [];
   try {
-    root = doc.contents ? convertYamlNode(doc.contents, 0, text) : undefined;
+    root = doc.contents ? convertYamlNode(doc.contents, 0, text, keyProblems) : undefined;
   } catch (error) {
     if (!(error instanceof NestingTooDeep)) throw error;
     return { span, data: undefined, syntaxProblems: [...syntaxProblems, nestingProblem(error.offset)] };
   }
+  syntaxProblems.push(...keyProblems);
   // Duplicate keys are reported, but the data (last value wins) is still worth validating.
-  widenDuplicateKeys(syntaxProblems, root);
-  if (doc.errors.some((e) => e.code !== 'DUPLICATE_KEY')) return { span, root, data: undefined, syntaxProblems };
+  if (doc.errors.length > 0 || keyProblems.some((p) => p.code !== 'duplicate-key')) return { span, root, data: undefined, syntaxProblems };
   try {
     return { span, root, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), syntaxProblems };
   } catch (error) {
@@ -99,32 +110,6 @@ function convertYamlDocument(doc: YAML.Document.Parsed, text: string): SpecDocum
   }
 }
 
-/** The parser marks one character of a duplicate key; the whole key reads better. */
-function widenDuplicateKeys(problems: SyntaxProblem[], root: SpecNode | undefined): void {
-  problems.forEach((problem, index) => {
-    if (problem.code !== 'duplicate-key') return;
-    const key = findKeyAt(root, problem.offset, 0);
-    if (key) problems[index] = { ...problem, length: key.length };
-  });
-}
-
-function findKeyAt(node: SpecNode | undefined, offset: number, depth: number): { length: number } | undefined {
-  if (!node || depth > MAX_NESTING_DEPTH) return undefined;
-  if (node.kind === 'object') {
-    for (const property of node.properties) {
-      if (property.keySpan.offset === offset) return property.keySpan;
-      const inner = findKeyAt(property.value, offset, depth + 1);
-      if (inner) return inner;
-    }
-  } else if (node.kind === 'array') {
-    for (const item of node.items) {
-      const inner = findKeyAt(item, offset, depth + 1);
-      if (inner) return inner;
-    }
-  }
-  return undefined;
-}
-
 /** End of a node's text without the line breaks and indentation a block collection carries. */
 function trimmedEnd(text: string, start: number, end: number): number {
   while (end > start && /\s/.test(text[end - 1])) end--;
@@ -136,18 +121,30 @@ function isMultiline(text: string, start: number, end: number): boolean {
   return lineBreak !== -1 && lineBreak < end;
 }
 
-function convertYamlNode(node: YAML.Node, depth: number, text: string): SpecNode {
+/** Converts one node; duplicate and non-scalar keys go to `keyProblems`. */
+function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProblems: SyntaxProblem[]): SpecNode {
   const [start, rawEnd] = node.range ?? [0, 0];
   const valueEnd = trimmedEnd(text, start, rawEnd);
   const base = { offset: start, length: valueEnd - start, ...(node.tag && !node.tag.startsWith('tag:yaml.org') ? { tag: node.tag } : {}) };
   if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(start);
   if (YAML.isMap(node)) {
     const properties: PropertyNode[] = [];
+    // Scalar key values as the parser's own duplicate check compares them (by value, not by text).
+    const seen = new Set<unknown>();
     for (const pair of node.items) {
       const keyNode = YAML.isNode(pair.key) ? pair.key : undefined;
       const [keyStart, keyEnd] = keyNode?.range ?? [start, start];
       const key = YAML.isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
-      const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1, text) : undefined;
+      const keySpan = { offset: keyStart, length: Math.max(1, keyEnd - keyStart) };
+      if (YAML.isScalar(keyNode)) {
+        if (seen.has(keyNode.value)) keyProblems.push({ code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...keySpan });
+        seen.add(keyNode.value);
+      } else if (YAML.isCollection(keyNode)) {
+        // Building data turns such a key into JSON text, nested keys into ever longer escaped text:
+        // exponential in the depth. A spec's keys are names, so it is refused.
+        keyProblems.push({ code: 'syntax-error', message: 'a key must be a name, not a mapping or a list', severity: 'error', ...keySpan });
+      }
+      const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1, text, keyProblems) : undefined;
       properties.push({ key, keySpan: { offset: keyStart, length: keyEnd - keyStart }, value });
     }
     return { kind: 'object', properties, multiline: isMultiline(text, start, valueEnd), flow: Boolean(node.flow), ...base } satisfies ObjectNode;
@@ -155,7 +152,7 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string): SpecNode
   if (YAML.isSeq(node)) {
     const items: SpecNode[] = [];
     for (const item of node.items) {
-      if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1, text));
+      if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1, text, keyProblems));
     }
     return { kind: 'array', items, multiline: isMultiline(text, start, valueEnd), flow: Boolean(node.flow), ...base } satisfies ArrayNode;
   }
@@ -190,6 +187,9 @@ const jsonErrorMessages: Partial<Record<jsonc.ParseErrorCode, string>> = {
 };
 
 function parseJson(text: string): SpecDocument {
+  // The tree builder recurses per level and throws RangeError on deep input; refuse it first.
+  const tooDeep = jsonNestingBeyond(text, MAX_NESTING_DEPTH);
+  if (tooDeep >= 0) return { span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] };
   const errors: jsonc.ParseError[] = [];
   const tree = jsonc.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   // The scanner often reports two errors at one spot ("property name expected", "value expected"); keep the first.

@@ -12,12 +12,16 @@ import { closestMatch } from './suggest';
 // Compiled ahead of time from schemas/ (scripts/generate-validators.mjs): no compiler at run time.
 const validators: Record<SpecMode, ValidateFunction> = { create: compiled.create, update: compiled.update };
 
+const MAX_TRANSLATED_ERRORS = 1000;
+
 export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProblem[] {
   const validate = validators[mode];
   if (validate(data)) return [];
   const problems: SpecProblem[] = [];
   const seen = new Set<string>();
-  for (const error of validate.errors ?? []) {
+  // More are never shown (check.ts lists a few hundred per document) and each costs a search for
+  // a suggestion: a mapping of a million unknown keys would otherwise take minutes.
+  for (const error of (validate.errors ?? []).slice(0, MAX_TRANSLATED_ERRORS)) {
     const problem = translate(error, data, mode);
     if (!problem) continue;
     const key = `${problem.code}|${problem.target}|${problem.path.join('\u0000')}|${problem.message}`;
@@ -96,11 +100,23 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
   }
 }
 
+/**
+ * Per mapping and mode, the schema's names not yet written in it. Worked out once per mapping, not
+ * once per unknown key: a mapping of n unknown keys otherwise costs n², hours for a 10 MB file.
+ */
+const unwrittenNames = new WeakMap<object, Partial<Record<SpecMode, string[]>>>();
+
 function unknownProperty(parent: JsonPath, name: string, data: unknown, mode: SpecMode): { message: string; suggestion?: string } {
-  const view = schemaViewAt(parent, data, mode);
-  const present = new Set(Object.keys((valueAt(data, parent) as Record<string, unknown> | undefined) ?? {}));
-  // Suggest only names not already written, so a rename never creates a duplicate key.
-  const known = view ? [...view.properties.keys()].filter((k) => !present.has(k)) : [];
+  const owner = valueAt(data, parent);
+  const cached = isRecord(owner) ? unwrittenNames.get(owner)?.[mode] : undefined;
+  let known = cached;
+  if (!known) {
+    const view = schemaViewAt(parent, data, mode);
+    const present = new Set(Object.keys((owner as Record<string, unknown> | undefined) ?? {}));
+    // Suggest only names not already written, so a rename never creates a duplicate key.
+    known = view ? [...view.properties.keys()].filter((k) => !present.has(k)) : [];
+    if (isRecord(owner)) unwrittenNames.set(owner, { ...unwrittenNames.get(owner), [mode]: known });
+  }
   if (parent.length === 1 && parent[0] === 'scaling') {
     const owner = name === 'queueDelay' ? 'QUEUE_DELAY' : name === 'requestCount' ? 'REQUEST_COUNT' : undefined;
     const scaler = (valueAt(data, parent) as Record<string, unknown> | undefined)?.type;
