@@ -134,7 +134,8 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProble
     for (const pair of node.items) {
       const keyNode = YAML.isNode(pair.key) ? pair.key : undefined;
       const [keyStart, keyEnd] = keyNode?.range ?? [start, start];
-      const key = YAML.isScalar(keyNode) ? String(keyNode.value) : keyNode ? String(keyNode) : '';
+      // A collection key is named by its text: printing it as YAML costs time exponential in its depth.
+      const key = YAML.isScalar(keyNode) ? String(keyNode.value) : keyNode ? text.slice(keyStart, Math.min(keyEnd, keyStart + 200)) : '';
       const keySpan = { offset: keyStart, length: Math.max(1, keyEnd - keyStart) };
       if (YAML.isScalar(keyNode)) {
         if (seen.has(keyNode.value)) keyProblems.push({ code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...keySpan });

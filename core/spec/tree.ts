@@ -72,9 +72,21 @@ export interface SpecDocument {
 
 export type SpecFormat = 'yaml' | 'json';
 
+/**
+ * Large mappings get an index on first search, so locating many problems in one of a million keys
+ * is not a million-step scan each. Nodes are never changed after parsing, so it cannot go stale.
+ */
+const propertyIndex = new WeakMap<ObjectNode, Map<string, PropertyNode>>();
+const INDEXED_FROM = 64;
+
 /** Returns the property of `node` named `key`, preferring the last one as YAML and JSON loaders do. */
 export function findProperty(node: SpecNode | undefined, key: string): PropertyNode | undefined {
   if (node?.kind !== 'object') return undefined;
+  if (node.properties.length >= INDEXED_FROM) {
+    let index = propertyIndex.get(node);
+    if (!index) propertyIndex.set(node, (index = new Map(node.properties.map((p) => [p.key, p]))));
+    return index.get(key);
+  }
   for (let i = node.properties.length - 1; i >= 0; i--) {
     if (node.properties[i].key === key) return node.properties[i];
   }
