@@ -16,7 +16,7 @@ export const MAX_ALIAS_COUNT = 100;
  * YAML whose nesting bound (see nestingScan.ts) passes this is refused before the parser sees it:
  * the parser recurses per level and overflows its stack between 500 and 1,000 levels.
  */
-const YAML_SCAN_LIMIT = MAX_NESTING_DEPTH + 128;
+export const YAML_SCAN_LIMIT = MAX_NESTING_DEPTH + 128;
 
 export function formatForFileName(fileName: string): SpecFormat {
   return /\.json$/i.test(fileName) ? 'json' : 'yaml';

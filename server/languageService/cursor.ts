@@ -5,6 +5,8 @@
 import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
 import { splitYamlDocuments } from '../../core/spec/chunks';
+import { jsonNestingBeyond, yamlNestingBeyond } from '../../core/spec/nestingScan';
+import { MAX_NESTING_DEPTH, YAML_SCAN_LIMIT } from '../../core/spec/parse';
 import type { JsonPath, JsonPathSegment, SpecDocument, SpecFormat, SpecNode, TextSpan } from '../../core/spec/tree';
 import { containsOffset, spanEnd } from '../../core/spec/tree';
 
@@ -35,6 +37,8 @@ export function completionContext(text: string, offset: number, format: SpecForm
 }
 
 function jsonCompletionContext(text: string, offset: number): CursorContext | undefined {
+  // The JSON scanner recurses per level: text the spec parser refused as too deep would overflow it.
+  if (jsonNestingBeyond(text, MAX_NESTING_DEPTH) >= 0) return undefined;
   const location = jsonc.getLocation(text, offset);
   const previous = location.previousNode;
   const path = location.path.filter((s) => s !== '') as JsonPathSegment[];
@@ -127,6 +131,8 @@ function findMarker(patched: string, markerOffset: number): MarkerHit | undefine
   if (!patched.startsWith(MARKER, markerOffset)) return undefined;
   // Only the `---` document holding the cursor is parsed again, however many the file has.
   const chunk = splitYamlDocuments(patched)?.filter((c) => c.offset <= markerOffset).pop() ?? { offset: 0, text: patched };
+  // The YAML parser recurses per level: text the spec parser refused as too deep would overflow it.
+  if (yamlNestingBeyond(chunk.text, YAML_SCAN_LIMIT) >= 0) return undefined;
   const documents = YAML.parseAllDocuments(chunk.text, { prettyErrors: false, uniqueKeys: false });
   if (!Array.isArray(documents)) return undefined;
   const at = markerOffset - chunk.offset;
