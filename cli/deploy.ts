@@ -125,6 +125,13 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
   if (text === undefined) return 2;
   const checked = checkSpecText(text, formatForFileName(file), 'create', catalog ? { catalog } : {});
   const wanted = checked.documents.map((document, index) => ({ document, index })).filter(({ document, index }) => (options.document === undefined || options.document === index) && isSpecDocument(document));
+  // Text that could not be read as a spec at all (a syntax error, nesting too deep) says why.
+  const unreadable = wanted.length === 0 && options.document === undefined ? checked.diagnostics.filter((d) => d.severity === 'error') : [];
+  if (unreadable.length > 0) {
+    io.err(unreadable.map((d) => diagnosticLine(file, d)).join('\n'));
+    io.err(`endpoint-studio ${command}: ${file} has errors; fix them first (nothing was sent)`);
+    return 1;
+  }
   if (wanted.length === 0) {
     io.err(`endpoint-studio ${command}: ${options.document !== undefined ? `${file} has no document ${options.document}` : `${file} holds no spec`}`);
     return options.document !== undefined ? 2 : 1;
