@@ -4,6 +4,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { titleFor } from './http/problems';
 import { DEFAULT_DEV_API_KEY } from './auth';
 import type { EmulatorContext } from './context';
 import { FaultInjector, type FaultOptions } from './faults';
@@ -73,6 +75,14 @@ function urlFor(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (error.code === 'ECONNRESET' && !socket.readable)) return void socket.destroy();
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail = status === 431 ? 'the request headers are larger than the server accepts' : status === 408 ? 'the request was not received in time' : 'the request could not be parsed as HTTP/1.1';
+  const body = JSON.stringify({ title: titleFor(status), status, detail });
+  socket.end(`HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   const timeScale = options.timeScale ?? 1;
@@ -114,8 +124,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const rest = createServer(createRestHandler({ ctx, keys, limiter, faults, adminEnabled: options.adminEnabled ?? true, trackStream }));
   const jobs = createServer(createJobsHandler({ ctx, keys, faults }));
-  // A malformed request line must not produce an unhandled error.
-  for (const server of [rest, jobs]) server.on('clientError', (_error, socket) => socket.destroy());
+  // A request Node cannot parse (a malformed request line, an oversized or broken header, a bad
+  // Content-Length) still gets a problem answer, as the service's front end gives one, then the
+  // connection is closed; it must never become an unhandled error.
+  for (const server of [rest, jobs]) server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparsable(error, socket));
   const restPort = await listen(rest, options.port ?? 8787, host);
   let jobsPort: number;
   try {
