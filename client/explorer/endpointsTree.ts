@@ -172,7 +172,8 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         item.description = `${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
         item.tooltip = new vscode.MarkdownString(`${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`);
         item.iconPath = new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
-        item.contextValue = node.spec ? 'endpoint.bound' : 'endpoint';
+        // The type decides the menu: jobs for queue endpoints, a health ping for load balancers.
+        item.contextValue = `endpoint.${node.endpoint.type === 'LOAD_BALANCER' ? 'lb' : 'queue'}${node.spec ? '.bound' : ''}`;
         return item;
       }
       case 'group': {
