@@ -4,18 +4,21 @@
  * through `reportError`, so 401, 403 and 429 read the same everywhere.
  */
 import * as vscode from 'vscode';
-import { ApiError, createApiClient, type ApiClient, type RateLimitSnapshot } from '../../core/api';
+import { ApiError, createApiClient, type ApiClient, type RateLimitSnapshot, type RetryNotice } from '../../core/api';
 import type { ProfileStore, ResolvedProfile } from './profiles';
 
 export class Session implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly quota = new vscode.EventEmitter<RateLimitSnapshot>();
+  private readonly retry = new vscode.EventEmitter<RetryNotice>();
   /** Fires after the profile, the key or trust changed (and once at start). */
   readonly onDidChange = this.changed.event;
   readonly onDidChangeQuota = this.quota.event;
+  /** Fires when a call waits before trying again (a 429 waited out, a backoff), so the wait can be shown. */
+  readonly onDidScheduleRetry = this.retry.event;
   private current?: { profile: ResolvedProfile; api: ApiClient };
   private unsubscribe?: () => void;
-  private readonly disposables: vscode.Disposable[] = [this.changed, this.quota];
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.quota, this.retry];
 
   constructor(readonly profiles: ProfileStore, private readonly log: vscode.LogOutputChannel) {
     this.disposables.push(
@@ -49,7 +52,15 @@ export class Session implements vscode.Disposable {
           // Entries are redacted by the client; they never carry the key.
           log: (entry) => this.log.trace(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`),
         });
-        this.unsubscribe = api.onRateLimit((snapshot) => this.quota.fire(snapshot));
+        const offQuota = api.onRateLimit((snapshot) => this.quota.fire(snapshot));
+        const offRetry = api.onRetry((notice) => {
+          this.log.warn(`${notice.method} ${notice.path}: ${notice.reason === 'rateLimited' ? 'rate limited' : notice.reason}; retrying in ${Math.ceil(notice.waitMs / 1000)} s`);
+          this.retry.fire(notice);
+        });
+        this.unsubscribe = () => {
+          offQuota();
+          offRetry();
+        };
         this.current = { profile, api };
       } catch (error) {
         this.log.error(`profile ${profile.name} cannot be used: ${(error as Error).message}`);

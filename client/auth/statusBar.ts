@@ -1,12 +1,15 @@
 /** The active profile and the tightest rate-limit window in the status bar; click to switch profile. */
 import * as vscode from 'vscode';
-import type { RateLimitSnapshot } from '../../core/api';
+import type { RateLimitSnapshot, RetryNotice } from '../../core/api';
 import type { Session } from './session';
 
 export class ProfileStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('endpointStudio.profile', vscode.StatusBarAlignment.Right, 91);
   private readonly disposables: vscode.Disposable[] = [this.item];
   private quota?: RateLimitSnapshot;
+  /** While a rate-limited call waits: when it goes out again; the item counts down to it. */
+  private retryAt?: number;
+  private countdown?: NodeJS.Timeout;
 
   constructor(private readonly session: Session) {
     this.item.name = 'Endpoint Studio Profile';
@@ -20,13 +23,34 @@ export class ProfileStatusItem implements vscode.Disposable {
         this.quota = snapshot;
         this.render();
       }),
+      session.onDidScheduleRetry((notice) => this.showRetry(notice)),
+      { dispose: () => clearInterval(this.countdown) },
     );
     this.render();
     this.item.show();
   }
 
+  /** Says when a rate-limited call goes out again, so a wait never looks like a hang; ticks each second. */
+  private showRetry(notice: RetryNotice): void {
+    if (notice.reason !== 'rateLimited') return;
+    this.retryAt = Math.max(this.retryAt ?? 0, notice.retryAt);
+    clearInterval(this.countdown);
+    this.countdown = setInterval(() => this.render(), 1000);
+    this.render();
+  }
+
   private render(): void {
     const profile = this.session.profile;
+    const waitS = this.retryAt !== undefined ? Math.ceil((this.retryAt - Date.now()) / 1000) : 0;
+    if (waitS > 0 && profile) {
+      this.item.text = `$(watch) ${profile.name} · rate limited: retrying in ${waitS}s`;
+      this.item.tooltip = 'The service answered 429 Too Many Requests; the request is sent again when the service said it may be.';
+      return;
+    }
+    if (this.retryAt !== undefined) {
+      this.retryAt = undefined;
+      clearInterval(this.countdown);
+    }
     if (!profile) {
       this.item.text = '$(account) Endpoint Studio: signed out';
       this.item.tooltip = vscode.workspace.isTrusted ? 'Sign in, or use the local emulator, to deploy and browse endpoints' : 'Untrusted workspace: specs are checked, nothing is sent to the service';

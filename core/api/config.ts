@@ -28,6 +28,23 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRateLimitWaitMs: 30_000,
 };
 
+/**
+ * The client is about to wait and send a request again: after a 429 (waiting out `Retry-After`), or
+ * after a 5xx, timeout or drop of a request that is safe to repeat (backing off). A UI shows it as
+ * "retrying in N s" so a wait never looks like a hang.
+ */
+export interface RetryNotice {
+  reason: 'rateLimited' | 'server' | 'timeout' | 'network';
+  method: string;
+  /** Path and query, redacted. */
+  path: string;
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  waitMs: number;
+  /** Client clock (ms) when the next attempt goes out. */
+  retryAt: number;
+}
+
 /** One line per HTTP exchange, for an output channel. Already redacted; never carries the key. */
 export interface ApiLogEntry {
   method: string;
@@ -55,6 +72,8 @@ export interface ApiClientConfig {
   /** Called with each new quota snapshot; see also `client.onRateLimit`. */
   onRateLimit?: (snapshot: RateLimitSnapshot) => void;
   log?: (entry: ApiLogEntry) => void;
+  /** Called before each wait for a retry; see also `client.onRetry`. */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export type Environment = Record<string, string | undefined>;

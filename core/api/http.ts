@@ -5,7 +5,7 @@
  * The key lives only in this closure-held header value and the redactor; nothing that leaves
  * this module (errors, log entries, URLs) can carry it.
  */
-import { DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, normalizeBaseUrl, type ApiClientConfig, type ApiLogEntry, type RetryPolicy } from './config';
+import { DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, normalizeBaseUrl, type ApiClientConfig, type ApiLogEntry, type RetryNotice, type RetryPolicy } from './config';
 import { ApiError, kindForStatus, parseProblemBody } from './errors';
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitSnapshot } from './rateLimit';
 import { createRedactor, type Redactor } from './redact';
@@ -67,6 +67,7 @@ export class HttpCore {
   private readonly userAgent: string;
   private readonly log: ((entry: ApiLogEntry) => void) | undefined;
   private readonly listeners = new Set<(snapshot: RateLimitSnapshot) => void>();
+  private readonly retryListeners = new Set<(notice: RetryNotice) => void>();
   private latestRateLimit: RateLimitSnapshot | undefined;
   readonly redact: Redactor;
   private readonly authorization: () => string | undefined;
@@ -90,6 +91,24 @@ export class HttpCore {
     this.userAgent = config.userAgent ?? 'endpoint-studio';
     this.log = config.log;
     if (config.onRateLimit) this.listeners.add(config.onRateLimit);
+    if (config.onRetry) this.retryListeners.add(config.onRetry);
+  }
+
+  /** Subscribes to retry waits (429 waited out, backoff after a failure); returns the unsubscribe function. */
+  onRetry(listener: (notice: RetryNotice) => void): () => void {
+    this.retryListeners.add(listener);
+    return () => this.retryListeners.delete(listener);
+  }
+
+  private announceRetry(reason: RetryNotice['reason'], method: string, path: string, attempt: number, waitMs: number): void {
+    const notice: RetryNotice = { reason, method, path, attempt, waitMs, retryAt: Date.now() + waitMs };
+    for (const listener of this.retryListeners) {
+      try {
+        listener(notice);
+      } catch {
+        // A broken status bar must not break the request it reports on.
+      }
+    }
   }
 
   /** The quota state from the latest answer that carried it. */
@@ -161,7 +180,9 @@ export class HttpCore {
         if (kind !== 'aborted' && idempotent && failures < this.retry.maxRetries) {
           failures++;
           earlierOutcomeUnknown ||= outcomeUnknown;
-          await this.pause(this.backoff(failures), req.signal, method, shownPath);
+          const waitMs = this.backoff(failures);
+          this.announceRetry(kind, method, shownPath, attempt, waitMs);
+          await this.pause(waitMs, req.signal, method, shownPath);
           continue;
         }
         throw this.transportError(kind, method, shownPath, outcomeUnknown, this.causeText(error, redact), req.timeoutMs ?? this.timeoutMs);
@@ -183,6 +204,7 @@ export class HttpCore {
         const waitMs = (retryAfterSeconds ?? 1) * 1000;
         if (waitMs <= this.retry.maxRateLimitWaitMs) {
           rateLimitWaits++;
+          this.announceRetry('rateLimited', method, shownPath, attempt, waitMs);
           await this.pause(waitMs, req.signal, method, shownPath);
           continue;
         }
@@ -190,7 +212,9 @@ export class HttpCore {
       if (kind === 'server' && idempotent && failures < this.retry.maxRetries) {
         failures++;
         earlierOutcomeUnknown ||= method !== 'GET';
-        await this.pause(this.backoff(failures), req.signal, method, shownPath);
+        const waitMs = this.backoff(failures);
+        this.announceRetry('server', method, shownPath, attempt, waitMs);
+        await this.pause(waitMs, req.signal, method, shownPath);
         continue;
       }
       throw new ApiError({

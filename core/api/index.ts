@@ -16,6 +16,7 @@ import { HttpCore } from './http';
 import { JobsApi } from './jobs';
 import { NetworkVolumesApi } from './networkVolumes';
 import type { RateLimitSnapshot } from './rateLimit';
+import type { RetryNotice } from './config';
 import { RegistriesApi } from './registries';
 import { ServerlessApi } from './serverless';
 import { TemplatesApi } from './templates';
@@ -35,6 +36,8 @@ export interface ApiClient {
   readonly rateLimit: RateLimitSnapshot | undefined;
   /** Subscribes to quota updates; returns the unsubscribe function. */
   onRateLimit(listener: (snapshot: RateLimitSnapshot) => void): () => void;
+  /** Subscribes to the waits before retries (a 429 waited out, backoff after a failure); returns the unsubscribe function. */
+  onRetry(listener: (notice: RetryNotice) => void): () => void;
   /** Removes the key (and key-like tokens) from text before it is shown or logged. */
   redact(text: string): string;
   /** The service's machine-readable schema (`GET /v2/openapi.json`). */
@@ -57,13 +60,14 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
       return http.rateLimit;
     },
     onRateLimit: (listener) => http.onRateLimit(listener),
+    onRetry: (listener) => http.onRetry(listener),
     redact: (text) => http.redact(text),
     openApi: (options = {}) => http.request<unknown>({ method: 'GET', path: '/v2/openapi.json', ...options }),
   };
 }
 
 export { configFromEnvironment, DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from './config';
-export type { ApiClientConfig, ApiLogEntry, Environment, RetryPolicy } from './config';
+export type { ApiClientConfig, ApiLogEntry, Environment, RetryNotice, RetryPolicy } from './config';
 export { ApiError } from './errors';
 export type { ApiErrorKind } from './errors';
 export { parseJsonPath, parseProblemFieldError } from './jsonPath';
