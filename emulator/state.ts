@@ -4,7 +4,8 @@
  * runtime only, as on the service after a worker restart. Writes are atomic (temp file +
  * rename) so a crash mid-write never leaves a half-written state file behind.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../core/util/atomicWrite';
 import type { TemplateRecord } from './catalog/seed';
 
@@ -117,7 +118,44 @@ export function emptyState(): EmulatorState {
   return { formatVersion: 1, endpoints: [], releases: {}, templates: [], networkVolumes: [], registries: [], usage: [], volumeUsage: [] };
 }
 
+/**
+ * Removes temporary files a killed emulator left beside the state file (`<file>.<pid>.<time>.tmp`,
+ * see atomicWrite.ts), so they do not pile up. A file of a process that is still running is kept:
+ * it may be writing right now. Returns how many were removed.
+ */
+export function removeStaleTemporaries(path: string): number {
+  const prefix = `${basename(path)}.`;
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const match = /^(\d+)\.\d+\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '');
+    if (!match || isRunning(Number(match[1]))) continue;
+    try {
+      unlinkSync(join(dirname(path), name));
+      removed++;
+    } catch {
+      // Gone already, or not ours to remove: either way nothing to do.
+    }
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function loadState(path: string): EmulatorState | undefined {
+  removeStaleTemporaries(path);
   if (!existsSync(path)) return undefined;
   let parsed: unknown;
   try {
