@@ -22,7 +22,8 @@ export function createRedactor(secrets: readonly string[]): Redactor {
       if (encoded !== secret) out = out.split(encoded).join(REDACTED);
     }
     // Whatever the key, an Authorization value or a key-ish query parameter never survives.
-    out = out.replace(/(Bearer\s+)[^\s"',;]+/gi, `$1${REDACTED}`);
+    // ("bearer token" in prose, as in "invalid bearer token", is left readable.)
+    out = out.replace(/(Bearer\s+)(?!token\b)[^\s"',;]+/gi, `$1${REDACTED}`);
     out = out.replace(/([?&](?:api_key|apikey|key|token)=)[^&#\s"']+/gi, `$1${REDACTED}`);
     return out;
   };
