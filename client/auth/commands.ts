@@ -26,6 +26,8 @@ export async function checkKey(apiUrl: string, jobsUrl: string, apiKey: string):
 export function registerAuthCommands(profiles: ProfileStore, log: vscode.LogOutputChannel): vscode.Disposable {
   let emulator: RunningEmulator | undefined;
   const signIn = async (): Promise<void> => {
+    // Restricted Mode sends nothing to the service, not even the key check below.
+    if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('Endpoint Studio: trust this workspace to sign in; in Restricted Mode nothing is sent to the service');
     const name = await vscode.window.showInputBox({
       title: 'Endpoint Studio: Sign In',
       prompt: 'Profile name (several keys can be kept, e.g. personal and prod)',
