@@ -88,7 +88,14 @@ function clientFor(io: DeployIo, command: string): ApiClient | number {
     return 2;
   }
   try {
-    return createApiClient({ ...config, userAgent: 'endpoint-studio-cli' });
+    return createApiClient({
+      ...config,
+      userAgent: 'endpoint-studio-cli',
+      // A wait the service asked for (429) is said, so a pause never looks like a hang.
+      onRetry: (n) => {
+        if (n.reason === 'rateLimited') io.err(`endpoint-studio ${command}: rate limited on ${n.method} ${n.path}; retrying in ${Math.ceil(n.waitMs / 1000)}s`);
+      },
+    });
   } catch (error) {
     io.err(`endpoint-studio ${command}: ${(error as Error).message}`);
     return 2;

@@ -82,6 +82,8 @@ describe('the CLI with the key in its environment', () => {
       sweep(`CLI ${label} (exit ${result.status})`, result.output);
       assert.ok(result.status !== null && result.status <= 3, `${label}: exit ${result.status}\n${result.output}`);
       assert.doesNotMatch(result.output, /^\s+at .+:\d+:\d+\)?$/m, `${label}: a stack trace\n${result.output}`);
+      // The CLI says when it waits out a 429 rather than pausing silently.
+      if (label === 'a 429 storm on plan') assert.match(result.output, /rate limited on GET \/v2\/\S+; retrying in 1s/);
     }
     for (const file of filesUnder(project)) sweep(`file ${file}`, readFileSync(file, 'utf8'));
   });
