@@ -18,11 +18,39 @@ export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
 export { IncrementalChecker } from '../../core/spec/incremental';
 
+/**
+ * Larger files are not checked in the editor: a spec is a few kilobytes, a file of thousands of specs well
+ * under this, and parsing many megabytes would hold the server's memory at gigabytes for a file nobody
+ * edits by hand. The CLI still checks them.
+ */
+export const MAX_CHECKED_TEXT_LENGTH = 4 * 1024 * 1024;
+
 export function analyze(text: string, format: SpecFormat, context: ValidationContext = {}, previous?: IncrementalChecker): CheckResult {
+  if (text.length > MAX_CHECKED_TEXT_LENGTH) return tooLarge(text);
   return previous ? previous.check(text, format, 'create', context) : checkSpecText(text, format, 'create', context);
 }
 
+function tooLarge(text: string): CheckResult {
+  const megabytes = (size: number): string => `${(size / 1024 / 1024).toFixed(1)} MB`;
+  return {
+    documents: [],
+    diagnostics: [
+      {
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        offset: 0,
+        length: 0,
+        severity: 'warning',
+        code: 'file-too-large',
+        message: `the file is not checked in the editor: it is ${megabytes(text.length)}, the limit is ${megabytes(MAX_CHECKED_TEXT_LENGTH)} (split it, or run endpoint-studio validate on it)`,
+        path: [],
+        documentIndex: 0,
+      },
+    ],
+  };
+}
+
 export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {
+  if (text.length > MAX_CHECKED_TEXT_LENGTH) return [];
   const document = documentAt(analysis.documents, offset);
   const context = completionContext(text, offset, format, document);
   return context ? completeAt(context, document?.data, format, catalog) : [];

@@ -14,8 +14,8 @@ import { count, reportFigures, residentMb, within } from './support';
 const SMALL_BOUND_MS = 5_000;
 /** A 10 MB file crosses the pipe as one JSON-RPC message, then is parsed and checked. */
 const LARGE_BOUND_MS = 60_000;
-/** The server holds a 10 MB document as text, its parse and its data; a leak or blow-up passes this. */
-const RSS_CEILING_MB = 1_500;
+/** Files over 4 MB are not parsed in the editor; below that a parse and its data stay well under this. */
+const RSS_CEILING_MB = 400;
 
 /** The 10 MB mapping of a million unknown keys is left to parser.test.ts: here it would only repeat that run, slower. */
 const LSP_INPUTS = [...corpusFiles(), ...generatedInputs().filter((i) => i.name !== 'ten-mb-unknown-keys')];
@@ -70,6 +70,17 @@ describe('the language server process on the hostile corpus', () => {
       await exercise(input.text(), input.format, input.large ? LARGE_BOUND_MS : SMALL_BOUND_MS, input.fileName);
     });
   }
+
+  it('a file over 4 MB is named too large instead of parsed, and nothing else is offered on it', async () => {
+    const uri = `file:///workspace/large-${++counter}.endpoint.yaml`;
+    await client.open(uri, `${VALID_SPEC}---\n`.repeat(Math.ceil((4.5 * 1024 * 1024) / (VALID_SPEC.length + 4))));
+    const diagnostics = await within(SMALL_BOUND_MS, 'diagnostics of a 4.5 MB file', client.pulledDiagnostics(uri));
+    assert.deepEqual(diagnostics.map((d) => d.code), ['file-too-large']);
+    assert.match(diagnostics[0].message, /it is 4\.5 MB, the limit is 4\.0 MB/);
+    assert.deepEqual(await within(SMALL_BOUND_MS, 'completion in a 4.5 MB file', client.completion(uri, 1, 2)), []);
+    await client.close(uri);
+    noteMemory('a 4.5 MB file');
+  });
 
   it('edits a hostile document in place: each version answered, none stale', async () => {
     const uri = `file:///workspace/edited-${++counter}.endpoint.yaml`;
