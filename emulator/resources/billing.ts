@@ -8,47 +8,14 @@ import type { EmulatorContext } from '../context';
 import { badRequest } from '../http/problems';
 import { route, type Route } from '../http/router';
 import type { EmulatorState, UsageRecord } from '../state';
+import type { BillingBucketSize } from '../../core/api/billing';
+import { BUCKET_SIZES, floorBucket, nextBucket } from '../../core/billing/buckets';
 
-export type BucketSize = 'hour' | 'day' | 'week' | 'month' | 'year';
-const BUCKET_SIZES: readonly BucketSize[] = ['hour', 'day', 'week', 'month', 'year'];
+export type BucketSize = BillingBucketSize;
 const HOUR = 3600 * 1000;
 const MAX_BUCKETS = 10000;
 /** USD per GB-month (730 hours) of network volume storage. */
 const STORAGE_RATE = { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 } as const;
-
-export function floorBucket(t: number, size: BucketSize): number {
-  const d = new Date(t);
-  switch (size) {
-    case 'hour':
-      return Math.floor(t / HOUR) * HOUR;
-    case 'day':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-    case 'week': {
-      const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-      return day - ((d.getUTCDay() + 6) % 7) * 24 * HOUR;
-    }
-    case 'month':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    case 'year':
-      return Date.UTC(d.getUTCFullYear(), 0, 1);
-  }
-}
-
-export function nextBucket(start: number, size: BucketSize): number {
-  const d = new Date(start);
-  switch (size) {
-    case 'hour':
-      return start + HOUR;
-    case 'day':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
-    case 'week':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 7);
-    case 'month':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-    case 'year':
-      return Date.UTC(d.getUTCFullYear() + 1, 0, 1);
-  }
-}
 
 function previousBucket(start: number, size: BucketSize): number {
   return floorBucket(start - 1, size);
