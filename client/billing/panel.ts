@@ -4,8 +4,8 @@
  * service and shapes the answer; the webview only draws what it is sent and reports the form.
  * Only one request is in flight: a new query aborts the previous one, whose answer is dropped.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewHtml } from '../webviewPage';
 import { ApiError } from '../../core/api';
 import { MAX_LAST_N, fetchBilling, type BillingRequest, type BillingResponse } from '../../core/billing/query';
 import { BUCKET_SIZES } from '../../core/billing/buckets';
@@ -146,21 +146,10 @@ export class BillingPanel implements vscode.Disposable {
 }
 
 function html(webview: vscode.Webview, media: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'billing.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'billing.css'));
-  const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}'; img-src ${webview.cspSource}; font-src ${webview.cspSource}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Billing</title>
-</head>
-<body>
-<form id="controls" class="controls" aria-label="Billing query">
+  return webviewHtml(webview, media, { title: 'Billing', script: 'billing.js', style: 'billing.css', body: BODY });
+}
+
+const BODY = `<form id="controls" class="controls" aria-label="Billing query">
   <label>Billing <select id="kind" name="kind"></select></label>
   <label>Bucket <select id="bucketSize" name="bucketSize"></select></label>
   <fieldset class="range">
@@ -191,8 +180,4 @@ function html(webview: vscode.Webview, media: vscode.Uri): string {
   <ul id="legend" class="legend" aria-label="Legend"></ul>
   <table id="table"><caption class="visually-hidden">Spend per bucket (USD)</caption><thead></thead><tbody></tbody><tfoot></tfoot></table>
   <p id="components" class="components"></p>
-</main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
-}
+</main>`;

@@ -4,8 +4,8 @@
  * renders what it is sent, in batches at most every 100 ms. Streams run while the view is visible:
  * hiding or closing it aborts them, showing it again resumes each worker after its last line.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewHtml } from '../webviewPage';
 import type { Session } from '../auth/session';
 import { LogFollower, type LogTarget } from './follower';
 import { compileFilter, formatRow, isSourceFilter, RingBuffer, TAIL_CHOICES, type LineFilter, type LogRow, type SourceFilter } from './model';
@@ -204,21 +204,10 @@ function describe(target: LogTarget): string {
 }
 
 function html(webview: vscode.Webview, media: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'logs.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'logs.css'));
-  const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}'; img-src ${webview.cspSource}; font-src ${webview.cspSource}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Logs</title>
-</head>
-<body>
-<div class="toolbar" role="toolbar" aria-label="Log controls">
+  return webviewHtml(webview, media, { title: 'Logs', script: 'logs.js', style: 'logs.css', body: BODY });
+}
+
+const BODY = `<div class="toolbar" role="toolbar" aria-label="Log controls">
   <span id="target" class="target"></span>
   <button id="pause" type="button" aria-pressed="false" title="Pause or resume following (Space in the log)">Pause</button>
   <label>Source <select id="source"><option value="all">all</option><option value="container">container</option><option value="system">system</option></select></label>
@@ -231,8 +220,4 @@ function html(webview: vscode.Webview, media: vscode.Uri): string {
   <span id="filterError" class="error" role="alert"></span>
 </div>
 <div id="lines" class="lines" role="log" aria-live="polite" aria-label="Log lines" tabindex="0"></div>
-<div id="status" class="status" aria-live="polite"></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
-}
+<div id="status" class="status" aria-live="polite"></div>`;

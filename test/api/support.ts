@@ -5,6 +5,7 @@
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { startEmulator, type EmulatorOptions } from '../../emulator';
 import { createApiClient, type ApiClient, type ApiClientConfig, type CreateEndpointRequest } from '../../core/api';
 
@@ -43,8 +44,19 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
   }
 }
 
+/** A request as the proxy saw it, with the status it was answered. */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  /** `performance.now()` when the request reached the proxy. */
+  at: number;
+  status?: number;
+}
+
 export interface LosingProxy {
   url: string;
+  /** Every request that reached the proxy, in order (so a test can prove the client did not flood it). */
+  readonly received: ReceivedRequest[];
   /** The next N requests matching `method` are forwarded and handled, but their answer is dropped. */
   loseAnswers(method: string, count: number): void;
   forwarded: number;
@@ -56,11 +68,15 @@ export async function losingProxy(target: string): Promise<LosingProxy> {
   const upstream = new URL(target);
   let lose: { method: string; count: number } | undefined;
   const state = { forwarded: 0 };
+  const received: ReceivedRequest[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const entry: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() };
+    received.push(entry);
     const dropThis = lose !== undefined && lose.count > 0 && req.method === lose.method;
     if (dropThis && lose) lose.count--;
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       state.forwarded++;
+      entry.status = answer.statusCode;
       if (dropThis) {
         answer.resume();
         answer.on('end', () => req.socket.destroy());
@@ -69,12 +85,14 @@ export async function losingProxy(target: string): Promise<LosingProxy> {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
+    // The emulator dropped the connection (an injected fault): drop ours too, as the network would.
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
     loseAnswers: (method, count) => {
       lose = { method, count };
     },

@@ -65,26 +65,39 @@ describe('settings and workspace trust', () => {
 });
 
 describe('webviews', () => {
-  const panels = sources(join(REPO_ROOT, 'client'), /\.ts$/).filter((f) => read(f).includes('Content-Security-Policy'));
+  const shell = join(REPO_ROOT, 'client/webviewPage.ts');
+  const panels = sources(join(REPO_ROOT, 'client'), /\.ts$/).filter((f) => f !== shell && read(f).includes('webviewHtml('));
 
-  it('are found (the logs view and the billing panel)', () => {
+  it('are found (the logs view and the billing panel), and only the shared shell writes a page head', () => {
     assert.deepEqual(panels.map((f) => relative(REPO_ROOT, f)).sort(), ['client/billing/panel.ts', 'client/logs/panel.ts']);
+    const heads = sources(join(REPO_ROOT, 'client'), /\.ts$/).filter((f) => read(f).includes('Content-Security-Policy'));
+    assert.deepEqual(heads.map((f) => relative(REPO_ROOT, f)), ['client/webviewPage.ts']);
+  });
+
+  it('client/webviewPage.ts: strict CSP with a fresh nonce, the one script carrying it, no remote resources', () => {
+    const source = read(shell);
+    const csp = /const csp = `([^`]*)`/.exec(source)?.[1] ?? '';
+    assert.match(csp, /^default-src 'none';/);
+    assert.match(csp, /script-src 'nonce-\$\{nonce\}'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*|https?:/);
+    assert.match(source, /const nonce = randomBytes\(16\)\.toString\('base64'\);/);
+    const template = source.slice(source.indexOf('<!DOCTYPE html>'), source.indexOf('</html>'));
+    assert.doesNotMatch(template, /\son[a-z]+\s*=/i, 'no inline event handlers');
+    assert.doesNotMatch(template, /(src|href)="https?:|url\(https?:|\/\/cdn/i, 'no remote resources');
+    const scripts = template.match(/<script[^>]*>/g) ?? [];
+    assert.equal(scripts.length, 1);
+    for (const script of scripts) assert.match(script, /nonce="\$\{nonce\}"/);
   });
 
   for (const panel of panels) {
     const name = relative(REPO_ROOT, panel);
-    it(`${name}: strict CSP with a fresh nonce, no inline code, no remote resources, messages parsed`, () => {
+    it(`${name}: markup with no inline code or remote resources, messages parsed`, () => {
       const source = read(panel);
-      const csp = /const csp = `([^`]*)`/.exec(source)?.[1] ?? '';
-      assert.match(csp, /^default-src 'none';/);
-      assert.match(csp, /script-src 'nonce-\$\{nonce\}'(;|$)/);
-      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*|https?:/);
-      assert.match(source, /const nonce = randomBytes\(16\)\.toString\('base64'\);/);
-      const template = source.slice(source.indexOf('<!DOCTYPE html>'), source.indexOf('</html>'));
-      assert.ok(template.length > 100);
-      assert.doesNotMatch(template, /\son[a-z]+\s*=/i, 'no inline event handlers');
-      assert.doesNotMatch(template, /(src|href)="https?:|url\(https?:|\/\/cdn/i, 'no remote resources');
-      for (const script of template.match(/<script[^>]*>/g) ?? []) assert.match(script, /nonce="\$\{nonce\}"/);
+      const body = /const BODY = `([^`]*)`/.exec(source)?.[1] ?? '';
+      assert.ok(body.length > 100);
+      assert.doesNotMatch(body, /<script/i, 'scripts come only from the shell');
+      assert.doesNotMatch(body, /\son[a-z]+\s*=/i, 'no inline event handlers');
+      assert.doesNotMatch(body, /(src|href)="https?:|url\(https?:|\/\/cdn/i, 'no remote resources');
       assert.match(source, /enableScripts: true, enableCommandUris: false, localResourceRoots: \[media\]/);
       // What the webview sends is parsed before anything acts on it.
       assert.match(source, /onDidReceiveMessage\(\(raw: unknown\) => this\.receive\(raw\)\)/);

@@ -3,51 +3,11 @@
  * emulator receives (so a test can prove the client did not flood it), one cuts a response stream
  * after an exact number of bytes (a log stream dropped in the middle of a line).
  */
-import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createConnection, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-export interface Received {
-  method: string;
-  path: string;
-  /** `performance.now()` when the request reached the proxy. */
-  at: number;
-  status?: number;
-}
-
-export interface CountingProxy {
-  readonly url: string;
-  readonly received: Received[];
-  close(): Promise<void>;
-}
-
-/** Forwards every request to `target` and records it with the status it was answered. */
-export async function countingProxy(target: string): Promise<CountingProxy> {
-  const upstream = new URL(target);
-  const received: Received[] = [];
-  const server: Server = createHttpServer((req, res) => {
-    const entry: Received = { method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() };
-    received.push(entry);
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      entry.status = answer.statusCode;
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    // The emulator dropped the connection (an injected fault): drop ours too, as the network would.
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+// The recording proxy is the client tests' forwarding proxy, which counts and records every request.
+export { losingProxy as countingProxy, type LosingProxy as CountingProxy, type ReceivedRequest as Received } from '../api/support';
 
 export interface CuttingProxy {
   readonly url: string;
