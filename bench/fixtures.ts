@@ -3,7 +3,7 @@
  * toggling edit that makes each alternately valid and invalid, specs for the CLI and memory runs, and
  * the positions for completions.
  */
-import { checkSpecText } from '../core/spec/check';
+import { checkSpecText } from '../core/endpointSpec/check';
 
 export interface Range {
   start: { line: number; character: number };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { IncrementalChecker } from '../core/spec/incremental';
+import { IncrementalChecker } from '../core/endpointSpec/incremental';
 import { DEFAULT_DEV_API_KEY } from '../emulator/index';
 import { COMPLETION_CASES, createBody, typicalSpec, type EditCase } from './fixtures';
 import { BenchLspClient, percentile } from './lsp';

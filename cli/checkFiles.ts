@@ -4,9 +4,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { Catalog } from '../core/spec/catalog/catalog';
-import { checkSpecText, type SpecDiagnostic } from '../core/spec/check';
-import { formatForFileName } from '../core/spec/parse';
+import type { Catalog } from '../core/endpointSpec/catalog/catalog';
+import { checkSpecText, type SpecDiagnostic } from '../core/endpointSpec/check';
+import { formatForFileName } from '../core/endpointSpec/parse';
 import { loadCatalogOption, readSpecFile } from './inputs';
 
 /** A file's problems, or why it could not be read (said on stderr, in file order, by the caller). */

@@ -11,14 +11,14 @@ import { findWorkspaceRoot, getBinding, readBindings, repairBinding, specKey, up
 import { renderChange } from '../core/deploy/render';
 import { liveAsSpec, type Spec } from '../core/deploy/effective';
 import { planDeployment, renderPlan, type DeploymentPlan } from '../core/deploy/plan';
-import { checkSpecText } from '../core/spec/check';
-import { locatePath } from '../core/spec/locate';
-import { formatForFileName } from '../core/spec/parse';
-import { serializeSpec } from '../core/spec/serialize';
-import type { JsonPath, SpecDocument } from '../core/spec/tree';
+import { checkSpecText } from '../core/endpointSpec/check';
+import { locatePath } from '../core/endpointSpec/locate';
+import { formatForFileName } from '../core/endpointSpec/parse';
+import { serializeSpec } from '../core/endpointSpec/serialize';
+import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
 import { diagnosticLine, loadCatalogOption, readSpecFile, type CliIo } from './inputs';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
-import type { Catalog } from '../core/spec/catalog/catalog';
+import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 
 export interface DeployIo extends CliIo {
   /** Asks a yes/no question; absent in a non-interactive run, where deploy needs --yes. */

@@ -1,8 +1,8 @@
 /** What every CLI command reads the same way: spec files, the --catalog snapshot, diagnostic lines. */
 import { readFile, stat } from 'node:fs/promises';
-import type { Catalog } from '../core/spec/catalog/catalog';
-import { loadCatalogFile } from '../core/spec/catalog/load';
-import type { SpecDiagnostic } from '../core/spec/check';
+import type { Catalog } from '../core/endpointSpec/catalog/catalog';
+import { loadCatalogFile } from '../core/endpointSpec/catalog/load';
+import type { SpecDiagnostic } from '../core/endpointSpec/check';
 
 export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
 

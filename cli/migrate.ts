@@ -5,11 +5,11 @@
  * still invalid after conversion, 2 usage error or unreadable file.
  */
 import { writeFileAtomic } from '../core/util/atomicWrite';
-import { isLegacyBody, migrateLegacyBody } from '../core/spec/migrate';
-import { formatForFileName, parseSpecText } from '../core/spec/parse';
-import { serializeSpec } from '../core/spec/serialize';
-import { formatJsonPath } from '../core/spec/tree';
-import { validateSpecData } from '../core/spec/validate';
+import { isLegacyBody, migrateLegacyBody } from '../core/endpointSpec/migrate';
+import { formatForFileName, parseSpecText } from '../core/endpointSpec/parse';
+import { serializeSpec } from '../core/endpointSpec/serialize';
+import { formatJsonPath } from '../core/endpointSpec/tree';
+import { validateSpecData } from '../core/endpointSpec/validate';
 import { loadCatalogOption, readSpecFile, type CliIo } from './inputs';
 
 export const MIGRATE_HELP = `Usage: endpoint-studio migrate [--write] [--catalog FILE] <files...>

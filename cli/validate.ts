@@ -4,8 +4,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import type { SpecDiagnostic } from '../core/spec/check';
-import { formatJsonPath } from '../core/spec/tree';
+import type { SpecDiagnostic } from '../core/endpointSpec/check';
+import { formatJsonPath } from '../core/endpointSpec/tree';
 import { checkFiles } from './checkFiles';
 import { diagnosticLine, loadCatalogOption, type CliIo } from './inputs';
 

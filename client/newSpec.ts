@@ -1,6 +1,6 @@
 /** `Endpoint Studio: New Endpoint Spec`: pick a starter, name it, and open the new spec file. */
 import * as vscode from 'vscode';
-import { SPEC_STARTERS, starterText } from '../core/spec/starters';
+import { SPEC_STARTERS, starterText } from '../core/endpointSpec/starters';
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

@@ -28,7 +28,7 @@ const common = {
 const validators = generateValidators();
 if (readFileSync(VALIDATORS, 'utf8') !== validators) {
   writeFileSync(VALIDATORS, validators);
-  console.log('regenerated core/spec/generated/validators.js from schemas/');
+  console.log('regenerated core/endpointSpec/generated/validators.js from schemas/');
 }
 
 const builds = [

@@ -1,7 +1,7 @@
 // Compiles the spec schemas (schemas/*.json) into standalone validator code, so neither the editor nor the
 // CLI carries ajv's compiler or spends its start-up compiling. Run by the build; a unit test fails when the
 // committed output differs from what this script makes now.
-//   node scripts/generate-validators.mjs           write core/spec/generated/validators.js
+//   node scripts/generate-validators.mjs           write core/endpointSpec/generated/validators.js
 //   node scripts/generate-validators.mjs --print   print the code instead
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const OUTPUT = join(root, 'core/spec/generated/validators.js');
+export const OUTPUT = join(root, 'core/endpointSpec/generated/validators.js');
 
 export function generateValidators() {
   const read = (name) => JSON.parse(readFileSync(join(root, 'schemas', name), 'utf8'));

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createApiClient } from '../core/api';
 import { startEmulator, DEFAULT_DEV_API_KEY } from '../emulator/index';
-import { CodeServer } from '../test/e2e/support/codeServer';
-import { EXAMPLES_DIR, packagedExtensionPath } from '../test/e2e/support/paths';
+import { CodeServer } from './editor/codeServer';
+import { EXAMPLES_DIR, packagedExtensionPath } from './editor/paths';
 
 const DEMO_SPECS = ['sdxl-worker.endpoint.yaml', 'http-service.endpoint.json'];
 

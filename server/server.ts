@@ -17,9 +17,9 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DIAGNOSTIC_SOURCE } from '../core/spec/problem';
-import { formatJsonPath } from '../core/spec/tree';
-import type { SpecFormat } from '../core/spec/tree';
+import { DIAGNOSTIC_SOURCE } from '../core/endpointSpec/problem';
+import { formatJsonPath } from '../core/endpointSpec/tree';
+import type { SpecFormat } from '../core/endpointSpec/tree';
 import { analyze, complete, fixes, hover, FIXABLE_CODES, IncrementalChecker, type CheckResult } from './languageService';
 import type { CatalogService } from './catalog/catalogService';
 import { createCatalogService } from './catalog/setup';
@@ -29,7 +29,7 @@ export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
 export interface ServerOptions {
   /** Milliseconds to wait after the last change before validating (push mode). */
   debounceMs: number;
-  /** A pinned catalog snapshot to check against (see core/spec/catalog/load.ts). */
+  /** A pinned catalog snapshot to check against (see core/endpointSpec/catalog/load.ts). */
   catalogFile?: string;
   /** Where the catalog cache lives; default ~/.cache/endpoint-studio. */
   cacheDir?: string;

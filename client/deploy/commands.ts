@@ -5,9 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { applyPlan, liveAsSpec, planDeployment, renderPlan, updateBindings, withBinding, withoutBinding, type MappedProblem } from '../../core/deploy';
-import { locatePath } from '../../core/spec/locate';
+import { locatePath } from '../../core/endpointSpec/locate';
 import { readPriceCatalog } from '../../core/billing/priceCatalog';
-import { serializeSpec } from '../../core/spec/serialize';
+import { serializeSpec } from '../../core/endpointSpec/serialize';
 import type { Session } from '../auth/session';
 import { liveUri, specUri } from './liveDocuments';
 import { bindingFor, specDocuments, type LiveStates, type SpecDocumentInfo } from './specState';

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { liveAsSpec } from '../../core/deploy';
-import { serializeSpec } from '../../core/spec/serialize';
-import { toServiceBody } from '../../core/spec/validate';
+import { serializeSpec } from '../../core/endpointSpec/serialize';
+import { toServiceBody } from '../../core/endpointSpec/validate';
 import type { Session } from '../auth/session';
 import { specDocuments } from './specState';
 

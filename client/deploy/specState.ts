@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { driftBetween, findWorkspaceRoot, getBinding, readBindings, repairBinding, specKey, type Binding, type Change } from '../../core/deploy';
-import { formatForFileName, parseSpecText } from '../../core/spec/parse';
-import type { SpecDocument } from '../../core/spec/tree';
+import { formatForFileName, parseSpecText } from '../../core/endpointSpec/parse';
+import type { SpecDocument } from '../../core/endpointSpec/tree';
 import type { Session } from '../auth/session';
 
 export interface SpecDocumentInfo {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { findWorkspaceRoot, liveAsSpec, specKey, updateBindings, withBinding } from '../../core/deploy';
-import { serializeSpec } from '../../core/spec/serialize';
+import { serializeSpec } from '../../core/endpointSpec/serialize';
 import type { Session } from '../auth/session';
 import { openBoundSpec, type BoundSpec } from './boundSpecs';
 import { primaryUrl, requestUrls } from './endpointFacts';

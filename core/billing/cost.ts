@@ -10,7 +10,7 @@
  * active (always-on) and flex rate, so the workers `workers.min` keeps running and those scaled up
  * to `workers.max` are priced alike. Disk, network volumes and fees are not included.
  */
-import type { Catalog } from '../spec/catalog/catalog';
+import type { Catalog } from '../endpointSpec/catalog/catalog';
 import { scaleRange, type UsdRange } from './format';
 
 /** 8,760 hours a year over 12 months: the convention cloud price sheets use for "per month". */

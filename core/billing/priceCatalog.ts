@@ -4,8 +4,8 @@
  * which is extra information: a failure is not an error of the deploy, the line is just left out.
  */
 import type { ApiClient } from '../api';
-import { Catalog } from '../spec/catalog/catalog';
-import { catalogDataFromApi } from '../spec/catalog/fromApi';
+import { Catalog } from '../endpointSpec/catalog/catalog';
+import { catalogDataFromApi } from '../endpointSpec/catalog/fromApi';
 
 export async function readPriceCatalog(api: ApiClient, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Catalog | undefined> {
   const call = { timeoutMs: options.timeoutMs ?? 10_000, ...(options.signal ? { signal: options.signal } : {}) };

@@ -4,7 +4,7 @@
  * values with their problems mapped to spec paths, never as exceptions a caller must decode.
  */
 import { ApiError, type ApiClient, type CreateEndpointRequest, type CreateReconciledOptions, type Endpoint, type UpdateEndpointRequest } from '../api';
-import { formatFieldPath, type JsonPathSegment } from '../spec/tree';
+import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import { driftBetween, type Change } from './diff';
 import type { DeploymentPlan } from './plan';
 

@@ -4,7 +4,7 @@
  * has now and `after` what the spec says, so a plan's changes and the drift of the same pair
  * are the same list.
  */
-import { formatFieldPath, type JsonPathSegment } from '../spec/tree';
+import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import type { Endpoint } from '../api/types';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
 

@@ -5,9 +5,9 @@
  * they are compared. What the spec leaves to a template or to the service is marked as not
  * managed and never compared.
  */
-import { decodeArgs } from '../spec/args';
-import { formatFieldPath, type JsonPathSegment } from '../spec/tree';
-import { toServiceBody } from '../spec/validate';
+import { decodeArgs } from '../endpointSpec/args';
+import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
+import { toServiceBody } from '../endpointSpec/validate';
 import type { Endpoint } from '../api/types';
 
 export type Spec = Record<string, unknown>;

@@ -3,8 +3,8 @@
  * fields that differ (in the contract's update semantics), leave it alone, or refuse because the
  * difference cannot be made by an update.
  */
-import type { JsonPathSegment } from '../spec/tree';
-import { toServiceBody } from '../spec/validate';
+import type { JsonPathSegment } from '../endpointSpec/tree';
+import { toServiceBody } from '../endpointSpec/validate';
 import type { Endpoint } from '../api/types';
 import { diffEffective, type Change } from './diff';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';

@@ -2,8 +2,8 @@
 import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
-import type { Catalog } from '../spec/catalog/catalog';
-import { planCostLine } from '../billing/planCost';
+import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { planCostLine } from './planCost';
 
 /** Values as they would be written in JSON, shortened so one line stays one line. */
 export function renderValue(value: unknown, maxLength = 120): string {

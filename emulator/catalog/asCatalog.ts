@@ -2,7 +2,7 @@
  * The emulator's seeded catalog and the caller's account (own templates, volumes, registries) as
  * the shared rule engine's `Catalog`, so the emulator enforces the very rules the editor shows.
  */
-import { Catalog } from '../../core/spec/catalog/catalog';
+import { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { EmulatorContext } from '../context';
 import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, availabilityLevel, gpuStock } from './seed';
 

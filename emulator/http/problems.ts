@@ -4,8 +4,8 @@
  */
 import { STATUS_TITLES } from '../../core/api/errors';
 import type { ServerResponse } from 'node:http';
-import type { SpecProblem } from '../../core/spec/problem';
-import { formatJsonPath } from '../../core/spec/tree';
+import type { SpecProblem } from '../../core/endpointSpec/problem';
+import { formatJsonPath } from '../../core/endpointSpec/tree';
 
 export interface ProblemBody {
   title: string;

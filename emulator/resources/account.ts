@@ -1,5 +1,5 @@
 /** The caller's own templates, network volumes and registry credentials. */
-import { decodeArgs } from '../../core/spec/args';
+import { decodeArgs } from '../../core/endpointSpec/args';
 import { DATA_CENTERS, type TemplateRecord } from '../catalog/seed';
 import { templateView } from '../catalog/routes';
 import type { EmulatorContext } from '../context';

@@ -2,7 +2,7 @@
  * The endpoint record: built from a validated create body with the contract's defaults, merged
  * with PATCH bodies, compared for release diffs, and rendered in the response shape.
  */
-import { decodeArgs } from '../../core/spec/args';
+import { decodeArgs } from '../../core/endpointSpec/args';
 import type { Scaling, StoredCpu, StoredEndpoint, StoredGpu, ReleaseDiffEntry } from '../state';
 import { findCpuFlavor } from '../catalog/seed';
 

@@ -1,5 +1,5 @@
 /** `/v2/serverless`: create (every contract rule), list, get, PATCH with releases, delete, workers, releases. */
-import { validateSpecData, toServiceBody } from '../../core/spec/validate';
+import { validateSpecData, toServiceBody } from '../../core/endpointSpec/validate';
 import { findEndpoint, findTemplate, type EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
 import { notFound, rejectIfErrors, ProblemError } from '../http/problems';

@@ -15,7 +15,7 @@ import { register } from 'tsx/cjs/api';
 register();
 const require = createRequire(import.meta.url);
 const { bundleIntegrationSuite } = require('../../test/e2e/support/integrationBundle.ts');
-const { EXAMPLES_DIR, REPO_ROOT } = require('../../test/e2e/support/paths.ts');
+const { EXAMPLES_DIR, REPO_ROOT } = require('./paths.ts');
 
 const versionFlag = process.argv.indexOf('--version');
 const version = versionFlag >= 0 ? process.argv[versionFlag + 1] : 'stable';

@@ -6,9 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/util/atomicWrite';
 import type { ApiClient } from '../../core/api';
-import { Catalog, type CatalogData } from '../../core/spec/catalog/catalog';
-import { catalogDataFromApi } from '../../core/spec/catalog/fromApi';
-import { createBodyPropertyPaths } from '../../core/spec/liveSchema';
+import { Catalog, type CatalogData } from '../../core/endpointSpec/catalog/catalog';
+import { catalogDataFromApi } from '../../core/endpointSpec/catalog/fromApi';
+import { createBodyPropertyPaths } from '../../core/endpointSpec/liveSchema';
 
 export interface CatalogStatus {
   /** `live`: fetched this session; `cached`: from disk, not yet refreshed; `pinned`: a catalog file; `none`: nothing. */

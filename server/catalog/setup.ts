@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { configFromEnvironment, createApiClient, DEFAULT_API_URL, type ApiClient } from '../../core/api';
-import { loadCatalogFile } from '../../core/spec/catalog/load';
+import { loadCatalogFile } from '../../core/endpointSpec/catalog/load';
 import { CatalogService } from './catalogService';
 
 export const CATALOG_REFRESH_MS = 10 * 60 * 1000;

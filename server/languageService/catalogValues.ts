@@ -3,10 +3,10 @@
  * with the facts that help choose (member GPUs, VRAM, stock, prices). Completions and hovers
  * both read from here, so they always agree.
  */
-import type { Catalog, CatalogGpuType } from '../../core/spec/catalog/catalog';
-import { compareVersions } from '../../core/spec/catalog/rules';
-import { valueAt } from '../../core/spec/schemaValidation';
-import type { JsonPath } from '../../core/spec/tree';
+import type { Catalog, CatalogGpuType } from '../../core/endpointSpec/catalog/catalog';
+import { compareVersions } from '../../core/endpointSpec/catalog/rules';
+import { valueAt } from '../../core/endpointSpec/schemaValidation';
+import type { JsonPath } from '../../core/endpointSpec/tree';
 
 export interface CatalogValue {
   readonly value: string | number;

@@ -2,11 +2,11 @@
  * Schema-driven completions: property keys for the object under the cursor, enum and boolean
  * values for the value under it. Catalog values plug in later through `ValueProvider`s keyed by path.
  */
-import { schemaViewAt, type SchemaView } from '../../core/spec/schemas';
-import type { SpecFormat } from '../../core/spec/tree';
+import { schemaViewAt, type SchemaView } from '../../core/endpointSpec/schemas';
+import type { SpecFormat } from '../../core/endpointSpec/tree';
 import type { CursorContext } from './cursor';
-import { SPEC_STARTERS } from '../../core/spec/starters';
-import type { Catalog } from '../../core/spec/catalog/catalog';
+import { SPEC_STARTERS } from '../../core/endpointSpec/starters';
+import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import { scalarText } from './edits';
 import { catalogValuesAt, type CatalogValue } from './catalogValues';
 import { SECTION_SNIPPETS } from './sections';

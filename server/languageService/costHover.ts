@@ -5,8 +5,8 @@
  */
 import { HOURS_PER_MONTH, perMonth, specCost, type SpecCost } from '../../core/billing/cost';
 import { formatUsd, formatUsdRange } from '../../core/billing/format';
-import type { Catalog } from '../../core/spec/catalog/catalog';
-import type { JsonPath } from '../../core/spec/tree';
+import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
+import type { JsonPath } from '../../core/endpointSpec/tree';
 
 /** Whether the cost depends on what the cursor is on. */
 export function isCostPath(path: JsonPath): boolean {

@@ -4,11 +4,11 @@
  */
 import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
-import { splitYamlDocuments } from '../../core/spec/chunks';
-import { jsonNestingBeyond, yamlNestingBeyond } from '../../core/spec/nestingScan';
-import { MAX_NESTING_DEPTH, YAML_SCAN_LIMIT } from '../../core/spec/parse';
-import type { JsonPath, JsonPathSegment, SpecDocument, SpecFormat, SpecNode, TextSpan } from '../../core/spec/tree';
-import { containsOffset, spanEnd } from '../../core/spec/tree';
+import { splitYamlDocuments } from '../../core/endpointSpec/chunks';
+import { jsonNestingBeyond, yamlNestingBeyond } from '../../core/endpointSpec/nestingScan';
+import { MAX_NESTING_DEPTH, YAML_SCAN_LIMIT } from '../../core/endpointSpec/parse';
+import type { JsonPath, JsonPathSegment, SpecDocument, SpecFormat, SpecNode, TextSpan } from '../../core/endpointSpec/tree';
+import { containsOffset, spanEnd } from '../../core/endpointSpec/tree';
 
 export interface CursorContext {
   /** Path of the object (key position) or of the value (value position). */

@@ -3,7 +3,7 @@
  * property or list item. The user's formatting and comments elsewhere stay exactly as they were.
  */
 import * as jsonc from 'jsonc-parser';
-import { findProperty, type JsonPath, type PropertyNode, type SpecDocument, type SpecFormat, type SpecNode } from '../../core/spec/tree';
+import { findProperty, type JsonPath, type PropertyNode, type SpecDocument, type SpecFormat, type SpecNode } from '../../core/endpointSpec/tree';
 
 export interface TextEdit {
   readonly offset: number;

@@ -1,8 +1,8 @@
 /** Hovers: a field's documentation from the schema, and the meaning of an enum value. */
-import { schemaViewAt, type SchemaView } from '../../core/spec/schemas';
-import { formatFieldPath, type JsonPath, type SpecNode } from '../../core/spec/tree';
+import { schemaViewAt, type SchemaView } from '../../core/endpointSpec/schemas';
+import { formatFieldPath, type JsonPath, type SpecNode } from '../../core/endpointSpec/tree';
 import { describeType } from './completion';
-import type { Catalog } from '../../core/spec/catalog/catalog';
+import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import { catalogValuesAt } from './catalogValues';
 import { costHoverMarkdown } from './costHover';
 

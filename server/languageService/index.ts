@@ -2,21 +2,21 @@
  * The spec language service: pure functions of (text, parsed result, offset). No LSP types and
  * no I/O, so the LSP handlers stay thin and everything here is testable on strings.
  */
-import { checkSpecText, type CheckResult } from '../../core/spec/check';
-import type { IncrementalChecker } from '../../core/spec/incremental';
-import type { SpecFormat, TextSpan } from '../../core/spec/tree';
-import type { Catalog } from '../../core/spec/catalog/catalog';
-import type { ValidationContext } from '../../core/spec/validate';
+import { checkSpecText, type CheckResult } from '../../core/endpointSpec/check';
+import type { IncrementalChecker } from '../../core/endpointSpec/incremental';
+import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
+import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
+import type { ValidationContext } from '../../core/endpointSpec/validate';
 import { completeAt, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
 import { quickFixes, type FixRequest, type QuickFix } from './quickFixes';
 
-export type { CheckResult } from '../../core/spec/check';
+export type { CheckResult } from '../../core/endpointSpec/check';
 export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
-export { IncrementalChecker } from '../../core/spec/incremental';
+export { IncrementalChecker } from '../../core/endpointSpec/incremental';
 
 /**
  * Larger files are not checked in the editor: a spec is a few kilobytes, a file of thousands of specs well

@@ -2,12 +2,12 @@
  * Quick fixes, keyed by diagnostic code. Each is offered only where the fix is unambiguous (or
  * as a short list of equally valid choices), and is built from minimal text edits.
  */
-import { isPowerOfTwo } from '../../core/spec/rules/cpu';
-import { valueAt } from '../../core/spec/schemaValidation';
-import type { JsonPath, SpecDocument, SpecFormat } from '../../core/spec/tree';
-import type { Catalog } from '../../core/spec/catalog/catalog';
-import { migrateLegacyBody } from '../../core/spec/migrate';
-import { serializeSpec } from '../../core/spec/serialize';
+import { isPowerOfTwo } from '../../core/endpointSpec/rules/cpu';
+import { valueAt } from '../../core/endpointSpec/schemaValidation';
+import type { JsonPath, SpecDocument, SpecFormat } from '../../core/endpointSpec/tree';
+import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
+import { migrateLegacyBody } from '../../core/endpointSpec/migrate';
+import { serializeSpec } from '../../core/endpointSpec/serialize';
 import { addProperty, remove, renameKey, replaceValue, resolvePath, scalarText, type TextEdit } from './edits';
 
 export interface QuickFix {

@@ -14,7 +14,7 @@ import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { createApiClient, type ApiClient } from '../../core/api';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
-import { ledgerState } from '../billing/support';
+import { ledgerState } from '../core/billing/support';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
 import { waitUntil, type Workbench } from './support/workbench';
 

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { format } from 'node:util';
 import { SUITE_BANNER } from '../integration/index';
 import { bundleIntegrationSuite } from './support/integrationBundle';
-import { REPO_ROOT } from './support/paths';
+import { REPO_ROOT } from '../../scripts/editor/paths';
 import { startEditorSession, type EditorSession } from './support/session';
 
 const SUITE_TIMEOUT_MS = 180_000;

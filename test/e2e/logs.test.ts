@@ -10,7 +10,7 @@ import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { createApiClient, type ApiClient, type Endpoint } from '../../core/api';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
-import { startDropProxy, type DropProxy } from '../logs/dropProxy';
+import { startDropProxy, type DropProxy } from '../client/logs/dropProxy';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
 import { waitUntil, type Workbench } from './support/workbench';
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as YAML from 'yaml';
-import { checkSpecText, type CheckResult } from '../../core/spec/check';
-import { IncrementalChecker } from '../../core/spec/incremental';
+import { checkSpecText, type CheckResult } from '../../core/endpointSpec/check';
+import { IncrementalChecker } from '../../core/endpointSpec/incremental';
 import { allInputs, VALID_SPEC, type Format } from './corpus';
 import { count, reportFigures } from './support';
 

@@ -7,7 +7,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 // The recording proxy is the client tests' forwarding proxy, which counts and records every request.
-export { losingProxy as countingProxy, type LosingProxy as CountingProxy, type ReceivedRequest as Received } from '../api/support';
+export { losingProxy as countingProxy, type LosingProxy as CountingProxy, type ReceivedRequest as Received } from '../core/api/support';
 
 export interface CuttingProxy {
   readonly url: string;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { checkSpecText } from '../../core/spec/check';
+import { checkSpecText } from '../../core/endpointSpec/check';
 import { completionContext, documentAt } from '../../server/languageService/cursor';
 
 const RULES = join(__dirname, '..', 'fixtures', 'rules');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient, REPO_ROOT } from '../support/lspClient';
 import { loadFixtures } from '../support/fixtures';
-import { SPEC_RULES } from '../../core/spec/rules';
+import { SPEC_RULES } from '../../core/endpointSpec/rules';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
 const fixtures = loadFixtures(FIXTURES);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 import { LspClient } from '../support/lspClient';
 import { SECTION_SNIPPETS } from '../../server/languageService/sections';
-import { validateSpecData } from '../../core/spec/validate';
+import { validateSpecData } from '../../core/endpointSpec/validate';
 
 const resolvePlaceholders = (snippet: string) => snippet.replace(/\$\{\d+:([^}]*)\}/g, '$1').replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1');
 

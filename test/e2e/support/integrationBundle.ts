@@ -6,7 +6,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { OUTPUT_DIR, REPO_ROOT } from './paths';
+import { OUTPUT_DIR, REPO_ROOT } from '../../../scripts/editor/paths';
 
 export const INTEGRATION_SOURCE_DIR = join(REPO_ROOT, 'test', 'integration');
 /** Inside the repository so that `require('mocha')` resolves to node_modules from the bundle. */

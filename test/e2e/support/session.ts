@@ -7,8 +7,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CodeServer, type CodeServerOptions } from './codeServer';
-import { EXAMPLES_DIR, packagedExtensionPath } from './paths';
+import { CodeServer, type CodeServerOptions } from '../../../scripts/editor/codeServer';
+import { EXAMPLES_DIR, packagedExtensionPath } from '../../../scripts/editor/paths';
 import { Workbench } from './workbench';
 
 export interface EditorSession {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { CHROMIUM_PATH, SCREENSHOT_DIR } from './paths';
+import { CHROMIUM_PATH, SCREENSHOT_DIR } from '../../../scripts/editor/paths';
 
 export const UI_TIMEOUT_MS = 30_000;
 

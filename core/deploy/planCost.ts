@@ -1,0 +1,41 @@
+/**
+ * The always-on cost line of a deploy plan. A create starts from nothing running; an update's
+ * endpoint is the spec with each changed field set back to its live value (the plan's changes
+ * carry both), so no second read of the endpoint is needed. A plan that touches none of the
+ * fields the cost depends on says nothing about cost.
+ */
+import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { effectiveSpec, type EffectiveSpec } from './effective';
+import type { DeploymentPlan } from './plan';
+import { alwaysOnChange, perMonth, specCost } from '../billing/cost';
+import { formatUsdChangeRange, formatUsdRange } from '../billing/format';
+
+const COST_FIELDS = ['workers.min', 'workers.max', 'gpu.pools', 'gpu.excludedTypes', 'gpu.count', 'cpu'];
+
+/** The cost-relevant part of an effective spec, as a spec again, with some fields overridden. */
+function costInput(effective: EffectiveSpec, override: ReadonlyMap<string, unknown> = new Map()): Record<string, unknown> {
+  const value = (path: string): unknown => (override.has(path) ? override.get(path) : effective.fields.get(path)?.value);
+  const out: Record<string, unknown> = { workers: { min: value('workers.min'), max: value('workers.max') } };
+  if (effective.compute === 'gpu') out.gpu = { pools: value('gpu.pools'), excludedTypes: value('gpu.excludedTypes'), count: value('gpu.count') };
+  else if (effective.compute === 'cpu') out.cpu = value('cpu');
+  return out;
+}
+
+/** `always-on cost: …`, or undefined when the plan changes no cost or the catalog cannot price it. */
+export function planCostLine(plan: DeploymentPlan, catalog: Catalog): string | undefined {
+  if (plan.kind === 'create') {
+    const after = specCost(costInput(effectiveSpec(plan.spec)), catalog);
+    if (!after?.alwaysOn || !after.atMax) return undefined;
+    return `always-on cost: ${formatUsdRange(after.alwaysOn)}/h (${formatUsdRange(perMonth(after.alwaysOn))}/month) for workers.min ${after.workersMin}; ${formatUsdRange(after.atMax)}/h at workers.max ${after.workersMax}`;
+  }
+  if (plan.kind !== 'update') return undefined;
+  const relevant = plan.changes.filter((c) => COST_FIELDS.includes(c.path));
+  if (relevant.length === 0) return undefined;
+  const wanted = effectiveSpec(plan.spec);
+  const before = specCost(costInput(wanted, new Map(relevant.map((c) => [c.path, c.before]))), catalog);
+  const after = specCost(costInput(wanted), catalog);
+  const change = alwaysOnChange(before, after);
+  if (!change || !before || !after) return undefined;
+  const what = relevant.map((c) => c.path).join(', ');
+  return `always-on cost: ${formatUsdRange(change.before)}/h → ${formatUsdRange(change.after)}/h (${formatUsdChangeRange(change.change)}/h, ${formatUsdChangeRange(perMonth(change.change))}/month) from ${what}`;
+}

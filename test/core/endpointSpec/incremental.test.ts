@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { checkSpecText } from '../../../core/endpointSpec/check';
+import { splitYamlDocuments } from '../../../core/endpointSpec/chunks';
+import { IncrementalChecker } from '../../../core/endpointSpec/incremental';
+import { loadCatalogFile } from '../../../core/endpointSpec/catalog/load';
+
+const RULES = join(__dirname, '..', '..', 'fixtures', 'rules');
+const yamlFixtures = readdirSync(RULES).flatMap((dir) =>
+  readdirSync(join(RULES, dir))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => readFileSync(join(RULES, dir, f), 'utf8')),
+);
+
+/** A deterministic stream of numbers, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const INSERTIONS = ['---\n', '\n---\n', '# note\n', 'x', ': ', '  ', '\n', '"', "'", '|\n', '- ', '...\n', '%YAML 1.2\n', '---', '{', '&a ', '*a', '\t', 'workers:\n  min: 9\n'];
+
+function edit(text: string, next: () => number): string {
+  const at = Math.floor(next() * (text.length + 1));
+  if (next() < 0.35 && text.length > 0) {
+    const length = Math.min(text.length - at, 1 + Math.floor(next() * 12));
+    return text.slice(0, at) + text.slice(at + length);
+  }
+  // Markers only count at the start of a line: often put the insertion there.
+  const lineStart = next() < 0.5 ? text.lastIndexOf('\n', at - 1) + 1 : at;
+  return text.slice(0, lineStart) + INSERTIONS[Math.floor(next() * INSERTIONS.length)] + text.slice(lineStart);
+}
+
+function assertSameAsWhole(checker: IncrementalChecker, text: string, context = {}, note = ''): void {
+  const incremental = checker.check(text, 'yaml', 'create', context);
+  const whole = checkSpecText(text, 'yaml', 'create', context);
+  if (process.env.INCREMENTAL_DUMP && JSON.stringify(incremental) !== JSON.stringify(whole)) writeFileSync(process.env.INCREMENTAL_DUMP, text);
+  assert.deepStrictEqual(incremental, whole, `differs from the whole-file check ${note}\n---- text ----\n${text}`);
+}
+
+test('a multi-document file cuts at each marker, comments before the first one staying with it', () => {
+  const chunks = splitYamlDocuments('# head\n---\na: 1\n---\nb: 2\n  ---\nc: |\n  ---\n---');
+  assert.deepEqual(
+    chunks?.map((c) => [c.offset, c.line, c.text]),
+    [
+      [0, 0, '# head\n---\na: 1\n'],
+      [16, 3, '---\nb: 2\n  ---\nc: |\n  ---\n'],
+      [42, 8, '---'],
+    ],
+  );
+  assert.equal(splitYamlDocuments('a: 1\n...\n---\nb: 2'), undefined);
+  assert.equal(splitYamlDocuments('%YAML 1.2\n---\na: 1'), undefined);
+  assert.equal(splitYamlDocuments('a: 1\n---x: 2\n')?.length, 1);
+});
+
+test('every fixture, joined into one file and edited at random, checks exactly as the whole file does', () => {
+  const next = random(20261122);
+  let edits = 0;
+  for (let round = 0; round < 12; round++) {
+    const picked = Array.from({ length: 3 + Math.floor(next() * 6) }, () => yamlFixtures[Math.floor(next() * yamlFixtures.length)]);
+    let text = picked.join(next() < 0.5 ? '---\n' : '\n---\n');
+    const checker = new IncrementalChecker();
+    assertSameAsWhole(checker, text, {}, `(round ${round}, opening)`);
+    for (let i = 0; i < 40; i++) {
+      text = edit(text, next);
+      assertSameAsWhole(checker, text, {}, `(round ${round}, edit ${i})`);
+      edits++;
+    }
+  }
+  assert.ok(edits >= 480);
+});
+
+test('a changed catalog checks every document again', () => {
+  const catalog = loadCatalogFile(join(__dirname, '..', '..', 'fixtures', 'catalog.json'));
+  const text = yamlFixtures.slice(0, 20).join('---\n');
+  const checker = new IncrementalChecker();
+  assertSameAsWhole(checker, text);
+  assertSameAsWhole(checker, text, { catalog }, '(with the catalog)');
+  assertSameAsWhole(checker, text, {}, '(without it again)');
+});
+
+test('an unchanged document keeps its parse; a moved one only moves', () => {
+  const one = 'name: one\ntype: QUEUE\n';
+  const two = 'name: two\ntype: QUEUE\n';
+  const checker = new IncrementalChecker();
+  const before = checker.check(`${one}---\n${two}`, 'yaml');
+  const after = checker.check(`# added\n${one}---\n${two}`, 'yaml');
+  assert.equal(after.documents[1].data, before.documents[1].data, 'the second document was not parsed again');
+  assert.equal(after.documents[1].span.offset, before.documents[1].span.offset + '# added\n'.length);
+});
