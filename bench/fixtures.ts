@@ -129,7 +129,8 @@ export function assertFixtures(cases: readonly EditCase[]): void {
   for (const c of cases) {
     const valid = checkSpecText(c.validText, 'yaml').diagnostics.filter((d) => d.severity === 'error');
     const invalid = checkSpecText(c.invalidText, 'yaml').diagnostics.filter((d) => d.severity === 'error');
-    if (valid.length !== 0) throw new Error(`${c.name}: the valid text has errors: ${valid.map((d) => `${d.code} ${d.message}`).join('; ')}`);
+    if (valid.length !== 0)
+      throw new Error(`${c.name}: the valid text has errors: ${valid.map((d) => `${d.code} ${d.message}`).join('; ')}`);
     if (invalid.length === 0) throw new Error(`${c.name}: the invalid text has no error`);
   }
 }

@@ -31,14 +31,17 @@ export class BenchLspClient {
   /** Milliseconds from spawn to the initialize response. */
   readyMs = 0;
 
-  private constructor(readonly child: ChildProcess, readonly connection: MessageConnection) {}
+  private constructor(
+    readonly child: ChildProcess,
+    readonly connection: MessageConnection,
+  ) {}
 
   static async start(options: StartOptions): Promise<BenchLspClient> {
     const started = performance.now();
     const child = spawn(process.execPath, [...options.args], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new BenchLspClient(child, connection);
-    child.stderr!.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
       client.published.push({ params, at: performance.now() });
       client.wake();
@@ -47,7 +50,9 @@ export class BenchLspClient {
       client.notifications.push({ method, params });
       client.wake();
     });
-    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((i) => options.configuration?.(i.section) ?? null));
+    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+      params.items.map((i) => options.configuration?.(i.section) ?? null),
+    );
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
@@ -105,14 +110,20 @@ export class BenchLspClient {
    * Sends one incremental edit and waits for the diagnostics of the new version. When the server does not
    * echo versions, the first publication for `uri` after the edit is taken as its answer.
    */
-  async editAndWait(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string, timeoutMs = 60000): Promise<{ ms: number; diagnostics: Diagnostic[] }> {
+  async editAndWait(
+    uri: string,
+    range: { start: { line: number; character: number }; end: { line: number; character: number } },
+    text: string,
+    timeoutMs = 60000,
+  ): Promise<{ ms: number; diagnostics: Diagnostic[] }> {
     const version = (this.versions.get(uri) ?? 0) + 1;
     this.versions.set(uri, version);
     const before = this.published.length;
     const sent = performance.now();
     await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text }] });
     const found = await this.waitFor(
-      () => this.published.slice(before).find((p) => p.params.uri === uri && (p.params.version === undefined || p.params.version === version)),
+      () =>
+        this.published.slice(before).find((p) => p.params.uri === uri && (p.params.version === undefined || p.params.version === version)),
       timeoutMs,
       `diagnostics of ${uri} v${version}`,
     );
@@ -121,7 +132,11 @@ export class BenchLspClient {
 
   /** Waits for the first diagnostics of `uri` published at or after index `from`. */
   async diagnosticsAfter(uri: string, from: number, timeoutMs = 60000): Promise<Diagnostic[]> {
-    const found = await this.waitFor(() => this.published.slice(from).find((p) => p.params.uri === uri), timeoutMs, `diagnostics of ${uri}`);
+    const found = await this.waitFor(
+      () => this.published.slice(from).find((p) => p.params.uri === uri),
+      timeoutMs,
+      `diagnostics of ${uri}`,
+    );
     return found.params.diagnostics;
   }
 

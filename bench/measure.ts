@@ -37,12 +37,24 @@ export interface Latency {
 /** An environment with no key, URL or cache of the developer's, so nothing reaches a real service. */
 export function isolatedEnv(cacheDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 'ENDPOINT_STUDIO_API_URL', 'ENDPOINT_STUDIO_JOBS_URL', 'ENDPOINT_STUDIO_CATALOG_FILE', 'ENDPOINT_STUDIO_DEBOUNCE_MS']) delete env[name];
+  for (const name of [
+    'ENDPOINT_STUDIO_API_KEY',
+    'RUNPOD_API_KEY',
+    'ENDPOINT_STUDIO_API_URL',
+    'ENDPOINT_STUDIO_JOBS_URL',
+    'ENDPOINT_STUDIO_CATALOG_FILE',
+    'ENDPOINT_STUDIO_DEBOUNCE_MS',
+  ])
+    delete env[name];
   return { ...env, ENDPOINT_STUDIO_CACHE_DIR: cacheDir, ...extra };
 }
 
 export function startOurServer(cacheDir: string, extraEnv: Record<string, string> = {}): Promise<BenchLspClient> {
-  return BenchLspClient.start({ args: [SERVER, '--stdio'], env: isolatedEnv(cacheDir, extraEnv), initializationOptions: { debounceMs: 0 } });
+  return BenchLspClient.start({
+    args: [SERVER, '--stdio'],
+    env: isolatedEnv(cacheDir, extraEnv),
+    initializationOptions: { debounceMs: 0 },
+  });
 }
 
 /** yaml-language-server with our create schema associated with `*.endpoint.yaml`. */
@@ -56,7 +68,11 @@ export async function startYls(): Promise<BenchLspClient> {
     schemas: { [pathToFileURL(SCHEMA).href]: '*.endpoint.yaml' },
   };
   const settings: Record<string, unknown> = { yaml, http: { proxy: '', proxyStrictSSL: false }, '[yaml]': {}, editor: { tabSize: 2 } };
-  const client = await BenchLspClient.start({ args: [YLS, '--stdio'], env: process.env, configuration: (section) => (section ? settings[section] ?? null : settings) });
+  const client = await BenchLspClient.start({
+    args: [YLS, '--stdio'],
+    env: process.env,
+    configuration: (section) => (section ? (settings[section] ?? null) : settings),
+  });
   await client.connection.sendNotification('workspace/didChangeConfiguration', { settings });
   return client;
 }
@@ -65,7 +81,14 @@ export async function startYls(): Promise<BenchLspClient> {
  * Opens the file, then sends `edits` one-character edits, alternately invalid and valid, each waited for.
  * Typing starts `readMs` after opening, as a user's does; both servers get the same pause.
  */
-export async function diagnosticsLatency(client: BenchLspClient, uri: string, c: EditCase, edits: number, budgetMs: number, { readMs = 1000, warmUpEdits = WARM_UP_EDITS } = {}): Promise<Latency> {
+export async function diagnosticsLatency(
+  client: BenchLspClient,
+  uri: string,
+  c: EditCase,
+  edits: number,
+  budgetMs: number,
+  { readMs = 1000, warmUpEdits = WARM_UP_EDITS } = {},
+): Promise<Latency> {
   const from = client.publishedCount;
   await client.open(uri, c.text);
   await client.diagnosticsAfter(uri, from);
@@ -81,7 +104,13 @@ export async function diagnosticsLatency(client: BenchLspClient, uri: string, c:
     counts[i % 2] = diagnostics.length;
     if (performance.now() - started > budgetMs && i >= 1) break;
   }
-  return { edits: times.length, p50: percentile(times, 50), p99: percentile(times, 99), diagnosticsInvalid: counts[0], diagnosticsValid: counts[1] };
+  return {
+    edits: times.length,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    diagnosticsInvalid: counts[0],
+    diagnosticsValid: counts[1],
+  };
 }
 
 /** The server's own work: its incremental check in this process on the same texts, alternating as the edits do. */
@@ -99,7 +128,11 @@ export function inProcessCheck(c: EditCase, runs: number): { p50: number; p99: n
 }
 
 /** Diagnostics each server publishes on opening each fixture. */
-export async function fixtureCounts(ours: BenchLspClient, yls: BenchLspClient, files: readonly string[]): Promise<{ fixture: string; ours: number; yls: number }[]> {
+export async function fixtureCounts(
+  ours: BenchLspClient,
+  yls: BenchLspClient,
+  files: readonly string[],
+): Promise<{ fixture: string; ours: number; yls: number }[]> {
   const rows: { fixture: string; ours: number; yls: number }[] = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -126,7 +159,10 @@ export async function completionLatency(requests: number): Promise<{ results: Co
   const emulator = await spawnEmulator();
   const cacheDir = mkdtempSync(join(tmpdir(), 'es-bench-catalog-'));
   const started = performance.now();
-  const client = await startOurServer(cacheDir, { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY });
+  const client = await startOurServer(cacheDir, {
+    ENDPOINT_STUDIO_API_URL: emulator.restUrl,
+    ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY,
+  });
   try {
     await client.notification('endpointStudio/catalogStatus', (p) => (p as { state?: string }).state === 'live', 30000);
     const catalogMs = performance.now() - started;
@@ -138,8 +174,9 @@ export async function completionLatency(requests: number): Promise<{ results: Co
       await client.diagnosticsAfter(uri, from);
       const request = async (): Promise<{ ms: number; items: number }> => {
         const t = performance.now();
-        const result = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: c.position })) as unknown[] | { items: unknown[] } | null;
-        return { ms: performance.now() - t, items: Array.isArray(result) ? result.length : result?.items.length ?? 0 };
+        const result = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: c.position })) as
+          unknown[] | { items: unknown[] } | null;
+        return { ms: performance.now() - t, items: Array.isArray(result) ? result.length : (result?.items.length ?? 0) };
       };
       for (let i = 0; i < WARM_UP_EDITS; i++) await request();
       const times: number[] = [];
@@ -160,17 +197,28 @@ export async function completionLatency(requests: number): Promise<{ results: Co
 }
 
 /** `endpoint-studio validate` over `count` spec files in a temp folder: one process, wall clock. */
-export function cliThroughput(count: number): { files: number; seconds: number; filesPerSecond: number; oneFileSeconds: number; exitCode: number | null } {
+export function cliThroughput(count: number): {
+  files: number;
+  seconds: number;
+  filesPerSecond: number;
+  oneFileSeconds: number;
+  exitCode: number | null;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'es-bench-cli-'));
   try {
     mkdirSync(join(dir, 'one'));
     writeFileSync(join(dir, 'one', 'only.endpoint.yaml'), typicalSpec('only'));
     const specs = join(dir, 'specs');
     mkdirSync(specs);
-    for (let i = 0; i < count; i++) writeFileSync(join(specs, `spec-${String(i).padStart(4, '0')}.endpoint.yaml`), typicalSpec(`worker-${i}`));
+    for (let i = 0; i < count; i++)
+      writeFileSync(join(specs, `spec-${String(i).padStart(4, '0')}.endpoint.yaml`), typicalSpec(`worker-${i}`));
     const run = (target: string): { seconds: number; status: number | null; stderr: string } => {
       const t = performance.now();
-      const r = spawnSync(process.execPath, [CLI, 'validate', target], { env: isolatedEnv(join(dir, 'cache')), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const r = spawnSync(process.execPath, [CLI, 'validate', target], {
+        env: isolatedEnv(join(dir, 'cache')),
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       return { seconds: (performance.now() - t) / 1000, status: r.status, stderr: r.stderr };
     };
     const one = run(join(dir, 'one'));
@@ -227,7 +275,10 @@ export async function startTimes(runs: number): Promise<{ first: number; runs: n
 }
 
 /** The emulator as its own process (dist/cli.js emulator); `total` creates from `concurrency` clients over loopback. */
-export async function emulatorThroughput(total: number, concurrency: number): Promise<{ creates: number; failed: number; perSecond: number; p50: number; p99: number }> {
+export async function emulatorThroughput(
+  total: number,
+  concurrency: number,
+): Promise<{ creates: number; failed: number; perSecond: number; p50: number; p99: number }> {
   const emulator = await spawnEmulator();
   try {
     const restUrl = emulator.restUrl;
@@ -264,12 +315,18 @@ export async function emulatorThroughput(total: number, concurrency: number): Pr
 
 /** The emulator as its own process, so its timers never run inside the measuring process. */
 async function spawnEmulator(): Promise<{ restUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--jobs-port', '0', '--rate-limit', '100000000,100000000,100000000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'emulator', '--port', '0', '--jobs-port', '0', '--rate-limit', '100000000,100000000,100000000'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   try {
     const restUrl = await new Promise<string>((resolveUrl, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 15000);
-      child.stdout!.on('data', (chunk: Buffer) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`emulator did not start: ${out}`));
+      }, 15000);
+      child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const match = /listening on (http:\/\/\S+)/.exec(out);
         if (match) {
@@ -277,7 +334,9 @@ async function spawnEmulator(): Promise<{ restUrl: string; stop(): void }> {
           resolveUrl(match[1]);
         }
       });
-      child.once('exit', (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
+      child.once('exit', (code) => {
+        reject(new Error(`emulator exited ${code}: ${out}`));
+      });
     });
     return { restUrl, stop: () => child.kill() };
   } catch (error) {

@@ -74,14 +74,24 @@ function invalidFixtures(): string[] {
   const dir = join(ROOT, 'test/fixtures/rules');
   return readdirSync(dir)
     .sort()
-    .flatMap((rule) => readdirSync(join(dir, rule)).filter((f) => /^invalid.*\.endpoint\.yaml$/.test(f)).map((f) => join(dir, rule, f)));
+    .flatMap((rule) =>
+      readdirSync(join(dir, rule))
+        .filter((f) => /^invalid.*\.endpoint\.yaml$/.test(f))
+        .map((f) => join(dir, rule, f)),
+    );
 }
 
 async function main(): Promise<void> {
   for (const file of ['dist/server.js', 'dist/cli.js', 'node_modules/yaml-language-server/bin/yaml-language-server']) {
     if (!existsSync(join(ROOT, file))) throw new Error(`${file} is missing: run \`npm run bench\` (it builds first) after \`npm install\``);
   }
-  const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memory: mb(totalmem()), os: `${platform()} ${release()}`, node: process.version };
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memory: mb(totalmem()),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+  };
   results.machine = machine;
   const emptyCache = mkdtempSync(join(tmpdir(), 'es-bench-cache-'));
   const started = performance.now();
@@ -100,7 +110,8 @@ async function main(): Promise<void> {
     try {
       for (const [key, c, target] of cases) {
         const l = await diagnosticsLatency(client, `file:///bench/ours-${key}.endpoint.yaml`, c, EDITS, YLS_BUDGET_MS);
-        if (l.edits < EDITS) notes.push(`our server on the ${c.name}: ${l.edits} edits in the ${YLS_BUDGET_MS / 1000} s budget instead of ${EDITS}.`);
+        if (l.edits < EDITS)
+          notes.push(`our server on the ${c.name}: ${l.edits} edits in the ${YLS_BUDGET_MS / 1000} s budget instead of ${EDITS}.`);
         ours[key] = l;
         const own = inProcessCheck(c, EDITS);
         row('diagnostics', `${c.name}: didChange → published, p50 (after ${WARM_UP_EDITS} warm-up edits)`, ms(l.p50));
@@ -117,8 +128,15 @@ async function main(): Promise<void> {
   await section('diagnostics right after start (ours)', async () => {
     const client = await startOurServer(mkdtempSync(join(tmpdir(), 'es-bench-cold-')));
     try {
-      const l = await diagnosticsLatency(client, 'file:///bench/cold.endpoint.yaml', typical, 10, YLS_BUDGET_MS, { readMs: 0, warmUpEdits: 0 });
-      row('diagnostics', `${typical.name}: the first 10 edits, typed the moment the server is up, p50 / max`, `${ms(l.p50)} / ${ms(l.p99)}`);
+      const l = await diagnosticsLatency(client, 'file:///bench/cold.endpoint.yaml', typical, 10, YLS_BUDGET_MS, {
+        readMs: 0,
+        warmUpEdits: 0,
+      });
+      row(
+        'diagnostics',
+        `${typical.name}: the first 10 edits, typed the moment the server is up, p50 / max`,
+        `${ms(l.p50)} / ${ms(l.p99)}`,
+      );
       results['diagnostics.cold'] = l;
     } finally {
       await client.stop();
@@ -129,7 +147,13 @@ async function main(): Promise<void> {
     const client = await startYls();
     try {
       for (const [key, c] of cases) {
-        const l = await diagnosticsLatency(client, `file:///bench/yls-${key}.endpoint.yaml`, c, EDITS, key === 'multi' ? YLS_BUDGET_MS : 60_000);
+        const l = await diagnosticsLatency(
+          client,
+          `file:///bench/yls-${key}.endpoint.yaml`,
+          c,
+          EDITS,
+          key === 'multi' ? YLS_BUDGET_MS : 60_000,
+        );
         yls[key] = l;
         const mine = ours[key];
         const raw = mine ? l.p99 / mine.p99 : NaN;
@@ -137,10 +161,19 @@ async function main(): Promise<void> {
         row('vs YLS', `${c.name}: YLS p50 / p99 (${l.edits} edits)`, `${ms(l.p50)} / ${ms(l.p99)}`);
         row('vs YLS', `${c.name}: YLS diagnostics invalid / valid edit`, `${l.diagnosticsInvalid} / ${l.diagnosticsValid}`);
         row('vs YLS', `${c.name}: p99 ratio YLS/ours, as users see it`, `${raw.toFixed(1)}×`, '≥ 5×', raw >= 5);
-        row('vs YLS', `${c.name}: p99 ratio without YLS's fixed ${YLS_VALIDATION_DELAY_MS} ms delay`, `${work.toFixed(1)}×`, '≥ 5×', work >= 5);
+        row(
+          'vs YLS',
+          `${c.name}: p99 ratio without YLS's fixed ${YLS_VALIDATION_DELAY_MS} ms delay`,
+          `${work.toFixed(1)}×`,
+          '≥ 5×',
+          work >= 5,
+        );
         results[`yls.${key}`] = { ...l, ratioP99: raw, ratioP99WithoutDelay: work, validationDelayMs: YLS_VALIDATION_DELAY_MS };
       }
-      if (yls.multi && yls.multi.edits < EDITS) notes.push(`yaml-language-server on the 2,000-document file: ${yls.multi.edits} edits in the ${YLS_BUDGET_MS / 1000} s budget instead of ${EDITS}.`);
+      if (yls.multi && yls.multi.edits < EDITS)
+        notes.push(
+          `yaml-language-server on the 2,000-document file: ${yls.multi.edits} edits in the ${YLS_BUDGET_MS / 1000} s budget instead of ${EDITS}.`,
+        );
     } finally {
       await client.stop();
     }
@@ -153,7 +186,11 @@ async function main(): Promise<void> {
       results.fixtures = counts;
       const total = (k: 'ours' | 'yls'): number => counts.reduce((sum, c) => sum + c[k], 0);
       const missedByYls = counts.filter((c) => c.ours > 0 && c.yls === 0).length;
-      for (const c of counts.filter((x) => /^(unknown-property|out-of-range|compute-choice|scaler-not-allowed|idle-timeout-not-applicable|env-value-not-string|vcpu-not-power-of-two|syntax-error)\//.test(x.fixture))) {
+      for (const c of counts.filter((x) =>
+        /^(unknown-property|out-of-range|compute-choice|scaler-not-allowed|idle-timeout-not-applicable|env-value-not-string|vcpu-not-power-of-two|syntax-error)\//.test(
+          x.fixture,
+        ),
+      )) {
         row('fixtures', c.fixture, `ours ${c.ours} / YLS ${c.yls}`);
       }
       row('fixtures', `all ${counts.length} invalid fixtures: diagnostics`, `ours ${total('ours')} / YLS ${total('yls')}`);
@@ -187,13 +224,22 @@ async function main(): Promise<void> {
     const r = await memory(500);
     results.memory = r;
     row('memory', 'server RSS after initialize', mb(r.idleBytes));
-    row('memory', `server RSS with ${r.specs} specs open`, mb(r.openBytes), '≤ 100 MB', r.openBytes === undefined ? null : r.openBytes <= 100 * 1024 * 1024);
+    row(
+      'memory',
+      `server RSS with ${r.specs} specs open`,
+      mb(r.openBytes),
+      '≤ 100 MB',
+      r.openBytes === undefined ? null : r.openBytes <= 100 * 1024 * 1024,
+    );
     if (r.openBytes === undefined) notes.push('memory: /proc/<pid>/status is not readable on this system.');
   });
 
   await section('size and start', async () => {
     const sizes: Record<string, number> = {};
-    for (const name of readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.js')).sort()) sizes[name.replace(/\.js$/, '')] = statSync(join(ROOT, 'dist', name)).size;
+    for (const name of readdirSync(join(ROOT, 'dist'))
+      .filter((f) => f.endsWith('.js'))
+      .sort())
+      sizes[name.replace(/\.js$/, '')] = statSync(join(ROOT, 'dist', name)).size;
     const total = Object.values(sizes).reduce((a, b) => a + b, 0);
     for (const [name, bytes] of Object.entries(sizes)) row('size', `dist/${name}.js`, `${(bytes / 1024).toFixed(0)} KB`);
     row('size', 'all bundles', mb(total), '≤ 2 MB', total <= 2 * 1024 * 1024);
@@ -228,7 +274,9 @@ async function main(): Promise<void> {
 }
 
 function print(machine: Record<string, string | number>): void {
-  console.log(`\nEndpoint Studio benchmark: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, ${machine.os}, Node ${machine.node}\n`);
+  console.log(
+    `\nEndpoint Studio benchmark: ${machine.cpu}, ${machine.cores} cores, ${machine.memory}, ${machine.os}, Node ${machine.node}\n`,
+  );
   const header = ['area', 'measure', 'result', 'target', ''];
   const table = [header, ...rows.map((r) => [r.section, r.metric, r.value, r.target, r.pass === null ? '' : r.pass ? 'pass' : 'MISS'])];
   const widths = header.map((_, i) => Math.max(...table.map((t) => t[i].length)));
@@ -240,6 +288,6 @@ function print(machine: Record<string, string | number>): void {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });

@@ -8,7 +8,15 @@
 import { configFromEnvironment, createApiClient, type ApiClient, type Environment } from '../core/api';
 import { BUCKET_SIZES } from '../core/billing/buckets';
 import { formatAmount } from '../core/billing/format';
-import { checkBillingRequest, fetchBilling, KINDS, type BillingKind, type BillingRequest, type BillingRequestInput, type BillingResponse } from '../core/billing/query';
+import {
+  checkBillingRequest,
+  fetchBilling,
+  KINDS,
+  type BillingKind,
+  type BillingRequest,
+  type BillingRequestInput,
+  type BillingResponse,
+} from '../core/billing/query';
 import type { CliIo } from './inputs';
 
 export interface BillingIo extends CliIo {
@@ -53,7 +61,8 @@ export async function runBilling(args: string[], io: BillingIo): Promise<number>
   }
   const [sub, ...rest] = args;
   const kind = sub === undefined ? undefined : SUBCOMMANDS[sub];
-  if (!kind) return usage(io, sub === undefined ? 'name what to bill: pods, serverless or network-volume' : `unknown billing command: ${sub}`);
+  if (!kind)
+    return usage(io, sub === undefined ? 'name what to bill: pods, serverless or network-volume' : `unknown billing command: ${sub}`);
   const input: BillingRequestInput = { kind };
   let output = 'table';
   for (let i = 0; i < rest.length; i++) {
@@ -69,7 +78,8 @@ export async function runBilling(args: string[], io: BillingIo): Promise<number>
     const field = FLAGS[flag];
     if (!field) return usage(io, `unknown option for billing ${sub}: ${flag}`);
     if (value === undefined || value.startsWith('--')) return usage(io, `${flag} needs a value`);
-    if (!KINDS[kind].filters.includes(field as never) && ['podId', 'endpointId', 'gpuId'].includes(field)) return usage(io, `billing ${sub} has no ${flag} flag`);
+    if (!KINDS[kind].filters.includes(field as never) && ['podId', 'endpointId', 'gpuId'].includes(field))
+      return usage(io, `billing ${sub} has no ${flag} flag`);
     if (field === 'grouping' && KINDS[kind].groupings.length === 0) return usage(io, `billing ${sub} has no --grouping flag`);
     input[field] = value;
   }
@@ -109,7 +119,10 @@ export function renderTable(request: BillingRequest, response: BillingResponse):
   const { query, totals } = response.metadata;
   const field = info.groupField(request.grouping);
   const grouped = request.grouping ? `, grouped by ${request.grouping}` : '';
-  const filters = (['podId', 'endpointId', 'gpuId'] as const).filter((f) => request[f]).map((f) => `, ${f} ${request[f]}`).join('');
+  const filters = (['podId', 'endpointId', 'gpuId'] as const)
+    .filter((f) => request[f])
+    .map((f) => `, ${f} ${request[f]}`)
+    .join('');
   const heading = `${info.label.toLowerCase()} billing (USD), ${query.startTime} to ${query.endTime} by ${query.bucketSize}${grouped}${filters}`;
   if (response.records.length === 0) return `${heading}\nno spend in this window\n`;
   const columns = ['startTime', ...(field ? [field] : []), ...info.components.map((c) => c.key), 'totalAmount'];
@@ -124,6 +137,10 @@ export function renderTable(request: BillingRequest, response: BillingResponse):
   const totalRow = columns.map((c, i) => (i === 0 ? 'TOTAL' : money.has(c) ? formatAmount(totals[c] ?? 0) : ''));
   const widths = titles.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i].length), totalRow[i].length));
   // Amounts line up on the right, ids and times on the left.
-  const line = (cells: string[]): string => cells.map((c, i) => (money.has(columns[i]) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (money.has(columns[i]) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return `${[heading, line(titles), ...rows.map(line), line(totalRow)].join('\n')}\n`;
 }

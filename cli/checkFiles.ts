@@ -10,7 +10,8 @@ import { formatForFileName } from '../core/endpointSpec/parse';
 import { loadCatalogOption, readSpecFile } from './inputs';
 
 /** A file's problems, or why it could not be read (said on stderr, in file order, by the caller). */
-export type FileOutcome = { readonly file: string; readonly diagnostics: SpecDiagnostic[] } | { readonly file: string; readonly unreadable: string };
+export type FileOutcome =
+  { readonly file: string; readonly diagnostics: SpecDiagnostic[] } | { readonly file: string; readonly unreadable: string };
 
 /** Files read ahead of the one being checked. */
 const READ_AHEAD = 32;
@@ -58,9 +59,13 @@ function checkInWorker(files: string[], catalogPath: string | undefined): Promis
   return new Promise((resolve, reject) => {
     const task: WorkerTask = { kind: 'endpoint-studio/validate', files, ...(catalogPath ? { catalogPath } : {}) };
     const worker = new Worker(__filename, { workerData: task });
-    worker.once('message', (outcomes: FileOutcome[]) => resolve(outcomes));
+    worker.once('message', (outcomes: FileOutcome[]) => {
+      resolve(outcomes);
+    });
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`a validation thread stopped (exit ${code})`)));
+    worker.once('exit', (code) => {
+      reject(new Error(`a validation thread stopped (exit ${code})`));
+    });
   });
 }
 

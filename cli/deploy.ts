@@ -7,7 +7,16 @@
 import { createInterface } from 'node:readline/promises';
 import { configFromEnvironment, createApiClient, type ApiClient, type Environment } from '../core/api';
 import { applyPlan, type ApplyResult } from '../core/deploy/apply';
-import { findWorkspaceRoot, getBinding, readBindings, repairBinding, specKey, updateBindings, withBinding, type BindingStore } from '../core/deploy/bindings';
+import {
+  findWorkspaceRoot,
+  getBinding,
+  readBindings,
+  repairBinding,
+  specKey,
+  updateBindings,
+  withBinding,
+  type BindingStore,
+} from '../core/deploy/bindings';
 import { renderChange } from '../core/deploy/render';
 import { liveAsSpec, type Spec } from '../core/deploy/effective';
 import { planDeployment, renderPlan, type DeploymentPlan } from '../core/deploy/plan';
@@ -56,7 +65,8 @@ function parseOptions(command: string, args: string[], io: DeployIo): Options | 
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string | undefined => inline ?? args[++i];
     if (flag === '--help' || flag === '-h') {
       io.out(`${DEPLOY_HELP}\n`);
@@ -71,7 +81,12 @@ function parseOptions(command: string, args: string[], io: DeployIo): Options | 
     } else if (arg.startsWith('-')) return usage(io, command, `unknown option: ${arg}`);
     else positional.push(arg);
   }
-  if (positional.length !== 1) return usage(io, command, positional.length === 0 ? `${command === 'pull' ? 'an endpoint id' : 'a spec file'} is needed` : 'one at a time, please');
+  if (positional.length !== 1)
+    return usage(
+      io,
+      command,
+      positional.length === 0 ? `${command === 'pull' ? 'an endpoint id' : 'a spec file'} is needed` : 'one at a time, please',
+    );
   options.file = positional[0];
   return options;
 }
@@ -93,7 +108,8 @@ function clientFor(io: DeployIo, command: string): ApiClient | number {
       userAgent: 'endpoint-studio-cli',
       // A wait the service asked for (429) is said, so a pause never looks like a hang.
       onRetry: (n) => {
-        if (n.reason === 'rateLimited') io.err(`endpoint-studio ${command}: rate limited on ${n.method} ${n.path}; retrying in ${Math.ceil(n.waitMs / 1000)}s`);
+        if (n.reason === 'rateLimited')
+          io.err(`endpoint-studio ${command}: rate limited on ${n.method} ${n.path}; retrying in ${Math.ceil(n.waitMs / 1000)}s`);
       },
     });
   } catch (error) {
@@ -131,7 +147,9 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
   const text = await readSpecFile(file, command, io);
   if (text === undefined) return 2;
   const checked = checkSpecText(text, formatForFileName(file), 'create', catalog ? { catalog } : {});
-  const wanted = checked.documents.map((document, index) => ({ document, index })).filter(({ document, index }) => (options.document === undefined || options.document === index) && isSpecDocument(document));
+  const wanted = checked.documents
+    .map((document, index) => ({ document, index }))
+    .filter(({ document, index }) => (options.document === undefined || options.document === index) && isSpecDocument(document));
   // Text that could not be read as a spec at all (a syntax error, nesting too deep) says why.
   const unreadable = wanted.length === 0 && options.document === undefined ? checked.diagnostics.filter((d) => d.severity === 'error') : [];
   if (unreadable.length > 0) {
@@ -140,7 +158,9 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
     return 1;
   }
   if (wanted.length === 0) {
-    io.err(`endpoint-studio ${command}: ${options.document !== undefined ? `${file} has no document ${options.document}` : `${file} holds no spec`}`);
+    io.err(
+      `endpoint-studio ${command}: ${options.document !== undefined ? `${file} has no document ${options.document}` : `${file} holds no spec`}`,
+    );
     return options.document !== undefined ? 2 : 1;
   }
   const diagnostics = checked.diagnostics.filter((d) => wanted.some((w) => w.index === d.documentIndex));
@@ -170,7 +190,14 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
       if (plan.kind === 'create') {
         listed ??= (await client.serverless.list()).map((e) => ({ id: e.id, name: e.name }));
         const namesakes = listed.filter((e) => e.name === spec.name).map((e) => e.id);
-        if (namesakes.length > 0) plan = { ...plan, notes: [...plan.notes, `an endpoint named ${JSON.stringify(spec.name)} already exists (${namesakes.join(', ')}) but this spec is not bound to it; deploying creates another one`] };
+        if (namesakes.length > 0)
+          plan = {
+            ...plan,
+            notes: [
+              ...plan.notes,
+              `an endpoint named ${JSON.stringify(spec.name)} already exists (${namesakes.join(', ')}) but this spec is not bound to it; deploying creates another one`,
+            ],
+          };
       }
       planned.push({ index, document, plan, ...(plan.kind === 'create' ? { existingIds: listed!.map((e) => e.id) } : {}) });
     }
@@ -182,13 +209,21 @@ async function prepare(command: string, options: Options, io: DeployIo): Promise
 }
 
 /** The endpoint a document is bound to; `undefined` when unbound or deleted elsewhere (so the plan is a create). */
-async function boundEndpoint(client: ApiClient, store: BindingStore, key: string, index: number, io: DeployIo): Promise<Spec | undefined | 'error'> {
+async function boundEndpoint(
+  client: ApiClient,
+  store: BindingStore,
+  key: string,
+  index: number,
+  io: DeployIo,
+): Promise<Spec | undefined | 'error'> {
   const binding = getBinding(store, key, index);
   if (!binding) return undefined;
   const check = await repairBinding(client, binding);
   if (check.status === 'bound') return check.endpoint as unknown as Spec;
   if (check.status === 'missing') {
-    io.err(`endpoint-studio: ${key} (document ${index}) was bound to endpoint ${binding.endpointId}, which no longer exists; a deploy creates a new one`);
+    io.err(
+      `endpoint-studio: ${key} (document ${index}) was bound to endpoint ${binding.endpointId}, which no longer exists; a deploy creates a new one`,
+    );
     return undefined;
   }
   io.err(`endpoint-studio: cannot read endpoint ${binding.endpointId}: ${client.redact(check.error.message)}`);
@@ -199,8 +234,6 @@ function isSpecDocument(document: SpecDocument): boolean {
   return !(document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null)));
 }
 
-
-
 /** `file:line:col` of a spec path, so terminals make an API problem clickable. */
 function positionOf(file: string, text: string, document: SpecDocument, path: JsonPath): string {
   const span = locatePath(document.root, path, 'value', document.span);
@@ -208,16 +241,24 @@ function positionOf(file: string, text: string, document: SpecDocument, path: Js
   return `${file}:${before.length}:${before[before.length - 1].length + 1}`;
 }
 
-const heading = (prepared: Prepared, item: PlannedDocument): string => (prepared.planned.length > 1 || item.index > 0 ? `${prepared.key} (document ${item.index}): ` : '');
+const heading = (prepared: Prepared, item: PlannedDocument): string =>
+  prepared.planned.length > 1 || item.index > 0 ? `${prepared.key} (document ${item.index}): ` : '';
 
 export async function runPlan(args: string[], io: DeployIo): Promise<number> {
   const options = parseOptions('plan', args, io);
   if (typeof options === 'number') return options;
-  if (options.format !== undefined && options.format !== 'text' && options.format !== 'json') return usage(io, 'plan', `--format takes text or json; got: ${options.format}`);
+  if (options.format !== undefined && options.format !== 'text' && options.format !== 'json')
+    return usage(io, 'plan', `--format takes text or json; got: ${options.format}`);
   const prepared = await prepare('plan', options, io);
   if (typeof prepared === 'number') return prepared;
   if (options.format === 'json') {
-    io.out(`${JSON.stringify(prepared.planned.map((p) => ({ file: prepared.key, document: p.index, ...withoutSpec(p.plan) })), null, 2)}\n`);
+    io.out(
+      `${JSON.stringify(
+        prepared.planned.map((p) => ({ file: prepared.key, document: p.index, ...withoutSpec(p.plan) })),
+        null,
+        2,
+      )}\n`,
+    );
   } else {
     for (const item of prepared.planned) io.out(`${heading(prepared, item)}${renderPlan(item.plan, { catalog: prepared.prices })}`);
   }
@@ -255,7 +296,12 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   let exitCode = 0;
   const text = prepared.text;
   for (const item of work) {
-    const result = await applyPlan(prepared.client, item.plan, { ...(item.existingIds ? { existingIds: item.existingIds } : {}), onProgress: (_step, message) => io.err(`  ${message}`) });
+    const result = await applyPlan(prepared.client, item.plan, {
+      ...(item.existingIds ? { existingIds: item.existingIds } : {}),
+      onProgress: (_step, message) => {
+        io.err(`  ${message}`);
+      },
+    });
     exitCode = Math.max(exitCode, reportResult(prepared, item, result, text, io));
   }
   return exitCode;
@@ -267,7 +313,9 @@ function reportResult(prepared: Prepared, item: PlannedDocument, result: ApplyRe
     const { failure } = result;
     io.err(`endpoint-studio deploy: ${prefix}${result.action} failed: ${prepared.client.redact(failure.message)}`);
     for (const problem of failure.problems) {
-      io.err(`${positionOf(prepared.file, text, item.document, problem.segments)}: error api ${problem.path}: ${prepared.client.redact(problem.message)}`);
+      io.err(
+        `${positionOf(prepared.file, text, item.document, problem.segments)}: error api ${problem.path}: ${prepared.client.redact(problem.message)}`,
+      );
     }
     if (failure.endpointGone) io.err('  the bound endpoint no longer exists; deploy again to create a new one');
     if (failure.outcomeUnknown) io.err('  the change may or may not have been made; run plan to see where the endpoint stands');
@@ -281,14 +329,24 @@ function reportResult(prepared: Prepared, item: PlannedDocument, result: ApplyRe
     unchanged: 'unchanged',
   };
   io.out(`${prefix}${what[result.action]} endpoint ${endpoint.id} ${JSON.stringify(endpoint.name)}\n`);
-  const saved = updateBindings(prepared.root, (store) => withBinding(store, prepared.key, item.index, { endpointId: endpoint.id, endpointName: endpoint.name, deployedAt: new Date().toISOString() }));
+  const saved = updateBindings(prepared.root, (store) =>
+    withBinding(store, prepared.key, item.index, {
+      endpointId: endpoint.id,
+      endpointName: endpoint.name,
+      deployedAt: new Date().toISOString(),
+    }),
+  );
   let exitCode = 0;
   if (!saved.ok) {
-    io.err(`endpoint-studio deploy: endpoint ${endpoint.id} was deployed but the binding was not saved (${saved.error}); until it is, a deploy of this spec would create another endpoint`);
+    io.err(
+      `endpoint-studio deploy: endpoint ${endpoint.id} was deployed but the binding was not saved (${saved.error}); until it is, a deploy of this spec would create another endpoint`,
+    );
     exitCode = 1;
   }
   if (result.readBackError) {
-    io.err(`endpoint-studio deploy: the change was made but reading the endpoint back failed, so it is not verified: ${prepared.client.redact(result.readBackError)}`);
+    io.err(
+      `endpoint-studio deploy: the change was made but reading the endpoint back failed, so it is not verified: ${prepared.client.redact(result.readBackError)}`,
+    );
     return 1;
   }
   if (!result.verified) {

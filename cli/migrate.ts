@@ -53,7 +53,10 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
     const parts: string[] = [];
     let changed = false;
     for (const document of parseSpecText(text, format)) {
-      const original = text.slice(document.span.offset, document.span.offset + document.span.length).replace(/^---\s*\n/, '').trimEnd();
+      const original = text
+        .slice(document.span.offset, document.span.offset + document.span.length)
+        .replace(/^---\s*\n/, '')
+        .trimEnd();
       if (!isLegacyBody(document.data)) {
         parts.push(original);
         continue;
@@ -71,7 +74,13 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
         io.err(`${file}: still to fix after conversion: ${formatJsonPath(problem.path)}: ${problem.message}`);
         exitCode = 1;
       }
-      parts.push(serializeSpec(result.migration.spec, format, result.migration.notes.map((n) => `converted from REST v1: ${n}`)));
+      parts.push(
+        serializeSpec(
+          result.migration.spec,
+          format,
+          result.migration.notes.map((n) => `converted from REST v1: ${n}`),
+        ),
+      );
     }
     const output = `${parts.join(format === 'json' ? '\n' : '\n---\n')}\n`;
     if (write && changed) {

@@ -81,7 +81,6 @@ async function expandInputs(inputs: string[], io: CliIo): Promise<string[] | und
   return [...new Set(files)];
 }
 
-
 function renderText(reports: FileReport[], fileCount: number): string {
   const lines: string[] = [];
   let errors = 0;
@@ -94,13 +93,22 @@ function renderText(reports: FileReport[], fileCount: number): string {
       lines.push(diagnosticLine(file, d));
     }
   }
-  lines.push(`${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  lines.push(
+    `${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
+  );
   return lines.join('\n') + '\n';
 }
 
 function renderJson(reports: FileReport[]): string {
   const entries = reports.flatMap(({ file, diagnostics }) =>
-    diagnostics.map((d) => ({ file, range: d.range, severity: d.severity, code: d.code, message: d.message, path: formatJsonPath(d.path) })),
+    diagnostics.map((d) => ({
+      file,
+      range: d.range,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      path: formatJsonPath(d.path),
+    })),
   );
   return JSON.stringify(entries, null, 2) + '\n';
 }

@@ -25,14 +25,25 @@ export class CatalogStatusItem implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private status: CatalogStatus = { state: 'none' };
 
-  constructor(private readonly host: LanguageServerHost, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly host: LanguageServerHost,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.item.name = 'Endpoint Studio Catalog';
     this.item.command = 'endpointStudio.catalog.refresh';
     this.disposables.push(
       this.item,
-      host.onDidStart((client) => this.disposables.push(client.onNotification(CATALOG_STATUS_NOTIFICATION, (status: CatalogStatus) => this.show(status)))),
+      host.onDidStart((client) =>
+        this.disposables.push(
+          client.onNotification(CATALOG_STATUS_NOTIFICATION, (status: CatalogStatus) => {
+            this.show(status);
+          }),
+        ),
+      ),
       vscode.commands.registerCommand('endpointStudio.catalog.refresh', () => this.refresh()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+      vscode.window.onDidChangeActiveTextEditor(() => {
+        this.render();
+      }),
     );
     this.render();
   }
@@ -46,7 +57,12 @@ export class CatalogStatusItem implements vscode.Disposable {
   private render(): void {
     const spec = /\.endpoint\.(ya?ml|json)$/i.test(vscode.window.activeTextEditor?.document.fileName ?? '');
     const { state, fetchedAt, error } = this.status;
-    const labels = { live: `$(database) Catalog ${age(fetchedAt)}`, cached: `$(warning) Catalog ${age(fetchedAt)} (offline)`, pinned: '$(pinned) Catalog pinned', none: '$(circle-slash) No catalog' };
+    const labels = {
+      live: `$(database) Catalog ${age(fetchedAt)}`,
+      cached: `$(warning) Catalog ${age(fetchedAt)} (offline)`,
+      pinned: '$(pinned) Catalog pinned',
+      none: '$(circle-slash) No catalog',
+    };
     this.item.text = labels[state];
     this.item.tooltip = new vscode.MarkdownString(
       state === 'none'
@@ -64,8 +80,10 @@ export class CatalogStatusItem implements vscode.Disposable {
       client.sendRequest<CatalogStatus>(REFRESH_CATALOG_REQUEST),
     );
     this.show(status);
-    if (status.error) void vscode.window.showWarningMessage(`catalog refresh failed, using the catalog from ${age(status.fetchedAt)}: ${status.error}`);
-    else if (status.state === 'none') void vscode.window.showInformationMessage('no catalog to refresh: sign in or use the local emulator first');
+    if (status.error)
+      void vscode.window.showWarningMessage(`catalog refresh failed, using the catalog from ${age(status.fetchedAt)}: ${status.error}`);
+    else if (status.state === 'none')
+      void vscode.window.showInformationMessage('no catalog to refresh: sign in or use the local emulator first');
   }
 
   dispose(): void {

@@ -18,7 +18,9 @@ import { registerBilling } from './billing';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
-  log.info(`Endpoint Studio ${String(context.extension.packageJSON.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`);
+  log.info(
+    `Endpoint Studio ${String(context.extension.packageJSON.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`,
+  );
   const session = new Session(new ProfileStore(context), log);
   const host = new LanguageServerHost(context, log, session);
   context.subscriptions.push(

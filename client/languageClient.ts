@@ -16,7 +16,11 @@ export class LanguageServerHost implements vscode.Disposable {
   private current?: LanguageClient;
   private readonly listeners = new Set<(client: LanguageClient) => void>();
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly session: Session) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly session: Session,
+  ) {}
 
   get client(): LanguageClient | undefined {
     return this.current;

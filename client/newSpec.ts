@@ -15,7 +15,8 @@ export function registerNewSpecCommand(): vscode.Disposable {
       title: 'New Endpoint Spec',
       prompt: 'Endpoint name (also the file name)',
       value: starter.starter.snippet.match(/\$\{1:([^}]*)\}/)?.[1] ?? 'my-endpoint',
-      validateInput: (value) => (NAME_PATTERN.test(value) ? undefined : 'letters, digits, dot, dash and underscore; start with a letter or digit'),
+      validateInput: (value) =>
+        NAME_PATTERN.test(value) ? undefined : 'letters, digits, dot, dash and underscore; start with a letter or digit',
     });
     if (!name) return;
     const target = await chooseTarget(name);
@@ -37,5 +38,9 @@ async function chooseTarget(name: string): Promise<vscode.Uri | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   const folder = active?.scheme === 'file' ? vscode.Uri.joinPath(active, '..') : vscode.workspace.workspaceFolders?.[0]?.uri;
   if (folder) return vscode.Uri.joinPath(folder, fileName);
-  return vscode.window.showSaveDialog({ title: 'Save the new endpoint spec', defaultUri: vscode.Uri.file(fileName), filters: { 'Endpoint spec': ['yaml'] } });
+  return vscode.window.showSaveDialog({
+    title: 'Save the new endpoint spec',
+    defaultUri: vscode.Uri.file(fileName),
+    filters: { 'Endpoint spec': ['yaml'] },
+  });
 }

@@ -29,7 +29,8 @@ function parseArgs(argv: readonly string[]): Parsed {
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     const int = (name: string): number | string => {
       const v = value();
@@ -74,7 +75,8 @@ function parseArgs(argv: readonly string[]): Parsed {
       }
       case '--rate-limit': {
         const parts = (value() ?? '').split(',').map(Number);
-        if (parts.length !== 3 || parts.some((n) => !Number.isInteger(n) || n < 1)) return { ok: false, message: '--rate-limit needs three positive whole numbers: minute,hour,day' };
+        if (parts.length !== 3 || parts.some((n) => !Number.isInteger(n) || n < 1))
+          return { ok: false, message: '--rate-limit needs three positive whole numbers: minute,hour,day' };
         options.rateLimits = { minute: parts[0], hour: parts[1], day: parts[2] };
         break;
       }
@@ -85,11 +87,16 @@ function parseArgs(argv: readonly string[]): Parsed {
         return { ok: false, message: `unknown option: ${arg}` };
     }
   }
-  if (options.apiKey !== undefined && options.apiKey === options.readOnlyKey) return { ok: false, message: '--read-only-key must differ from --api-key' };
+  if (options.apiKey !== undefined && options.apiKey === options.readOnlyKey)
+    return { ok: false, message: '--read-only-key must differ from --api-key' };
   return { ok: true, options, help };
 }
 
-export async function runEmulatorCli(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function runEmulatorCli(
+  argv: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
     err.write(`endpoint-studio emulator: ${parsed.message}\n\n${USAGE}`);
@@ -110,7 +117,9 @@ export async function runEmulatorCli(argv: string[], out: NodeJS.WritableStream 
   out.write(`Job API listening on ${emulator.jobsUrl}\n`);
   if (parsed.options.apiKey === undefined) out.write(`API key (development key): ${DEFAULT_DEV_API_KEY}\n`);
   if (parsed.options.statePath) out.write(`State file: ${parsed.options.statePath}\n`);
-  out.write(`Try: ENDPOINT_STUDIO_API_URL=${emulator.restUrl} ENDPOINT_STUDIO_JOBS_URL=${emulator.jobsUrl}${parsed.options.apiKey === undefined ? ` ENDPOINT_STUDIO_API_KEY=${DEFAULT_DEV_API_KEY}` : ''}\n`);
+  out.write(
+    `Try: ENDPOINT_STUDIO_API_URL=${emulator.restUrl} ENDPOINT_STUDIO_JOBS_URL=${emulator.jobsUrl}${parsed.options.apiKey === undefined ? ` ENDPOINT_STUDIO_API_KEY=${DEFAULT_DEV_API_KEY}` : ''}\n`,
+  );
   out.write('Press Ctrl+C to stop.\n');
   await new Promise<void>((resolve) => {
     const stop = (): void => {

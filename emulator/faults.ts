@@ -24,7 +24,8 @@ export interface FaultOptions {
   count?: number;
 }
 
-export type FaultAction = { kind: 'none' } | { kind: 'drop' } | { kind: 'dropResponse' } | { kind: 'problem'; problem: ProblemError; rateLimited: boolean };
+export type FaultAction =
+  { kind: 'none' } | { kind: 'drop' } | { kind: 'dropResponse' } | { kind: 'problem'; problem: ProblemError; rateLimited: boolean };
 
 export function parseFaults(body: unknown): FaultOptions {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProblemError(400, 'fault options are a JSON object');
@@ -33,16 +34,19 @@ export function parseFaults(body: unknown): FaultOptions {
   const known = ['latencyMs', 'errorRate', 'status5xx', 'dropConnection', 'dropResponse', 'force429', 'paths', 'count'];
   for (const key of Object.keys(b)) if (!known.includes(key)) errors.push(`$.${key}: unknown property: ${key}`);
   const num = (key: string, min: number, max: number): void => {
-    if (b[key] !== undefined && (typeof b[key] !== 'number' || (b[key] as number) < min || (b[key] as number) > max)) errors.push(`$.${key}: must be a number from ${min} to ${max}`);
+    if (b[key] !== undefined && (typeof b[key] !== 'number' || b[key] < min || b[key] > max))
+      errors.push(`$.${key}: must be a number from ${min} to ${max}`);
   };
   num('latencyMs', 0, 600000);
   num('errorRate', 0, 1);
   num('status5xx', 500, 599);
   num('count', 1, 1e9);
-  for (const key of ['dropConnection', 'dropResponse', 'force429']) if (b[key] !== undefined && typeof b[key] !== 'boolean') errors.push(`$.${key}: must be true or false`);
-  if (b.paths !== undefined && !(Array.isArray(b.paths) && b.paths.every((p) => typeof p === 'string'))) errors.push('$.paths: must be a list of path prefixes');
+  for (const key of ['dropConnection', 'dropResponse', 'force429'])
+    if (b[key] !== undefined && typeof b[key] !== 'boolean') errors.push(`$.${key}: must be true or false`);
+  if (b.paths !== undefined && !(Array.isArray(b.paths) && b.paths.every((p) => typeof p === 'string')))
+    errors.push('$.paths: must be a list of path prefixes');
   if (errors.length > 0) throw new ProblemError(422, `invalid fault options: ${errors[0]}`, errors);
-  return b as FaultOptions;
+  return b;
 }
 
 export class FaultInjector {
@@ -73,11 +77,20 @@ export class FaultInjector {
     if (faults.dropConnection) return { kind: 'drop' };
     if (faults.dropResponse) return { kind: 'dropResponse' };
     if (faults.force429) {
-      return { kind: 'problem', rateLimited: true, problem: new ProblemError(429, 'rate limit exceeded for the minute window', undefined, { 'Retry-After': '1' }) };
+      return {
+        kind: 'problem',
+        rateLimited: true,
+        problem: new ProblemError(429, 'rate limit exceeded for the minute window', undefined, { 'Retry-After': '1' }),
+      };
     }
     const status = faults.status5xx ?? 503;
     const hit = faults.errorRate !== undefined ? this.random() < faults.errorRate : faults.status5xx !== undefined;
-    if (hit) return { kind: 'problem', rateLimited: false, problem: new ProblemError(status, `injected fault: the emulator answered ${status} on purpose`) };
+    if (hit)
+      return {
+        kind: 'problem',
+        rateLimited: false,
+        problem: new ProblemError(status, `injected fault: the emulator answered ${status} on purpose`),
+      };
     return { kind: 'none' };
   }
 }

@@ -78,9 +78,16 @@ function urlFor(host: string, port: number): string {
 function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || (error.code === 'ECONNRESET' && !socket.readable)) return void socket.destroy();
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_REQUEST_TIMEOUT' ? 408 : 400;
-  const detail = status === 431 ? 'the request headers are larger than the server accepts' : status === 408 ? 'the request was not received in time' : 'the request could not be parsed as HTTP/1.1';
+  const detail =
+    status === 431
+      ? 'the request headers are larger than the server accepts'
+      : status === 408
+        ? 'the request was not received in time'
+        : 'the request could not be parsed as HTTP/1.1';
   const body = JSON.stringify({ title: titleFor(status), status, detail });
-  socket.end(`HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -111,7 +118,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ids,
     timeScale,
   );
-  const ctx: EmulatorContext = { state, ids, sim, now: Date.now, jobsUrl: () => jobsUrl, persist, newerServiceFields: options.newerServiceFields ?? {} };
+  const ctx: EmulatorContext = {
+    state,
+    ids,
+    sim,
+    now: Date.now,
+    jobsUrl: () => jobsUrl,
+    persist,
+    newerServiceFields: options.newerServiceFields ?? {},
+  };
   const faults = new FaultInjector(random);
   faults.set(options.faults);
   const keys = { apiKey: options.apiKey ?? DEFAULT_DEV_API_KEY, ...(options.readOnlyKey ? { readOnlyKey: options.readOnlyKey } : {}) };
@@ -127,7 +142,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // A request Node cannot parse (a malformed request line, an oversized or broken header, a bad
   // Content-Length) still gets a problem answer, as the service's front end gives one, then the
   // connection is closed; it must never become an unhandled error.
-  for (const server of [rest, jobs]) server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparsable(error, socket));
+  for (const server of [rest, jobs])
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      answerUnparsable(error, socket);
+    });
   const restPort = await listen(rest, options.port ?? 8787, host);
   let jobsPort: number;
   try {
@@ -153,7 +171,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     restUrl: urlFor(host, restPort),
     jobsUrl,
-    setFaults: (f) => faults.set(f),
+    setFaults: (f) => {
+      faults.set(f);
+    },
     close() {
       closing ??= (async () => {
         clearInterval(saver);
@@ -164,7 +184,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           [rest, jobs].map(
             (server) =>
               new Promise<void>((resolve) => {
-                server.close(() => resolve());
+                server.close(() => {
+                  resolve();
+                });
                 server.closeAllConnections();
               }),
           ),

@@ -28,7 +28,8 @@ export interface JobsServerDeps {
 function queueEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
   const endpoint = findEndpoint(ctx, id);
   if (!endpoint) throw notFound(`endpoint ${id}`);
-  if (endpoint.type !== 'QUEUE') throw new ProblemError(404, `endpoint ${id} is a load balancer; it has no job queue (send requests to its requestUrls.base)`);
+  if (endpoint.type !== 'QUEUE')
+    throw new ProblemError(404, `endpoint ${id} is a load balancer; it has no job queue (send requests to its requestUrls.base)`);
   return endpoint;
 }
 
@@ -63,7 +64,9 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
       const waitParam = c.query.get('wait');
       const wait = waitParam === null ? DEFAULT_WAIT_MS : Number(waitParam);
       if (waitParam !== null && (!/^\d+$/.test(waitParam) || wait < 1 || wait > MAX_WAIT_MS)) {
-        throw new ProblemError(400, `wait is milliseconds from 1 to ${MAX_WAIT_MS}; got: ${JSON.stringify(waitParam)}`, ['$.wait: invalid value']);
+        throw new ProblemError(400, `wait is milliseconds from 1 to ${MAX_WAIT_MS}; got: ${JSON.stringify(waitParam)}`, [
+          '$.wait: invalid value',
+        ]);
       }
       const job = await submit(c);
       const deadline = ctx.now() + wait;
@@ -80,7 +83,8 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
       let gone = false;
       res.on('close', () => (gone = true));
       // Long-poll briefly so a client polling in a loop does not spin.
-      if (job.chunks.length === job.chunksDelivered && !isTerminal(job.status) && !gone) await ctx.sim.waitForChange(job.id, STREAM_LONG_POLL_MS);
+      if (job.chunks.length === job.chunksDelivered && !isTerminal(job.status) && !gone)
+        await ctx.sim.waitForChange(job.id, STREAM_LONG_POLL_MS);
       const fresh = job.chunks.slice(job.chunksDelivered);
       job.chunksDelivered = job.chunks.length;
       return { status: 200, body: { id: job.id, status: job.status, stream: fresh.map((output) => ({ output })) } };
@@ -101,12 +105,21 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
       const endpoint = queueEndpoint(ctx, params.id);
       return { status: 200, body: { removed: ctx.sim.purgeQueue(endpoint.id), status: 'completed' } };
     }),
-    route('GET', '/v2/{id}/health', 'Endpoint health: job and worker counts', ({ params }) => ({ status: 200, body: ctx.sim.health(queueEndpoint(ctx, params.id).id) })),
+    route('GET', '/v2/{id}/health', 'Endpoint health: job and worker counts', ({ params }) => ({
+      status: 200,
+      body: ctx.sim.health(queueEndpoint(ctx, params.id).id),
+    })),
   ];
 }
 
 /** A load balancer request: answered by a simulated worker once one is ready (cold start included). */
-async function handleLoadBalancer(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, endpointId: string, rest: string): Promise<void> {
+async function handleLoadBalancer(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpointId: string,
+  rest: string,
+): Promise<void> {
   const endpoint = findEndpoint(ctx, endpointId);
   if (!endpoint || endpoint.type !== 'LOAD_BALANCER') throw notFound(`load balancer endpoint ${endpointId}`);
   const healthPath = endpoint.env.HEALTH_CHECK_PATH || '/ping';
@@ -120,7 +133,11 @@ async function handleLoadBalancer(ctx: EmulatorContext, req: IncomingMessage, re
   if (!worker) throw new ProblemError(503, 'no worker became ready in time');
   try {
     const body = await readJsonBody(req, { required: false }).catch(() => undefined);
-    sendResult(res, { status: 200, body: { endpointId: endpoint.id, workerId: worker.id, method: req.method, path: rest, body: body ?? null } }, {});
+    sendResult(
+      res,
+      { status: 200, body: { endpointId: endpoint.id, workerId: worker.id, method: req.method, path: rest, body: body ?? null } },
+      {},
+    );
   } finally {
     ctx.sim.releaseLbWorker(worker);
   }
@@ -129,33 +146,37 @@ async function handleLoadBalancer(ctx: EmulatorContext, req: IncomingMessage, re
 export function createJobsHandler(deps: JobsServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const router = new Router(jobRoutes(deps.ctx));
   return (req, res) => {
-    void guard(res, () => ({}), async () => {
-      const url = parseUrl(req);
-      if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
-      const method = req.method ?? 'GET';
-      const fault = await deps.faults.apply(url.pathname);
-      if (fault.kind === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      if (fault.kind === 'problem') throw fault.problem;
-      const caller = authenticate(req, deps.keys);
-      const parts = splitPath(url.pathname) ?? [];
-      if (parts[0] === 'lb' && parts.length >= 2) {
-        return handleLoadBalancer(deps.ctx, req, res, parts[1], `/${parts.slice(2).join('/')}`);
-      }
-      const hostLabel = (req.headers.host ?? '').split('.')[0];
-      if (hostLabel && findEndpoint(deps.ctx, hostLabel)?.type === 'LOAD_BALANCER') {
-        return handleLoadBalancer(deps.ctx, req, res, hostLabel, url.pathname);
-      }
-      const { route: matched, params } = router.resolve(method, url.pathname);
-      requireWrite(caller, method === 'POST' && matched.pattern.includes('/status/') ? 'GET' : method);
-      const result = await matched.handler({ req, res, method, path: url.pathname, query: url.searchParams, params, headers: {} });
-      if (fault.kind === 'dropResponse') {
-        req.socket.destroy();
-        return;
-      }
-      sendResult(res, result, {});
-    });
+    void guard(
+      res,
+      () => ({}),
+      async () => {
+        const url = parseUrl(req);
+        if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
+        const method = req.method ?? 'GET';
+        const fault = await deps.faults.apply(url.pathname);
+        if (fault.kind === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        if (fault.kind === 'problem') throw fault.problem;
+        const caller = authenticate(req, deps.keys);
+        const parts = splitPath(url.pathname) ?? [];
+        if (parts[0] === 'lb' && parts.length >= 2) {
+          return handleLoadBalancer(deps.ctx, req, res, parts[1], `/${parts.slice(2).join('/')}`);
+        }
+        const hostLabel = (req.headers.host ?? '').split('.')[0];
+        if (hostLabel && findEndpoint(deps.ctx, hostLabel)?.type === 'LOAD_BALANCER') {
+          return handleLoadBalancer(deps.ctx, req, res, hostLabel, url.pathname);
+        }
+        const { route: matched, params } = router.resolve(method, url.pathname);
+        requireWrite(caller, method === 'POST' && matched.pattern.includes('/status/') ? 'GET' : method);
+        const result = await matched.handler({ req, res, method, path: url.pathname, query: url.searchParams, params, headers: {} });
+        if (fault.kind === 'dropResponse') {
+          req.socket.destroy();
+          return;
+        }
+        sendResult(res, result, {});
+      },
+    );
   };
 }

@@ -50,9 +50,14 @@ export class RateLimiter {
     if (exhausted.length === 0) for (const w of WINDOWS) counters[w.name].used++;
     const headers = { RateLimit: this.stateHeader(counters, nowMs), 'RateLimit-Policy': this.policyHeader() };
     if (exhausted.length > 0) {
-      const worst = exhausted.reduce((a, b) => (this.resetSeconds(counters[b.name], b.seconds, nowMs) > this.resetSeconds(counters[a.name], a.seconds, nowMs) ? b : a));
+      const worst = exhausted.reduce((a, b) =>
+        this.resetSeconds(counters[b.name], b.seconds, nowMs) > this.resetSeconds(counters[a.name], a.seconds, nowMs) ? b : a,
+      );
       const retryAfter = this.resetSeconds(counters[worst.name], worst.seconds, nowMs);
-      throw new ProblemError(429, `rate limit exceeded for the ${worst.name} window`, undefined, { ...headers, 'Retry-After': String(retryAfter) });
+      throw new ProblemError(429, `rate limit exceeded for the ${worst.name} window`, undefined, {
+        ...headers,
+        'Retry-After': String(retryAfter),
+      });
     }
     return headers;
   }
@@ -61,7 +66,10 @@ export class RateLimiter {
   forcedHeaders(key: string): Record<string, string> {
     const nowMs = this.now();
     const counters = this.countersFor(key, nowMs);
-    return { RateLimit: this.stateHeader(counters, nowMs).replace(/"minute";r=\d+/, '"minute";r=0'), 'RateLimit-Policy': this.policyHeader() };
+    return {
+      RateLimit: this.stateHeader(counters, nowMs).replace(/"minute";r=\d+/, '"minute";r=0'),
+      'RateLimit-Policy': this.policyHeader(),
+    };
   }
 
   private countersFor(key: string, nowMs: number): Record<WindowName, Counter> {

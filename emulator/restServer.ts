@@ -34,64 +34,79 @@ export interface RestServerDeps {
 
 export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { ctx } = deps;
-  const router = new Router([...serverlessRoutes(ctx), ...logRoutes(ctx, deps.trackStream), ...catalogRoutes(), ...accountRoutes(ctx), ...billingRoutes(ctx)]);
+  const router = new Router([
+    ...serverlessRoutes(ctx),
+    ...logRoutes(ctx, deps.trackStream),
+    ...catalogRoutes(),
+    ...accountRoutes(ctx),
+    ...billingRoutes(ctx),
+  ]);
   const openapi = JSON.stringify(openApiDocument(router.routes, ctx.newerServiceFields));
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (!deps.adminEnabled || !isLoopback(req)) throw new ProblemError(404, `no such path: ${path}`);
     if (path !== '/__emulator/faults') throw new ProblemError(404, `no such path: ${path}`);
-    if (req.method === 'GET') return sendJson(res, 200, { faults: deps.faults.get() ?? null });
+    if (req.method === 'GET') {
+      sendJson(res, 200, { faults: deps.faults.get() ?? null });
+      return;
+    }
     if (req.method === 'DELETE') {
       deps.faults.set(undefined);
-      return sendJson(res, 204, undefined);
+      sendJson(res, 204, undefined);
+      return;
     }
     if (req.method === 'POST') {
       const faults = parseFaults(await readJsonBody(req));
       deps.faults.set(faults);
-      return sendJson(res, 200, { faults: deps.faults.get() ?? null });
+      sendJson(res, 200, { faults: deps.faults.get() ?? null });
+      return;
     }
     throw new ProblemError(405, `the ${req.method} method is not allowed for ${path}`, undefined, { Allow: 'GET, POST, DELETE' });
   }
 
   return (req, res) => {
     let headers: Record<string, string> = {};
-    void guard(res, () => headers, async () => {
-      const url = parseUrl(req);
-      if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
-      const path = url.pathname;
-      const method = req.method ?? 'GET';
-      if (path.startsWith('/__emulator/')) return handleAdmin(req, res, path);
-      const fault = await deps.faults.apply(path);
-      if (fault.kind === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      if (fault.kind === 'problem') {
-        if (fault.rateLimited) headers = deps.limiter.forcedHeaders(req.headers.authorization ?? 'anonymous');
-        throw fault.problem;
-      }
-      if (path === '/v2/openapi.json' && method === 'GET') {
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(openapi) });
-        res.end(openapi);
-        return;
-      }
-      const caller = authenticate(req, deps.keys);
-      try {
-        headers = deps.limiter.consume(caller.key);
-      } catch (error) {
-        if (error instanceof ProblemError) headers = { RateLimit: error.headers.RateLimit ?? '', 'RateLimit-Policy': error.headers['RateLimit-Policy'] ?? '' };
-        throw error;
-      }
-      const { route, params } = router.resolve(method, path);
-      requireWrite(caller, method);
-      const context: RequestContext = { req, res, method, path, query: url.searchParams, params, headers };
-      const result = await route.handler(context);
-      if (fault.kind === 'dropResponse') {
-        req.socket.destroy();
-        return;
-      }
-      sendResult(res, result, headers);
-    });
+    void guard(
+      res,
+      () => headers,
+      async () => {
+        const url = parseUrl(req);
+        if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
+        const path = url.pathname;
+        const method = req.method ?? 'GET';
+        if (path.startsWith('/__emulator/')) return handleAdmin(req, res, path);
+        const fault = await deps.faults.apply(path);
+        if (fault.kind === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        if (fault.kind === 'problem') {
+          if (fault.rateLimited) headers = deps.limiter.forcedHeaders(req.headers.authorization ?? 'anonymous');
+          throw fault.problem;
+        }
+        if (path === '/v2/openapi.json' && method === 'GET') {
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(openapi) });
+          res.end(openapi);
+          return;
+        }
+        const caller = authenticate(req, deps.keys);
+        try {
+          headers = deps.limiter.consume(caller.key);
+        } catch (error) {
+          if (error instanceof ProblemError)
+            headers = { RateLimit: error.headers.RateLimit ?? '', 'RateLimit-Policy': error.headers['RateLimit-Policy'] ?? '' };
+          throw error;
+        }
+        const { route, params } = router.resolve(method, path);
+        requireWrite(caller, method);
+        const context: RequestContext = { req, res, method, path, query: url.searchParams, params, headers };
+        const result = await route.handler(context);
+        if (fault.kind === 'dropResponse') {
+          req.socket.destroy();
+          return;
+        }
+        sendResult(res, result, headers);
+      },
+    );
   };
 }
-

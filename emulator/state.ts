@@ -166,7 +166,7 @@ export function loadState(path: string): EmulatorState | undefined {
   if (typeof parsed !== 'object' || parsed === null || (parsed as { formatVersion?: unknown }).formatVersion !== 1) {
     throw new Error(`the emulator state file ${path} is not an emulator state (format version 1); move it away to start fresh`);
   }
-  return { ...emptyState(), ...(parsed as Partial<EmulatorState>) } as EmulatorState;
+  return { ...emptyState(), ...(parsed as Partial<EmulatorState>) };
 }
 
 export function saveState(path: string, state: EmulatorState): void {

@@ -16,7 +16,14 @@ export function generateValidators() {
   const read = (name) => JSON.parse(readFileSync(join(root, 'schemas', name), 'utf8'));
   const schemas = ['common.schema.json', 'endpoint-create.schema.json', 'endpoint-update.schema.json'].map(read);
   // The same options the checks were written against: every error, with the failing schema attached.
-  const ajv = new Ajv2020.default({ allErrors: true, discriminator: true, strict: true, strictRequired: false, verbose: true, code: { source: true, lines: false } });
+  const ajv = new Ajv2020.default({
+    allErrors: true,
+    discriminator: true,
+    strict: true,
+    strictRequired: false,
+    verbose: true,
+    code: { source: true, lines: false },
+  });
   ajv.addVocabulary(['x-hint', 'x-enumDescriptions']);
   for (const schema of schemas) ajv.addSchema(schema);
   const code = standaloneCode.default(ajv, { create: schemas[1].$id, update: schemas[2].$id });

@@ -26,7 +26,11 @@ async function seedDemo(apiUrl: string, jobsUrl: string): Promise<void> {
 
 async function main(): Promise<void> {
   const stateDir = join(tmpdir(), 'endpoint-studio-demo');
-  const emulator = await startEmulator({ port: Number(process.env.EMULATOR_PORT ?? 0), jobsPort: 0, statePath: join(stateDir, 'state.json') });
+  const emulator = await startEmulator({
+    port: Number(process.env.EMULATOR_PORT ?? 0),
+    jobsPort: 0,
+    statePath: join(stateDir, 'state.json'),
+  });
   await seedDemo(emulator.restUrl, emulator.jobsUrl);
   const workspace = mkdtempSync(join(tmpdir(), 'endpoint-studio-demo-workspace-'));
   cpSync(EXAMPLES_DIR, workspace, { recursive: true });

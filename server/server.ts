@@ -40,7 +40,11 @@ export const CATALOG_STATUS_NOTIFICATION = 'endpointStudio/catalogStatus';
 /** Client-to-server request: refresh the catalog now; answers the new status. */
 export const REFRESH_CATALOG_REQUEST = 'endpointStudio/refreshCatalog';
 
-const severities = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
+const severities = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+} as const;
 
 export function startServer(connection: Connection, defaults: ServerOptions): void {
   const documents = new TextDocuments(TextDocument);
@@ -52,7 +56,8 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   let pullDiagnostics = false;
   let catalogs: CatalogService | undefined;
 
-  const formatOf = (document: TextDocument): SpecFormat => (/\.json$/i.test(document.uri) || document.languageId === 'json' ? 'json' : 'yaml');
+  const formatOf = (document: TextDocument): SpecFormat =>
+    /\.json$/i.test(document.uri) || document.languageId === 'json' ? 'json' : 'yaml';
   // The suffix never needs percent-decoding, and decoding a malformed URI would throw.
   const isSpec = (document: TextDocument): boolean => SPEC_FILE_PATTERN.test(document.uri);
 
@@ -64,12 +69,31 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     try {
       let checker = checkers.get(document.uri);
       if (!checker) checkers.set(document.uri, (checker = new IncrementalChecker()));
-      result = analyze(document.getText(), formatOf(document), { catalog: catalogs?.catalog, liveProperties: catalogs?.liveProperties }, checker);
+      result = analyze(
+        document.getText(),
+        formatOf(document),
+        { catalog: catalogs?.catalog, liveProperties: catalogs?.liveProperties },
+        checker,
+      );
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       checkers.delete(document.uri);
-      connection.console.error(`validation failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      result = { documents: [], diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, offset: 0, length: 0, severity: 'error', code: 'internal-error', message: 'the spec could not be checked (internal error; see the Endpoint Studio output)', path: [], documentIndex: 0 }] };
+      connection.console.error(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      result = {
+        documents: [],
+        diagnostics: [
+          {
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+            offset: 0,
+            length: 0,
+            severity: 'error',
+            code: 'internal-error',
+            message: 'the spec could not be checked (internal error; see the Endpoint Studio output)',
+            path: [],
+            documentIndex: 0,
+          },
+        ],
+      };
     }
     analyses.set(document.uri, { version: document.version, result });
     return result;
@@ -82,7 +106,13 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       code: d.code,
       source: DIAGNOSTIC_SOURCE,
       message: d.message,
-      data: { path: d.path, jsonPath: formatJsonPath(d.path), documentIndex: d.documentIndex, ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}), ...(d.related ? { related: d.related } : {}) },
+      data: {
+        path: d.path,
+        jsonPath: formatJsonPath(d.path),
+        documentIndex: d.documentIndex,
+        ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
+        ...(d.related ? { related: d.related } : {}),
+      },
     }));
   }
 
@@ -120,7 +150,13 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   });
 
   connection.onInitialized(() => {
-    catalogs = createCatalogService({ catalogFile: options.catalogFile, cacheDir: options.cacheDir, log: (message) => connection.console.log(message) });
+    catalogs = createCatalogService({
+      catalogFile: options.catalogFile,
+      cacheDir: options.cacheDir,
+      log: (message) => {
+        connection.console.log(message);
+      },
+    });
     catalogs.onDidChange((catalogChanged) => {
       void connection.sendNotification(CATALOG_STATUS_NOTIFICATION, catalogs!.status);
       if (!catalogChanged) return;
@@ -134,7 +170,9 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   connection.onRequest(REFRESH_CATALOG_REQUEST, async () => (catalogs ? catalogs.refresh() : { state: 'none' }));
   connection.onShutdown(() => catalogs?.dispose());
 
-  documents.onDidChangeContent((event) => schedulePush(event.document));
+  documents.onDidChangeContent((event) => {
+    schedulePush(event.document);
+  });
   documents.onDidClose((event) => {
     clearTimeout(timers.get(event.document.uri));
     timers.delete(event.document.uri);
@@ -156,7 +194,12 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     const offset = document.offsetAt(params.position);
     return complete(text, formatOf(document), offset, analysisOf(document), catalogs?.catalog).map((c) => ({
       label: c.label,
-      kind: c.kind === 'property' ? CompletionItemKind.Property : c.kind === 'snippet' ? CompletionItemKind.Snippet : CompletionItemKind.EnumMember,
+      kind:
+        c.kind === 'property'
+          ? CompletionItemKind.Property
+          : c.kind === 'snippet'
+            ? CompletionItemKind.Snippet
+            : CompletionItemKind.EnumMember,
       detail: c.detail,
       documentation: c.documentation ? { kind: MarkupKind.Markdown, value: c.documentation } : undefined,
       insertTextFormat: c.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
@@ -187,8 +230,15 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     const text = document.getText();
     const actions: CodeAction[] = [];
     for (const diagnostic of params.context.diagnostics) {
-      const data = diagnostic.data as { path?: (string | number)[]; suggestion?: string; related?: string[]; documentIndex?: number } | undefined;
-      if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof diagnostic.code !== 'string' || !FIXABLE_CODES.includes(diagnostic.code) || !Array.isArray(data?.path)) continue;
+      const data = diagnostic.data as
+        { path?: (string | number)[]; suggestion?: string; related?: string[]; documentIndex?: number } | undefined;
+      if (
+        diagnostic.source !== DIAGNOSTIC_SOURCE ||
+        typeof diagnostic.code !== 'string' ||
+        !FIXABLE_CODES.includes(diagnostic.code) ||
+        !Array.isArray(data?.path)
+      )
+        continue;
       const request = { code: diagnostic.code, path: data.path, suggestion: data.suggestion, related: data.related };
       for (const fix of fixes(text, formatOf(document), analysis, request, data.documentIndex ?? 0, catalogs?.catalog)) {
         actions.push({
@@ -198,7 +248,10 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
           isPreferred: fix.preferred,
           edit: {
             changes: {
-              [document.uri]: fix.edits.map((e) => ({ range: { start: document.positionAt(e.offset), end: document.positionAt(e.offset + e.length) }, newText: e.newText })),
+              [document.uri]: fix.edits.map((e) => ({
+                range: { start: document.positionAt(e.offset), end: document.positionAt(e.offset + e.length) },
+                newText: e.newText,
+              })),
             },
           },
         });

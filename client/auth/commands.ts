@@ -11,15 +11,24 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export const EMULATOR_PROFILE = 'emulator';
 
 /** Checks a key against the service; returns what to tell the user when it cannot be used. */
-export async function checkKey(apiUrl: string, jobsUrl: string, apiKey: string): Promise<{ ok: true; readOnlyHint?: string } | { ok: false; reason: string }> {
+export async function checkKey(
+  apiUrl: string,
+  jobsUrl: string,
+  apiKey: string,
+): Promise<{ ok: true; readOnlyHint?: string } | { ok: false; reason: string }> {
   try {
     const api = createApiClient({ apiUrl, jobsUrl, apiKey, timeoutMs: 10_000 });
     await api.serverless.list();
     return { ok: true };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return { ok: false, reason: 'the service rejected the key (401): check it and try again' };
-    if (error instanceof ApiError && error.status === 403) return { ok: true, readOnlyHint: 'the key cannot list endpoints (403); some views will stay empty' };
-    return { ok: false, reason: `the service could not be reached to check the key: ${error instanceof Error ? error.message : String(error)}` };
+    if (error instanceof ApiError && error.status === 401)
+      return { ok: false, reason: 'the service rejected the key (401): check it and try again' };
+    if (error instanceof ApiError && error.status === 403)
+      return { ok: true, readOnlyHint: 'the key cannot list endpoints (403); some views will stay empty' };
+    return {
+      ok: false,
+      reason: `the service could not be reached to check the key: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -27,7 +36,10 @@ export function registerAuthCommands(profiles: ProfileStore, log: vscode.LogOutp
   let emulator: RunningEmulator | undefined;
   const signIn = async (): Promise<void> => {
     // Restricted Mode sends nothing to the service, not even the key check below.
-    if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('Endpoint Studio: trust this workspace to sign in; in Restricted Mode nothing is sent to the service');
+    if (!vscode.workspace.isTrusted)
+      return void vscode.window.showWarningMessage(
+        'Endpoint Studio: trust this workspace to sign in; in Restricted Mode nothing is sent to the service',
+      );
     const name = await vscode.window.showInputBox({
       title: 'Endpoint Studio: Sign In',
       prompt: 'Profile name (several keys can be kept, e.g. personal and prod)',
@@ -35,18 +47,31 @@ export function registerAuthCommands(profiles: ProfileStore, log: vscode.LogOutp
       validateInput: (v) => (PROFILE_NAME.test(v) ? undefined : 'letters, digits, dot, dash, underscore; up to 40 characters'),
     });
     if (!name) return;
-    const apiKey = await vscode.window.showInputBox({ title: `Endpoint Studio: API key for ${name}`, prompt: 'The key is kept in the system keychain (SecretStorage) and nowhere else', password: true, ignoreFocusOut: true });
+    const apiKey = await vscode.window.showInputBox({
+      title: `Endpoint Studio: API key for ${name}`,
+      prompt: 'The key is kept in the system keychain (SecretStorage) and nowhere else',
+      password: true,
+      ignoreFocusOut: true,
+    });
     if (!apiKey?.trim()) return;
     const existing = profiles.list().find((p) => p.name === name);
-    const urls = { ...profiles.settingsUrls(), ...(existing?.apiUrl ? { apiUrl: existing.apiUrl } : {}), ...(existing?.jobsUrl ? { jobsUrl: existing.jobsUrl } : {}) };
-    const verdict = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Checking the key' }, () => checkKey(urls.apiUrl, urls.jobsUrl, apiKey.trim()));
+    const urls = {
+      ...profiles.settingsUrls(),
+      ...(existing?.apiUrl ? { apiUrl: existing.apiUrl } : {}),
+      ...(existing?.jobsUrl ? { jobsUrl: existing.jobsUrl } : {}),
+    };
+    const verdict = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Checking the key' }, () =>
+      checkKey(urls.apiUrl, urls.jobsUrl, apiKey.trim()),
+    );
     if (!verdict.ok) {
       void vscode.window.showErrorMessage(`sign-in failed: ${verdict.reason}`);
       return;
     }
     await profiles.save({ name, ...(existing?.apiUrl ? { apiUrl: existing.apiUrl, jobsUrl: existing.jobsUrl } : {}) }, apiKey.trim());
     log.info(`signed in as profile ${name} (${urls.apiUrl})`);
-    void vscode.window.showInformationMessage(`Signed in as profile ${name}${verdict.readOnlyHint ? `; note: ${verdict.readOnlyHint}` : ''}`);
+    void vscode.window.showInformationMessage(
+      `Signed in as profile ${name}${verdict.readOnlyHint ? `; note: ${verdict.readOnlyHint}` : ''}`,
+    );
   };
 
   return vscode.Disposable.from(
@@ -59,8 +84,12 @@ export function registerAuthCommands(profiles: ProfileStore, log: vscode.LogOutp
       void vscode.window.showInformationMessage(`Signed out of profile ${name}; its key was removed`);
     }),
     vscode.commands.registerCommand('endpointStudio.auth.switchProfile', async () => {
-      const items = profiles.list().map((p) => ({ label: p.name, description: p.apiUrl ?? profiles.settingsUrls().apiUrl, picked: p.name === profiles.activeName }));
-      const choice = await vscode.window.showQuickPick([...items, { label: '$(add) Sign in with another key', description: '' }], { title: 'Endpoint Studio: Switch Profile' });
+      const items = profiles
+        .list()
+        .map((p) => ({ label: p.name, description: p.apiUrl ?? profiles.settingsUrls().apiUrl, picked: p.name === profiles.activeName }));
+      const choice = await vscode.window.showQuickPick([...items, { label: '$(add) Sign in with another key', description: '' }], {
+        title: 'Endpoint Studio: Switch Profile',
+      });
       if (!choice) return;
       if (choice.label.startsWith('$(add)')) return signIn();
       await profiles.activate(choice.label);

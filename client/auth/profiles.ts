@@ -54,7 +54,14 @@ export class ProfileStore {
     const active = this.list().find((p) => p.name === this.activeName);
     if (active) {
       const apiKey = await this.context.secrets.get(secretName(active.name));
-      if (apiKey) return { name: active.name, apiUrl: active.apiUrl ?? urls.apiUrl, jobsUrl: active.jobsUrl ?? urls.jobsUrl, apiKey, keySource: 'secret storage' };
+      if (apiKey)
+        return {
+          name: active.name,
+          apiUrl: active.apiUrl ?? urls.apiUrl,
+          jobsUrl: active.jobsUrl ?? urls.jobsUrl,
+          apiKey,
+          keySource: 'secret storage',
+        };
     }
     const fromEnvironment = process.env.ENDPOINT_STUDIO_API_KEY?.trim() || process.env.RUNPOD_API_KEY?.trim();
     if (fromEnvironment) return { name: ENVIRONMENT_PROFILE, ...urls, apiKey: fromEnvironment, keySource: 'environment' };
@@ -64,7 +71,10 @@ export class ProfileStore {
   async save(profile: Profile, apiKey: string): Promise<void> {
     await this.context.secrets.store(secretName(profile.name), apiKey);
     const others = this.list().filter((p) => p.name !== profile.name);
-    await this.context.globalState.update(PROFILES_KEY, [...others, profile].sort((a, b) => a.name.localeCompare(b.name)));
+    await this.context.globalState.update(
+      PROFILES_KEY,
+      [...others, profile].sort((a, b) => a.name.localeCompare(b.name)),
+    );
     await this.context.globalState.update(ACTIVE_KEY, profile.name);
     this.changed.fire();
   }
@@ -76,7 +86,10 @@ export class ProfileStore {
 
   async remove(name: string): Promise<void> {
     await this.context.secrets.delete(secretName(name));
-    await this.context.globalState.update(PROFILES_KEY, this.list().filter((p) => p.name !== name));
+    await this.context.globalState.update(
+      PROFILES_KEY,
+      this.list().filter((p) => p.name !== name),
+    );
     if (this.activeName === name) await this.context.globalState.update(ACTIVE_KEY, this.list()[0]?.name);
     this.changed.fire();
   }

@@ -20,7 +20,10 @@ export class Session implements vscode.Disposable {
   private unsubscribe?: () => void;
   private readonly disposables: vscode.Disposable[] = [this.changed, this.quota, this.retry];
 
-  constructor(readonly profiles: ProfileStore, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    readonly profiles: ProfileStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.disposables.push(
       profiles.onDidChange(() => void this.reload()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()),
@@ -50,11 +53,17 @@ export class Session implements vscode.Disposable {
           jobsUrl: profile.jobsUrl,
           apiKey: profile.apiKey,
           // Entries are redacted by the client; they never carry the key.
-          log: (entry) => this.log.trace(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`),
+          log: (entry) => {
+            this.log.trace(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`);
+          },
         });
-        const offQuota = api.onRateLimit((snapshot) => this.quota.fire(snapshot));
+        const offQuota = api.onRateLimit((snapshot) => {
+          this.quota.fire(snapshot);
+        });
         const offRetry = api.onRetry((notice) => {
-          this.log.warn(`${notice.method} ${notice.path}: ${notice.reason === 'rateLimited' ? 'rate limited' : notice.reason}; retrying in ${Math.ceil(notice.waitMs / 1000)} s`);
+          this.log.warn(
+            `${notice.method} ${notice.path}: ${notice.reason === 'rateLimited' ? 'rate limited' : notice.reason}; retrying in ${Math.ceil(notice.waitMs / 1000)} s`,
+          );
           this.retry.fire(notice);
         });
         this.unsubscribe = () => {
@@ -75,13 +84,19 @@ export class Session implements vscode.Disposable {
     const reason = this.redact(error instanceof Error ? error.message : String(error));
     this.log.error(`${action} failed: ${reason}`);
     if (error instanceof ApiError && error.status === 401) {
-      void vscode.window.showErrorMessage(`${action} failed: the service rejected the key of profile ${this.profile?.name ?? ''}; sign in again`, 'Sign In').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('endpointStudio.auth.signIn');
-      });
+      void vscode.window
+        .showErrorMessage(`${action} failed: the service rejected the key of profile ${this.profile?.name ?? ''}; sign in again`, 'Sign In')
+        .then((choice) => {
+          if (choice) void vscode.commands.executeCommand('endpointStudio.auth.signIn');
+        });
     } else if (error instanceof ApiError && error.status === 403) {
-      void vscode.window.showErrorMessage(`${action} failed: the key of profile ${this.profile?.name ?? ''} lacks access to this (it may be read-only)`);
+      void vscode.window.showErrorMessage(
+        `${action} failed: the key of profile ${this.profile?.name ?? ''} lacks access to this (it may be read-only)`,
+      );
     } else if (error instanceof ApiError && error.status === 429) {
-      void vscode.window.showWarningMessage(`${action} failed: rate limit reached; try again in ${error.retryAfterSeconds ?? 'a few'} seconds`);
+      void vscode.window.showWarningMessage(
+        `${action} failed: rate limit reached; try again in ${error.retryAfterSeconds ?? 'a few'} seconds`,
+      );
     } else {
       void vscode.window.showErrorMessage(`${action} failed: ${reason}`);
     }

@@ -23,8 +23,14 @@ export class ProfileStatusItem implements vscode.Disposable {
         this.quota = snapshot;
         this.render();
       }),
-      session.onDidScheduleRetry((notice) => this.showRetry(notice)),
-      { dispose: () => clearInterval(this.countdown) },
+      session.onDidScheduleRetry((notice) => {
+        this.showRetry(notice);
+      }),
+      {
+        dispose: () => {
+          clearInterval(this.countdown);
+        },
+      },
     );
     this.render();
     this.item.show();
@@ -35,7 +41,9 @@ export class ProfileStatusItem implements vscode.Disposable {
     if (notice.reason !== 'rateLimited') return;
     this.retryAt = Math.max(this.retryAt ?? 0, notice.retryAt);
     clearInterval(this.countdown);
-    this.countdown = setInterval(() => this.render(), 1000);
+    this.countdown = setInterval(() => {
+      this.render();
+    }, 1000);
     this.render();
   }
 
@@ -53,12 +61,15 @@ export class ProfileStatusItem implements vscode.Disposable {
     }
     if (!profile) {
       this.item.text = '$(account) Endpoint Studio: signed out';
-      this.item.tooltip = vscode.workspace.isTrusted ? 'Sign in, or use the local emulator, to deploy and browse endpoints' : 'Untrusted workspace: specs are checked, nothing is sent to the service';
+      this.item.tooltip = vscode.workspace.isTrusted
+        ? 'Sign in, or use the local emulator, to deploy and browse endpoints'
+        : 'Untrusted workspace: specs are checked, nothing is sent to the service';
       this.item.command = vscode.workspace.isTrusted ? 'endpointStudio.auth.signIn' : undefined;
       return;
     }
     const window = this.quota?.tightest;
-    const quota = window?.remaining !== undefined ? ` · ${window.remaining}${window.quota ? `/${window.quota}` : ''} per ${window.name}` : '';
+    const quota =
+      window?.remaining !== undefined ? ` · ${window.remaining}${window.quota ? `/${window.quota}` : ''} per ${window.name}` : '';
     this.item.text = `$(account) ${profile.name}${quota}`;
     this.item.tooltip = new vscode.MarkdownString(
       `Profile **${profile.name}** on ${profile.apiUrl} (key from ${profile.keySource})${window ? `\n\nRate limit: ${window.remaining ?? '?'} requests left in the ${window.name} window, resets in ${window.resetSeconds ?? '?'} s` : ''}\n\nClick to switch profile.`,

@@ -15,7 +15,8 @@ type OpenArgument = BillingNode | { kind?: unknown; endpoint?: Endpoint } | unde
 
 function queryFor(arg: OpenArgument): Partial<PanelQuery> | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
-  if ('endpoint' in arg && arg.endpoint && typeof arg.endpoint.id === 'string') return { kind: 'serverless', endpointId: arg.endpoint.id, grouping: 'endpointId' };
+  if ('endpoint' in arg && arg.endpoint && typeof arg.endpoint.id === 'string')
+    return { kind: 'serverless', endpointId: arg.endpoint.id, grouping: 'endpointId' };
   if (arg.kind === 'category' || arg.kind === 'group' || arg.kind === 'message') return queryOf(arg as BillingNode);
   return undefined;
 }
@@ -28,8 +29,12 @@ export function registerBilling(context: vscode.ExtensionContext, session: Sessi
     tree,
     view,
     panel,
-    session.onDidChange(() => tree.refresh()),
-    vscode.commands.registerCommand('endpointStudio.billing.refresh', () => tree.refresh()),
+    session.onDidChange(() => {
+      tree.refresh();
+    }),
+    vscode.commands.registerCommand('endpointStudio.billing.refresh', () => {
+      tree.refresh();
+    }),
     vscode.commands.registerCommand('endpointStudio.billing.openPanel', (arg?: OpenArgument) => {
       const query = queryFor(arg);
       // From a row: that row's view of billing, from scratch; from the palette: where the panel was.

@@ -42,14 +42,21 @@ export class BillingPanel implements vscode.Disposable {
     if (this.panel) {
       this.panel.reveal(undefined, false);
       this.post({ type: 'init', query: this.query, kinds: kindDescriptions(), bucketSizes: [...BUCKET_SIZES], maxLastN: MAX_LAST_N });
-      return this.run();
+      this.run();
+      return;
     }
     const media = vscode.Uri.joinPath(this.extensionUri, 'media', 'billing');
-    const panel = vscode.window.createWebviewPanel(BILLING_PANEL, 'Billing', vscode.ViewColumn.Active, { enableScripts: true, enableCommandUris: false, localResourceRoots: [media] });
+    const panel = vscode.window.createWebviewPanel(BILLING_PANEL, 'Billing', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [media],
+    });
     panel.webview.html = html(panel.webview, media);
     this.panel = panel;
     const subscriptions = [
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        this.receive(raw);
+      }),
       panel.onDidDispose(() => {
         this.inflight?.abort();
         this.panel = undefined;
@@ -63,16 +70,28 @@ export class BillingPanel implements vscode.Disposable {
 
   private receive(raw: unknown): void {
     const message = parseWebviewMessage(raw);
-    if (!message) return void this.log.warn('billing panel: ignored a message of unknown shape from the webview');
+    if (!message) {
+      this.log.warn('billing panel: ignored a message of unknown shape from the webview');
+      return;
+    }
     switch (message.type) {
       case 'ready':
         // A webview that was hidden and shown again starts blank: give it the form and the last answer.
         this.post({ type: 'init', query: this.query, kinds: kindDescriptions(), bucketSizes: [...BUCKET_SIZES], maxLastN: MAX_LAST_N });
-        if (this.lastMessage && !this.inflight) return this.post(this.lastMessage);
-        return this.run();
+        if (this.lastMessage && !this.inflight) {
+          this.post(this.lastMessage);
+          return;
+        }
+        {
+          this.run();
+          return;
+        }
       case 'query':
         this.query = normalizeQuery(message.query);
-        return this.run();
+        {
+          this.run();
+          return;
+        }
       case 'exportCsv':
         return void this.exportCsv();
     }
@@ -83,16 +102,27 @@ export class BillingPanel implements vscode.Disposable {
     this.inflight?.abort();
     this.inflight = undefined;
     const api = this.session.api;
-    if (!api) return this.settle({ type: 'error', message: 'billing needs a signed-in profile: sign in, or use the local emulator', retry: false });
+    if (!api) {
+      this.settle({ type: 'error', message: 'billing needs a signed-in profile: sign in, or use the local emulator', retry: false });
+      return;
+    }
     const checked = requestOf(this.query);
-    if ('error' in checked) return this.settle({ type: 'error', message: `billing query invalid: ${checked.error}`, retry: false });
+    if ('error' in checked) {
+      this.settle({ type: 'error', message: `billing query invalid: ${checked.error}`, retry: false });
+      return;
+    }
     const { request } = checked;
     const controller = new AbortController();
     this.inflight = controller;
     this.post({ type: 'loading', query: this.query });
     // Grouped by endpoint, the chart names endpoints; the list is read alongside, and is optional.
     const byEndpoint = request.kind === 'serverless' && request.grouping === 'endpointId';
-    const names = byEndpoint ? api.serverless.list({ signal: controller.signal }).then((list) => new Map(list.map((e) => [e.id, e.name])), () => new Map<string, string>()) : Promise.resolve(new Map<string, string>());
+    const names = byEndpoint
+      ? api.serverless.list({ signal: controller.signal }).then(
+          (list) => new Map(list.map((e) => [e.id, e.name])),
+          () => new Map<string, string>(),
+        )
+      : Promise.resolve(new Map<string, string>());
     Promise.all([fetchBilling(api, request, { signal: controller.signal }), names]).then(
       ([response, endpointNames]) => {
         if (this.inflight !== controller) return;
@@ -121,14 +151,24 @@ export class BillingPanel implements vscode.Disposable {
   /** Writes the records of the last answer as CSV where the user chooses. */
   async exportCsv(): Promise<void> {
     const last = this.last;
-    if (!last) return void vscode.window.showInformationMessage('Open the billing chart and load some billing first; the export writes what it shows');
+    if (!last)
+      return void vscode.window.showInformationMessage(
+        'Open the billing chart and load some billing first; the export writes what it shows',
+      );
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = csvFileName(last.request.kind, last.response);
-    const uri = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, filters: { CSV: ['csv'] }, title: `Export ${last.response.records.length} billing record(s)` });
+    const uri = await vscode.window.showSaveDialog({
+      defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined,
+      filters: { CSV: ['csv'] },
+      title: `Export ${last.response.records.length} billing record(s)`,
+    });
     if (!uri) return;
     try {
       await vscode.workspace.fs.writeFile(uri, Buffer.from(billingCsv(last.request.kind, last.request.grouping, last.response), 'utf8'));
-      vscode.window.setStatusBarMessage(`$(export) Exported ${last.response.records.length} billing record(s) to ${vscode.workspace.asRelativePath(uri)}`, 4000);
+      vscode.window.setStatusBarMessage(
+        `$(export) Exported ${last.response.records.length} billing record(s) to ${vscode.workspace.asRelativePath(uri)}`,
+        4000,
+      );
     } catch (error) {
       this.session.reportError('Exporting billing', error);
     }

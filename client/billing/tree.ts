@@ -20,7 +20,13 @@ export type BillingNode =
   | { kind: 'group'; category: BillingKind; group: BillingGroup; grouping: string | undefined }
   | { kind: 'message'; id: string; text: string; icon: string; retry?: BillingKind };
 
-const ICONS: Record<BillingKind, string> = { serverless: 'server-process', pods: 'vm', networkVolumes: 'database', publicEndpoints: 'globe', all: 'graph' };
+const ICONS: Record<BillingKind, string> = {
+  serverless: 'server-process',
+  pods: 'vm',
+  networkVolumes: 'database',
+  publicEndpoints: 'globe',
+  all: 'graph',
+};
 
 export function lastDaysSetting(): number {
   const value = vscode.workspace.getConfiguration().get<number>(LAST_DAYS_SETTING, 30);
@@ -46,7 +52,10 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
   private readonly tables = new Map<BillingKind, BillingTable | Error>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly session: Session, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly session: Session,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(LAST_DAYS_SETTING)) this.refresh();
@@ -68,10 +77,20 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
     // Serverless rows are endpoints: named from the endpoint list, read once alongside (and optional).
     const names = (): Promise<Map<string, string>> =>
       category === 'serverless'
-        ? this.cache.get('endpoints', (s) => api.serverless.list({ signal: s })).then((list) => new Map(list.map((e) => [e.id, e.name])), () => new Map<string, string>())
+        ? this.cache
+            .get('endpoints', (s) => api.serverless.list({ signal: s }))
+            .then(
+              (list) => new Map(list.map((e) => [e.id, e.name])),
+              () => new Map<string, string>(),
+            )
         : Promise.resolve(new Map<string, string>());
     return this.cache.remember(`billing/${category}`, () =>
-      Promise.all([this.cache.get(`billing/${category}/answer`, (s) => fetchBilling(api, { kind: category, bucketSize: 'day', lastN: lastDaysSetting(), grouping }, { signal: s })), names()])
+      Promise.all([
+        this.cache.get(`billing/${category}/answer`, (s) =>
+          fetchBilling(api, { kind: category, bucketSize: 'day', lastN: lastDaysSetting(), grouping }, { signal: s }),
+        ),
+        names(),
+      ])
         .then(
           ([response, endpointNames]) => withGroupNames(shapeBilling(category, grouping, response), endpointNames),
           (error: unknown) => {
@@ -95,8 +114,12 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
         item.id = `billing/${node.category}`;
         item.iconPath = new vscode.ThemeIcon(ICONS[node.category]);
         const days = lastDaysSetting();
-        item.description = table instanceof Error ? 'could not be read' : table ? `${formatUsd(table.total)} · last ${days} days` : undefined;
-        item.tooltip = table instanceof Error ? `Billing could not be read: ${table.message}` : `${KINDS[node.category].label} spend over the last ${days} days (UTC days, today included). Click to open the chart.`;
+        item.description =
+          table instanceof Error ? 'could not be read' : table ? `${formatUsd(table.total)} · last ${days} days` : undefined;
+        item.tooltip =
+          table instanceof Error
+            ? `Billing could not be read: ${table.message}`
+            : `${KINDS[node.category].label} spend over the last ${days} days (UTC days, today included). Click to open the chart.`;
         item.contextValue = 'billing.category';
         item.command = { command: 'endpointStudio.billing.openPanel', title: 'Open Billing Chart', arguments: [node] };
         return item;
@@ -131,9 +154,26 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
     }
     if (node.kind !== 'category') return [];
     const table = await this.load(node.category);
-    if (table instanceof Error) return [{ kind: 'message', id: `billing/${node.category}/error`, text: 'Could not read billing (click to retry)', icon: 'error', retry: node.category }];
+    if (table instanceof Error)
+      return [
+        {
+          kind: 'message',
+          id: `billing/${node.category}/error`,
+          text: 'Could not read billing (click to retry)',
+          icon: 'error',
+          retry: node.category,
+        },
+      ];
     const spent = table.groups.filter((g) => g.total !== 0);
-    if (spent.length === 0) return [{ kind: 'message', id: `billing/${node.category}/none`, text: `No spend in the last ${lastDaysSetting()} days`, icon: 'circle-slash' }];
+    if (spent.length === 0)
+      return [
+        {
+          kind: 'message',
+          id: `billing/${node.category}/none`,
+          text: `No spend in the last ${lastDaysSetting()} days`,
+          icon: 'circle-slash',
+        },
+      ];
     const grouping = KINDS[node.category].groupings[0];
     return spent.map((group) => ({ kind: 'group', category: node.category, group, grouping }));
   }

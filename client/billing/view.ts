@@ -13,7 +13,19 @@ export const MAX_SERIES = 8;
 
 /** A query with the command-line client's defaults: bucket `day`, the kind's default grouping, the service's default window. */
 export function defaultQuery(kind: BillingKind = 'serverless', extra: Partial<PanelQuery> = {}): PanelQuery {
-  return { kind, bucketSize: 'day', range: 'between', lastN: 30, startTime: '', endTime: '', grouping: KINDS[kind].groupings[0] ?? '', podId: '', endpointId: '', gpuId: '', ...extra };
+  return {
+    kind,
+    bucketSize: 'day',
+    range: 'between',
+    lastN: 30,
+    startTime: '',
+    endTime: '',
+    grouping: KINDS[kind].groupings[0] ?? '',
+    podId: '',
+    endpointId: '',
+    gpuId: '',
+    ...extra,
+  };
 }
 
 /** The query made consistent with its kind: a grouping the kind offers, only the filters it has. */
@@ -23,7 +35,7 @@ export function normalizeQuery(query: PanelQuery): PanelQuery {
   return {
     ...query,
     bucketSize: BUCKET_SIZES.includes(query.bucketSize) ? query.bucketSize : 'day',
-    grouping: info.groupings.includes(query.grouping) ? query.grouping : info.groupings[0] ?? '',
+    grouping: info.groupings.includes(query.grouping) ? query.grouping : (info.groupings[0] ?? ''),
     podId: keep('podId'),
     endpointId: keep('endpointId'),
     gpuId: keep('gpuId'),
@@ -55,7 +67,9 @@ export function panelView(request: BillingRequest, table: BillingTable): PanelVi
   const series = chartSeries(table, MAX_SERIES);
   const filters = (['podId', 'endpointId', 'gpuId'] as const).filter((f) => request[f]).map((f) => `${f} ${request[f]}`);
   const by = GROUPED_BY[table.groupedBy];
-  const subtitle = [`${table.startTime} to ${table.endTime} (UTC), by ${table.bucketSize}`, by ? `stacked by ${by}` : '', ...filters].filter(Boolean).join(' · ');
+  const subtitle = [`${table.startTime} to ${table.endTime} (UTC), by ${table.bucketSize}`, by ? `stacked by ${by}` : '', ...filters]
+    .filter(Boolean)
+    .join(' · ');
   return {
     title: `${KINDS[request.kind].label} billing: ${formatUsd(table.total)}`,
     subtitle,
@@ -63,7 +77,11 @@ export function panelView(request: BillingRequest, table: BillingTable): PanelVi
     series: series.map((s) => ({ label: s.label, values: [...s.values] })),
     table: {
       columns: series.map((s) => s.label),
-      rows: table.buckets.map((b, i) => ({ label: b.label, cells: series.map((s) => formatAmount(s.values[i])), total: formatAmount(table.bucketTotals[i]) })),
+      rows: table.buckets.map((b, i) => ({
+        label: b.label,
+        cells: series.map((s) => formatAmount(s.values[i])),
+        total: formatAmount(table.bucketTotals[i]),
+      })),
       totals: series.map((s) => formatAmount(s.values.reduce((a, v) => a + v, 0))),
       total: formatAmount(table.total),
     },

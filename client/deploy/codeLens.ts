@@ -8,7 +8,9 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly states: LiveStates) {
-    this.subscription = states.onDidChange(() => this.changed.fire());
+    this.subscription = states.onDidChange(() => {
+      this.changed.fire();
+    });
   }
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
@@ -18,26 +20,54 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       const args = [document.uri, info.index];
       const state = await this.states.get(document.uri, info);
       if (state.kind === 'unbound') {
-        lenses.push(new vscode.CodeLens(info.range, { title: '$(cloud-upload) Deploy', command: 'endpointStudio.deploy.run', arguments: args, tooltip: 'Validate, plan, confirm and create this endpoint' }));
+        lenses.push(
+          new vscode.CodeLens(info.range, {
+            title: '$(cloud-upload) Deploy',
+            command: 'endpointStudio.deploy.run',
+            arguments: args,
+            tooltip: 'Validate, plan, confirm and create this endpoint',
+          }),
+        );
         continue;
       }
       const id = state.binding.endpointId;
       if (state.kind === 'missing') {
-        lenses.push(new vscode.CodeLens(info.range, { title: `$(warning) ${id} was deleted: Deploy anew`, command: 'endpointStudio.deploy.run', arguments: args }));
+        lenses.push(
+          new vscode.CodeLens(info.range, {
+            title: `$(warning) ${id} was deleted: Deploy anew`,
+            command: 'endpointStudio.deploy.run',
+            arguments: args,
+          }),
+        );
         continue;
       }
       if (state.kind === 'unknown') {
-        lenses.push(new vscode.CodeLens(info.range, { title: `$(cloud-upload) Update ${id}`, command: 'endpointStudio.deploy.run', arguments: args, tooltip: `live state unknown: ${state.reason}` }));
+        lenses.push(
+          new vscode.CodeLens(info.range, {
+            title: `$(cloud-upload) Update ${id}`,
+            command: 'endpointStudio.deploy.run',
+            arguments: args,
+            tooltip: `live state unknown: ${state.reason}`,
+          }),
+        );
         continue;
       }
       const changes = state.drift.length;
       lenses.push(
         new vscode.CodeLens(info.range, {
-          title: changes === 0 ? `$(check) Deployed as ${id}` : `$(cloud-upload) Update ${id}: live differs in ${changes} field${changes === 1 ? '' : 's'}`,
+          title:
+            changes === 0
+              ? `$(check) Deployed as ${id}`
+              : `$(cloud-upload) Update ${id}: live differs in ${changes} field${changes === 1 ? '' : 's'}`,
           command: 'endpointStudio.deploy.run',
           arguments: args,
         }),
-        new vscode.CodeLens(info.range, { title: '$(diff) Diff', command: 'endpointStudio.deploy.diff', arguments: args, tooltip: 'Live configuration (left) against this spec (right)' }),
+        new vscode.CodeLens(info.range, {
+          title: '$(diff) Diff',
+          command: 'endpointStudio.deploy.diff',
+          arguments: args,
+          tooltip: 'Live configuration (left) against this spec (right)',
+        }),
       );
       if (changes > 0) {
         lenses.push(

@@ -22,6 +22,8 @@ export function registerDeploy(session: Session, log: vscode.LogOutputChannel): 
     vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),
     registerDeployCommands(session, states, log),
-    session.onDidChange(() => states.invalidate()),
+    session.onDidChange(() => {
+      states.invalidate();
+    }),
   );
 }

@@ -38,5 +38,10 @@ export function liveUri(endpointId: string | undefined): vscode.Uri {
 }
 
 export function specUri(source: vscode.Uri, documentIndex: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: SPEC_SCHEME, path: `/${source.path.split('/').pop() ?? 'spec'}`, query: String(documentIndex), fragment: source.toString() });
+  return vscode.Uri.from({
+    scheme: SPEC_SCHEME,
+    path: `/${source.path.split('/').pop() ?? 'spec'}`,
+    query: String(documentIndex),
+    fragment: source.toString(),
+  });
 }

@@ -5,7 +5,16 @@
  */
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
-import { driftBetween, findWorkspaceRoot, getBinding, readBindings, repairBinding, specKey, type Binding, type Change } from '../../core/deploy';
+import {
+  driftBetween,
+  findWorkspaceRoot,
+  getBinding,
+  readBindings,
+  repairBinding,
+  specKey,
+  type Binding,
+  type Change,
+} from '../../core/deploy';
 import { formatForFileName, parseSpecText } from '../../core/endpointSpec/parse';
 import type { SpecDocument } from '../../core/endpointSpec/tree';
 import type { Session } from '../auth/session';
@@ -55,7 +64,7 @@ export class LiveStates implements vscode.Disposable {
   get(uri: vscode.Uri, info: SpecDocumentInfo, fresh = false): Promise<LiveState> {
     const { binding } = bindingFor(uri, info.index);
     if (!binding) return Promise.resolve({ kind: 'unbound' });
-    const key = `${binding.endpointId}`;
+    const key = binding.endpointId;
     const cached = this.cache.get(key);
     const spec = info.spec ?? {};
     const compute = async (): Promise<LiveState> => {

@@ -47,11 +47,18 @@ export function poolDescription(types: readonly GpuType[]): string {
   const prices = types.map((t) => t.price.secure).filter((p) => p > 0);
   const [low, high] = [Math.min(...prices), Math.max(...prices)];
   const price = prices.length === 0 ? 'price unknown' : low === high ? `${money(low)}/h` : `${money(low)}–${money(high)}/h`;
-  return [`${memory} GB`, `${types.length} type${types.length === 1 ? '' : 's'}`, price, `stock ${bestStock(types) ?? 'unknown'}`].join(' · ');
+  return [`${memory} GB`, `${types.length} type${types.length === 1 ? '' : 's'}`, price, `stock ${bestStock(types) ?? 'unknown'}`].join(
+    ' · ',
+  );
 }
 
 export function gpuDescription(gpu: GpuType): string {
-  return [`${gpu.memory} GB`, `${money(gpu.price.secure > 0 ? gpu.price.secure : gpu.price.community)}/h`, `stock ${gpu.availability ?? 'unknown'}`, cudaRange(gpu.cudaVersions)].join(' · ');
+  return [
+    `${gpu.memory} GB`,
+    `${money(gpu.price.secure > 0 ? gpu.price.secure : gpu.price.community)}/h`,
+    `stock ${gpu.availability ?? 'unknown'}`,
+    cudaRange(gpu.cudaVersions),
+  ].join(' · ');
 }
 
 function gpuTooltip(gpu: GpuType): string {
@@ -68,7 +75,12 @@ function gpuTooltip(gpu: GpuType): string {
 }
 
 export function cpuDescription(cpu: CpuType): string {
-  return [`${cpu.vcpu.min}–${cpu.vcpu.max} vCPU`, `${cpu.ramGbPerVcpu} GB RAM/vCPU`, `${money(cpu.price.serverlessPerVcpu)}/vCPU/h`, ...(cpu.availability ? [`stock ${cpu.availability}`] : [])].join(' · ');
+  return [
+    `${cpu.vcpu.min}–${cpu.vcpu.max} vCPU`,
+    `${cpu.ramGbPerVcpu} GB RAM/vCPU`,
+    `${money(cpu.price.serverlessPerVcpu)}/vCPU/h`,
+    ...(cpu.availability ? [`stock ${cpu.availability}`] : []),
+  ].join(' · ');
 }
 
 export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode.Disposable {
@@ -124,16 +136,34 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
       case 'gpu':
         return leaf(`catalog/gpu/${node.gpu.id}`, node.gpu.name, gpuDescription(node.gpu), gpuTooltip(node.gpu), 'circuit-board');
       case 'cpu':
-        return leaf(`catalog/cpu/${node.cpu.id}`, `${node.cpu.id}`, `${node.cpu.group} ${node.cpu.name} · ${cpuDescription(node.cpu)}`, `${node.cpu.group} ${node.cpu.name} (${node.cpu.id})\n${cpuDescription(node.cpu)}\nSecure cloud: ${money(node.cpu.price.securePerVcpu)}/vCPU/h`, 'server');
+        return leaf(
+          `catalog/cpu/${node.cpu.id}`,
+          node.cpu.id,
+          `${node.cpu.group} ${node.cpu.name} · ${cpuDescription(node.cpu)}`,
+          `${node.cpu.group} ${node.cpu.name} (${node.cpu.id})\n${cpuDescription(node.cpu)}\nSecure cloud: ${money(node.cpu.price.securePerVcpu)}/vCPU/h`,
+          'server',
+        );
       case 'dataCenter': {
         const dc = node.dataCenter;
         const inStock = (dc.gpuAvailability ?? []).filter((g) => g.availability !== 'NONE').map((g) => `${g.name} ${g.availability}`);
-        const tooltip = [`${dc.name} (${dc.id}), ${dc.region}`, `Global networking: ${dc.globalNetwork ? 'yes' : 'no'}`, `Network volumes: ${dc.networkVolumeTypes.join(', ') || 'none'}`, `Compliance: ${dc.compliance.join(', ') || 'none listed'}`, `GPU stock: ${inStock.join(', ') || 'none'}`].join('\n');
+        const tooltip = [
+          `${dc.name} (${dc.id}), ${dc.region}`,
+          `Global networking: ${dc.globalNetwork ? 'yes' : 'no'}`,
+          `Network volumes: ${dc.networkVolumeTypes.join(', ') || 'none'}`,
+          `Compliance: ${dc.compliance.join(', ') || 'none listed'}`,
+          `GPU stock: ${inStock.join(', ') || 'none'}`,
+        ].join('\n');
         return leaf(`catalog/dc/${dc.id}`, dc.id, `${dc.name} · ${dc.region}`, tooltip, 'location');
       }
       case 'template': {
         const t = node.template;
-        const tooltip = [`${t.name} (${t.id})`, `Image: ${t.image}`, `Category: ${t.category}`, node.own ? 'Your template' : 'Public template', ...(t.allowedCudaVersions?.length ? [`CUDA: ${t.allowedCudaVersions.join(', ')}`] : [])].join('\n');
+        const tooltip = [
+          `${t.name} (${t.id})`,
+          `Image: ${t.image}`,
+          `Category: ${t.category}`,
+          node.own ? 'Your template' : 'Public template',
+          ...(t.allowedCudaVersions?.length ? [`CUDA: ${t.allowedCudaVersions.join(', ')}`] : []),
+        ].join('\n');
         return leaf(`catalog/template/${t.id}`, t.name, `${t.image}${node.own ? ' · yours' : ''}`, tooltip, 'package');
       }
       case 'message': {
@@ -149,7 +179,8 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
   async getChildren(node?: CatalogNode): Promise<CatalogNode[]> {
     if (!this.session.api) return [];
     if (!node) return (Object.keys(SECTIONS) as Section[]).map((section) => ({ kind: 'section', section }));
-    if (node.kind === 'pool') return [...node.types].sort((a, b) => a.memory - b.memory || a.price.secure - b.price.secure).map((gpu) => ({ kind: 'gpu', gpu }));
+    if (node.kind === 'pool')
+      return [...node.types].sort((a, b) => a.memory - b.memory || a.price.secure - b.price.secure).map((gpu) => ({ kind: 'gpu', gpu }));
     if (node.kind !== 'section') return [];
     const signal = this.cache.signal;
     try {
@@ -157,7 +188,15 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
     } catch (error) {
       if (wasAbandoned(error, signal)) return [];
       this.session.reportError(`Reading the catalog's ${SECTIONS[node.section].label.toLowerCase()}`, error);
-      return [{ kind: 'message', id: `catalog/${node.section}/error`, text: 'Could not read this part of the catalog (click to retry)', icon: 'error', retry: node }];
+      return [
+        {
+          kind: 'message',
+          id: `catalog/${node.section}/error`,
+          text: 'Could not read this part of the catalog (click to retry)',
+          icon: 'error',
+          retry: node,
+        },
+      ];
     }
   }
 
@@ -171,7 +210,9 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
         // Types in no pool cannot back a serverless endpoint, so they are left out.
         for (const gpu of gpus) if (gpu.pool) pools.set(gpu.pool, [...(pools.get(gpu.pool) ?? []), gpu]);
         const minMemory = (types: GpuType[]) => Math.min(...types.map((t) => t.memory));
-        return [...pools.entries()].sort(([a, at], [b, bt]) => minMemory(at) - minMemory(bt) || a.localeCompare(b)).map(([pool, types]) => ({ kind: 'pool', pool, types }));
+        return [...pools.entries()]
+          .sort(([a, at], [b, bt]) => minMemory(at) - minMemory(bt) || a.localeCompare(b))
+          .map(([pool, types]) => ({ kind: 'pool', pool, types }));
       }
       case 'cpus': {
         const cpus = await this.cache.get('cpus', (signal) => api.catalog.cpus({ signal, availability: true }));
@@ -188,14 +229,19 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
         ]);
         const seen = new Set<string>();
         const nodes: CatalogNode[] = [];
-        for (const [templates, isOwn] of [[own, true], [publicTemplates, false]] as const) {
+        for (const [templates, isOwn] of [
+          [own, true],
+          [publicTemplates, false],
+        ] as const) {
           for (const template of templates) {
             if (!template.serverless || seen.has(template.id)) continue;
             seen.add(template.id);
             nodes.push({ kind: 'template', template, own: isOwn });
           }
         }
-        return nodes.length ? nodes : [{ kind: 'message', id: 'catalog/templates/none', text: 'No serverless templates', icon: 'circle-slash' }];
+        return nodes.length
+          ? nodes
+          : [{ kind: 'message', id: 'catalog/templates/none', text: 'No serverless templates', icon: 'circle-slash' }];
       }
     }
   }

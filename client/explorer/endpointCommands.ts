@@ -20,17 +20,24 @@ interface Target {
   spec: BoundSpec | undefined;
 }
 
-export function registerEndpointCommands(session: Session, tree: EndpointsTree, view: vscode.TreeView<EndpointNode>, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerEndpointCommands(
+  session: Session,
+  tree: EndpointsTree,
+  view: vscode.TreeView<EndpointNode>,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   /** The endpoint a command acts on: the node it was invoked on, the selection, or one the user picks. */
   async function target(node: EndpointNode | undefined): Promise<Target | undefined> {
     const chosen = node ?? view.selection[0];
-    if (chosen && chosen.kind !== 'message') return { endpoint: chosen.endpoint, spec: chosen.kind === 'endpoint' ? chosen.spec : undefined };
+    if (chosen && chosen.kind !== 'message')
+      return { endpoint: chosen.endpoint, spec: chosen.kind === 'endpoint' ? chosen.spec : undefined };
     if (!session.api) return void vscode.window.showInformationMessage('Sign in to see your endpoints');
     let endpoints: Endpoint[];
     try {
       endpoints = await tree.endpoints();
     } catch (error) {
-      return void session.reportError('Listing endpoints', error);
+      session.reportError('Listing endpoints', error);
+      return;
     }
     if (endpoints.length === 0) return void vscode.window.showInformationMessage('This account has no endpoints');
     const picked = await vscode.window.showQuickPick(
@@ -53,7 +60,9 @@ export function registerEndpointCommands(session: Session, tree: EndpointsTree, 
     if (urls.length === 0) return void vscode.window.showInformationMessage(`${chosen.endpoint.name} has no request URLs yet`);
     const primary = primaryUrl(chosen.endpoint);
     const picked = await vscode.window.showQuickPick(
-      urls.map(({ name, url }) => ({ label: name, description: url, url, picked: url === primary })).sort((a, b) => Number(b.picked) - Number(a.picked)),
+      urls
+        .map(({ name, url }) => ({ label: name, description: url, url, picked: url === primary }))
+        .sort((a, b) => Number(b.picked) - Number(a.picked)),
       { title: `Copy a request URL of ${chosen.endpoint.name}` },
     );
     if (picked) await copy(picked.url, `the ${picked.label} URL`);
@@ -64,7 +73,9 @@ export function registerEndpointCommands(session: Session, tree: EndpointsTree, 
     if (!chosen) return;
     const spec = chosen.spec ?? (await tree.boundSpec(chosen.endpoint.id));
     if (spec && existsSync(spec.uri.fsPath)) return openBoundSpec(spec);
-    const why = spec ? `the spec bound to ${chosen.endpoint.name} (${spec.key}) no longer exists` : `no spec in this workspace is bound to ${chosen.endpoint.name}`;
+    const why = spec
+      ? `the spec bound to ${chosen.endpoint.name} (${spec.key}) no longer exists`
+      : `no spec in this workspace is bound to ${chosen.endpoint.name}`;
     const choice = await vscode.window.showInformationMessage(`${why}. Pull its live configuration into a new spec?`, 'Pull into New Spec');
     if (choice) await pullSpec(node ?? { kind: 'endpoint', endpoint: chosen.endpoint, spec: undefined });
   }
@@ -82,9 +93,13 @@ export function registerEndpointCommands(session: Session, tree: EndpointsTree, 
     try {
       live = await api.serverless.get(chosen.endpoint.id);
     } catch (error) {
-      return session.reportError(`Reading ${chosen.endpoint.name}`, error);
+      session.reportError(`Reading ${chosen.endpoint.name}`, error);
+      return;
     }
-    const notes = [`Live configuration of endpoint ${live.id} (${live.name}), pulled ${new Date().toISOString()}.`, 'Deployed unchanged, it changes nothing.'];
+    const notes = [
+      `Live configuration of endpoint ${live.id} (${live.name}), pulled ${new Date().toISOString()}.`,
+      'Deployed unchanged, it changes nothing.',
+    ];
     const text = `${serializeSpec(liveAsSpec(live), 'yaml', notes)}\n`;
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
@@ -95,7 +110,9 @@ export function registerEndpointCommands(session: Session, tree: EndpointsTree, 
     const path = freePath(folder.uri.fsPath, safeFileName(live.name));
     await vscode.workspace.fs.writeFile(vscode.Uri.file(path), Buffer.from(text, 'utf8'));
     const root = findWorkspaceRoot(path);
-    const bound = updateBindings(root, (store) => withBinding(store, specKey(root, path), 0, { endpointId: live.id, endpointName: live.name, deployedAt: new Date().toISOString() }));
+    const bound = updateBindings(root, (store) =>
+      withBinding(store, specKey(root, path), 0, { endpointId: live.id, endpointName: live.name, deployedAt: new Date().toISOString() }),
+    );
     if (!bound.ok) log.warn(`explorer: the pulled spec was written but not bound: ${bound.error}`);
     await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: false });
     tree.bindingsChanged();
@@ -112,16 +129,25 @@ export function registerEndpointCommands(session: Session, tree: EndpointsTree, 
       placeHolder: name,
       ignoreFocusOut: true,
       // The message replaces the prompt while typing, so it repeats what deleting removes.
-      validateInput: (value) => (value === name ? undefined : { message: `Type ${name} exactly to delete it: its configuration, logs and job history are removed permanently`, severity: vscode.InputBoxValidationSeverity.Error }),
+      validateInput: (value) =>
+        value === name
+          ? undefined
+          : {
+              message: `Type ${name} exactly to delete it: its configuration, logs and job history are removed permanently`,
+              severity: vscode.InputBoxValidationSeverity.Error,
+            },
     });
     if (typed === undefined) return;
     if (typed !== name) return void vscode.window.showInformationMessage(`${name} was not deleted: the name did not match`);
     const api = session.api;
     if (!api) return void vscode.window.showWarningMessage('Sign in again to delete endpoints');
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${name}…` }, () => api.serverless.delete(id));
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${name}…` }, () =>
+        api.serverless.delete(id),
+      );
     } catch (error) {
-      return session.reportError(`Deleting ${name}`, error);
+      session.reportError(`Deleting ${name}`, error);
+      return;
     }
     log.info(`explorer: deleted endpoint ${id} (${name})`);
     void vscode.window.showInformationMessage(`Deleted endpoint ${name}`);
@@ -130,14 +156,22 @@ export function registerEndpointCommands(session: Session, tree: EndpointsTree, 
   }
 
   async function filter(): Promise<void> {
-    const value = await vscode.window.showInputBox({ title: 'Filter endpoints by name', prompt: 'Part of an endpoint name; empty shows all', value: tree.filter });
+    const value = await vscode.window.showInputBox({
+      title: 'Filter endpoints by name',
+      prompt: 'Part of an endpoint name; empty shows all',
+      value: tree.filter,
+    });
     if (value !== undefined) tree.setFilter(value);
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('endpointStudio.endpoints.refresh', (node?: EndpointNode) => (node ? tree.refreshNode(node) : tree.refresh())),
+    vscode.commands.registerCommand('endpointStudio.endpoints.refresh', (node?: EndpointNode) =>
+      node ? tree.refreshNode(node) : tree.refresh(),
+    ),
     vscode.commands.registerCommand('endpointStudio.endpoints.filter', filter),
-    vscode.commands.registerCommand('endpointStudio.endpoints.clearFilter', () => tree.setFilter('')),
+    vscode.commands.registerCommand('endpointStudio.endpoints.clearFilter', () => {
+      tree.setFilter('');
+    }),
     vscode.commands.registerCommand('endpointStudio.endpoints.copyId', async (node?: EndpointNode) => {
       const chosen = await target(node);
       if (chosen) await copy(chosen.endpoint.id, `the id of ${chosen.endpoint.name}`);

@@ -34,7 +34,12 @@ export function flashbootLabel(value: string | undefined): string {
 
 /** The line beside the endpoint's name: type, compute, workers min–max, FlashBoot. */
 export function endpointDescription(endpoint: Endpoint): string {
-  return [endpointType(endpoint), computeSummary(endpoint), `workers ${endpoint.workers.min}–${endpoint.workers.max}`, flashbootLabel(endpoint.flashboot)].join(' · ');
+  return [
+    endpointType(endpoint),
+    computeSummary(endpoint),
+    `workers ${endpoint.workers.min}–${endpoint.workers.max}`,
+    flashbootLabel(endpoint.flashboot),
+  ].join(' · ');
 }
 
 export function scalingSummary(endpoint: Endpoint): string {

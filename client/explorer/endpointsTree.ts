@@ -8,7 +8,19 @@ import * as vscode from 'vscode';
 import type { Endpoint, Release, ReleaseDiffEntry, Worker, WorkerStatus } from '../../core/api';
 import type { Session } from '../auth/session';
 import { findBoundSpecs, type BoundSpec } from './boundSpecs';
-import { configurationFacts, diffLine, endpointDescription, endpointTooltip, endpointType, isStaleWorker, releaseDescription, requestUrls, workerDescription, workerTooltip, type Fact } from './endpointFacts';
+import {
+  configurationFacts,
+  diffLine,
+  endpointDescription,
+  endpointTooltip,
+  endpointType,
+  isStaleWorker,
+  releaseDescription,
+  requestUrls,
+  workerDescription,
+  workerTooltip,
+  type Fact,
+} from './endpointFacts';
 import { LoadCache, wasAbandoned } from './loadCache';
 import { ENDPOINT_SPEND_DAYS, endpointSpend } from '../../core/billing/spend';
 import { formatUsd } from '../../core/billing/format';
@@ -60,7 +72,10 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
   /** Kept up to date by the view: whether anyone can see the tree. */
   visible = false;
 
-  constructor(private readonly session: Session, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly session: Session,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   get filter(): string {
     return this.nameFilter;
@@ -117,19 +132,24 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
     if (!api) return Promise.resolve({ endpoints: [] });
     const signal = this.cache.signal;
     return this.cache.remember('list-outcome', () =>
-      this.cache.get('endpoints', (s) => api.serverless.list({ signal: s })).then(
-        (endpoints): ListOutcome => ({ endpoints }),
-        (error: unknown): ListOutcome => {
-          if (!wasAbandoned(error, signal)) this.session.reportError('Listing endpoints', error);
-          return { error, abandoned: wasAbandoned(error, signal) };
-        },
-      ),
+      this.cache
+        .get('endpoints', (s) => api.serverless.list({ signal: s }))
+        .then(
+          (endpoints): ListOutcome => ({ endpoints }),
+          (error: unknown): ListOutcome => {
+            if (!wasAbandoned(error, signal)) this.session.reportError('Listing endpoints', error);
+            return { error, abandoned: wasAbandoned(error, signal) };
+          },
+        ),
     );
   }
 
   /** Reads one node's children again (a Workers or Releases group, or the node an error leaf names). */
   refreshNode(node: EndpointNode): void {
-    if (node.kind === 'message' && node.retry) return this.refreshNode(node.retry);
+    if (node.kind === 'message' && node.retry) {
+      this.refreshNode(node.retry);
+      return;
+    }
     if (node.kind !== 'group') return void this.refresh();
     this.cache.forget(`endpoint/${node.endpoint.id}/${node.group}`);
     this.changed.fire(node);
@@ -143,13 +163,19 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
   /** Each endpoint's spend over the last days: one billing request per refresh; undefined when turned off or unreadable. */
   private spend(): Promise<Map<string, number> | undefined> {
     const api = this.session.api;
-    if (!api || !vscode.workspace.getConfiguration().get<boolean>('endpointStudio.billing.endpointSpend', true)) return Promise.resolve(undefined);
+    if (!api || !vscode.workspace.getConfiguration().get<boolean>('endpointStudio.billing.endpointSpend', true))
+      return Promise.resolve(undefined);
     const signal = this.cache.signal;
     return this.cache.remember('spend', () =>
-      this.cache.get('billing/spend', (s) => endpointSpend(api, ENDPOINT_SPEND_DAYS, { signal: s })).catch((error: unknown) => {
-        if (!wasAbandoned(error, signal)) this.log.warn(`endpoint spend not shown: billing failed: ${this.session.redact(error instanceof Error ? error.message : String(error))}`);
-        return undefined;
-      }),
+      this.cache
+        .get('billing/spend', (s) => endpointSpend(api, ENDPOINT_SPEND_DAYS, { signal: s }))
+        .catch((error: unknown) => {
+          if (!wasAbandoned(error, signal))
+            this.log.warn(
+              `endpoint spend not shown: billing failed: ${this.session.redact(error instanceof Error ? error.message : String(error))}`,
+            );
+          return undefined;
+        }),
     );
   }
 
@@ -170,7 +196,9 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         item.id = `endpoint/${node.endpoint.id}`;
         const spent = node.spend === undefined ? undefined : formatUsd(node.spend);
         item.description = `${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
-        item.tooltip = new vscode.MarkdownString(`${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`);
+        item.tooltip = new vscode.MarkdownString(
+          `${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
+        );
         item.iconPath = new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
         // The type decides the menu: jobs for queue endpoints, a health ping for load balancers.
         item.contextValue = `endpoint.${node.endpoint.type === 'LOAD_BALANCER' ? 'lb' : 'queue'}${node.spec ? '.bound' : ''}`;
@@ -213,10 +241,17 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       }
       case 'release': {
         const version = node.release.version ?? '?';
-        const item = new vscode.TreeItem(`v${version}`, node.release.diff.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          `v${version}`,
+          node.release.diff.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}`;
         item.description = releaseDescription(node.release);
-        item.tooltip = [`Release v${version} (${node.release.source}), ${node.release.workerCount} worker(s) on it`, `Created ${node.release.createdAt}`, ...node.release.diff.map(diffLine)].join('\n');
+        item.tooltip = [
+          `Release v${version} (${node.release.source}), ${node.release.workerCount} worker(s) on it`,
+          `Created ${node.release.createdAt}`,
+          ...node.release.diff.map(diffLine),
+        ].join('\n');
         item.iconPath = new vscode.ThemeIcon(node.release.source === 'GIT_BUILD' ? 'git-commit' : 'tag');
         item.contextValue = 'release';
         return item;
@@ -268,9 +303,25 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
     const shown = outcome.endpoints.filter((e) => e.name.toLowerCase().includes(needle)).sort((a, b) => a.name.localeCompare(b.name));
     if (shown.length === 0) {
       const clear: vscode.Command = { command: 'endpointStudio.endpoints.clearFilter', title: 'Clear Filter' };
-      return this.show('loaded', [{ kind: 'message', id: 'no-match', text: `No endpoint name contains "${this.nameFilter}" (click to clear the filter)`, icon: 'filter', command: clear }]);
+      return this.show('loaded', [
+        {
+          kind: 'message',
+          id: 'no-match',
+          text: `No endpoint name contains "${this.nameFilter}" (click to clear the filter)`,
+          icon: 'filter',
+          command: clear,
+        },
+      ]);
     }
-    return this.show('loaded', shown.map((endpoint) => ({ kind: 'endpoint', endpoint, spec: bound.get(endpoint.id), spend: spend && (spend.get(endpoint.id) ?? 0) })));
+    return this.show(
+      'loaded',
+      shown.map((endpoint) => ({
+        kind: 'endpoint',
+        endpoint,
+        spec: bound.get(endpoint.id),
+        spend: spend && (spend.get(endpoint.id) ?? 0),
+      })),
+    );
   }
 
   private async groupChildren(node: Extract<EndpointNode, { kind: 'group' }>): Promise<EndpointNode[]> {
@@ -281,12 +332,20 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
     try {
       if (node.group === 'workers') {
         const list = await this.cache.get(`endpoint/${endpoint.id}/workers`, (s) => api.serverless.workers(endpoint.id, { signal: s }));
-        if (list.workers.length === 0) return [{ kind: 'message', id: `endpoint/${endpoint.id}/workers/none`, text: 'No workers running', icon: 'circle-slash' }];
+        if (list.workers.length === 0)
+          return [{ kind: 'message', id: `endpoint/${endpoint.id}/workers/none`, text: 'No workers running', icon: 'circle-slash' }];
         return list.workers.map((worker) => ({ kind: 'worker', endpoint, worker, endpointVersion: list.endpointVersion }));
       }
       const list = await this.cache.get(`endpoint/${endpoint.id}/releases`, (s) => api.serverless.releases(endpoint.id, { signal: s }));
       const rollout: EndpointNode[] = list.rollout.inProgress
-        ? [{ kind: 'message', id: `endpoint/${endpoint.id}/releases/rollout`, text: `Rollout: ${list.rollout.workersOnLatest}/${list.rollout.workersTotal} workers on v${list.endpointVersion ?? '?'}`, icon: 'sync' }]
+        ? [
+            {
+              kind: 'message',
+              id: `endpoint/${endpoint.id}/releases/rollout`,
+              text: `Rollout: ${list.rollout.workersOnLatest}/${list.rollout.workersTotal} workers on v${list.endpointVersion ?? '?'}`,
+              icon: 'sync',
+            },
+          ]
         : [];
       return [...rollout, ...list.releases.map((release) => ({ kind: 'release' as const, endpoint, release }))];
     } catch (error) {
@@ -294,7 +353,16 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       const what = node.group === 'workers' ? 'workers' : 'releases';
       this.session.reportError(`Listing the ${what} of ${endpoint.name}`, error);
       const retry: vscode.Command = { command: 'endpointStudio.endpoints.refresh', title: 'Retry', arguments: [node] };
-      return [{ kind: 'message', id: `endpoint/${endpoint.id}/${node.group}/error`, text: `Could not read the ${what} (click to retry)`, icon: 'error', command: retry, retry: node }];
+      return [
+        {
+          kind: 'message',
+          id: `endpoint/${endpoint.id}/${node.group}/error`,
+          text: `Could not read the ${what} (click to retry)`,
+          icon: 'error',
+          command: retry,
+          retry: node,
+        },
+      ];
     }
   }
 

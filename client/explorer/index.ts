@@ -30,7 +30,9 @@ export function registerExplorer(context: vscode.ExtensionContext, session: Sess
 
   // Deploys and pulls write the binding files; the tree's spec links follow without a service call.
   const bindingFiles = vscode.workspace.createFileSystemWatcher(BINDINGS_GLOB);
-  const bindingsChanged = () => endpoints.bindingsChanged();
+  const bindingsChanged = () => {
+    endpoints.bindingsChanged();
+  };
 
   return vscode.Disposable.from(
     endpoints,
@@ -51,7 +53,9 @@ export function registerExplorer(context: vscode.ExtensionContext, session: Sess
     }),
     registerEndpointCommands(session, endpoints, endpointsView, log),
     vscode.commands.registerCommand('endpointStudio.catalogView.refresh', () => catalog.refresh()),
-    vscode.commands.registerCommand('endpointStudio.catalogView.retry', (node: CatalogNode) => catalog.retry(node)),
+    vscode.commands.registerCommand('endpointStudio.catalogView.retry', (node: CatalogNode) => {
+      catalog.retry(node);
+    }),
     vscode.commands.registerCommand('endpointStudio.catalogView.copyId', async (node?: CatalogNode) => {
       const id = node && catalogId(node);
       if (!id) return;

@@ -16,29 +16,70 @@ export class RequestCodeLensProvider implements vscode.CodeLensProvider, vscode.
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly targets: JobTargets, bindingsChanged: vscode.Event<unknown>) {
-    this.subscriptions = [targets.onDidChange(() => this.changed.fire()), bindingsChanged(() => this.changed.fire())];
+  constructor(
+    private readonly targets: JobTargets,
+    bindingsChanged: vscode.Event<unknown>,
+  ) {
+    this.subscriptions = [
+      targets.onDidChange(() => {
+        this.changed.fire();
+      }),
+      bindingsChanged(() => {
+        this.changed.fire();
+      }),
+    ];
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const parsed = parseRequestText(document.getText());
     if (!parsed.ok) {
       const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : '';
-      return [new vscode.CodeLens(TOP, { title: `$(warning) Not runnable: ${parsed.problems[0]}${more}`, command: '', tooltip: parsed.problems.join('\n') })];
+      return [
+        new vscode.CodeLens(TOP, {
+          title: `$(warning) Not runnable: ${parsed.problems[0]}${more}`,
+          command: '',
+          tooltip: parsed.problems.join('\n'),
+        }),
+      ];
     }
     const args = [document.uri];
     const target = this.targets.known(document.uri);
     if (!target) {
       return [
-        new vscode.CodeLens(TOP, { title: '$(play) Run…', command: 'endpointStudio.jobs.runOn', arguments: args, tooltip: 'Choose a queue endpoint, submit this request with run and follow the job' }),
-        new vscode.CodeLens(TOP, { title: '$(watch) runsync…', command: 'endpointStudio.jobs.runSync', arguments: args, tooltip: 'Choose a queue endpoint and submit with runsync' }),
+        new vscode.CodeLens(TOP, {
+          title: '$(play) Run…',
+          command: 'endpointStudio.jobs.runOn',
+          arguments: args,
+          tooltip: 'Choose a queue endpoint, submit this request with run and follow the job',
+        }),
+        new vscode.CodeLens(TOP, {
+          title: '$(watch) runsync…',
+          command: 'endpointStudio.jobs.runSync',
+          arguments: args,
+          tooltip: 'Choose a queue endpoint and submit with runsync',
+        }),
       ];
     }
     const because = `${target.name} (${target.id}): ${target.because}`;
     return [
-      new vscode.CodeLens(TOP, { title: `$(play) Run on ${target.name}`, command: 'endpointStudio.jobs.run', arguments: args, tooltip: `Submit with run and follow the job on ${because}` }),
-      new vscode.CodeLens(TOP, { title: '$(watch) runsync', command: 'endpointStudio.jobs.runSync', arguments: args, tooltip: `Submit with runsync (wait: endpointStudio.jobs.runsyncWaitMs) on ${because}` }),
-      new vscode.CodeLens(TOP, { title: 'Other Endpoint…', command: 'endpointStudio.jobs.runOn', arguments: args, tooltip: 'Choose another queue endpoint for this file and run' }),
+      new vscode.CodeLens(TOP, {
+        title: `$(play) Run on ${target.name}`,
+        command: 'endpointStudio.jobs.run',
+        arguments: args,
+        tooltip: `Submit with run and follow the job on ${because}`,
+      }),
+      new vscode.CodeLens(TOP, {
+        title: '$(watch) runsync',
+        command: 'endpointStudio.jobs.runSync',
+        arguments: args,
+        tooltip: `Submit with runsync (wait: endpointStudio.jobs.runsyncWaitMs) on ${because}`,
+      }),
+      new vscode.CodeLens(TOP, {
+        title: 'Other Endpoint…',
+        command: 'endpointStudio.jobs.runOn',
+        arguments: args,
+        tooltip: 'Choose another queue endpoint for this file and run',
+      }),
     ];
   }
 
@@ -54,7 +95,9 @@ export class ResultCodeLensProvider implements vscode.CodeLensProvider, vscode.D
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly docs: JobDocuments) {
-    this.subscription = docs.onDidChangeRecords(() => this.changed.fire());
+    this.subscription = docs.onDidChangeRecords(() => {
+      this.changed.fire();
+    });
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -63,9 +106,17 @@ export class ResultCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     if (!tracked?.record.jobId) return [];
     const { record } = tracked;
     const ref = { endpointId: record.endpointId, endpointName: record.endpointName, jobId: record.jobId };
-    if (tracked.controller) return [new vscode.CodeLens(TOP, { title: '$(debug-stop) Cancel Job', command: 'endpointStudio.jobs.cancel', arguments: [ref] })];
+    if (tracked.controller)
+      return [new vscode.CodeLens(TOP, { title: '$(debug-stop) Cancel Job', command: 'endpointStudio.jobs.cancel', arguments: [ref] })];
     if (record.status !== 'FAILED' && record.status !== 'TIMED_OUT') return [];
-    const lenses = [new vscode.CodeLens(TOP, { title: '$(debug-restart) Retry', command: 'endpointStudio.jobs.retry', arguments: [ref], tooltip: 'Requeue this job and follow it again' })];
+    const lenses = [
+      new vscode.CodeLens(TOP, {
+        title: '$(debug-restart) Retry',
+        command: 'endpointStudio.jobs.retry',
+        arguments: [ref],
+        tooltip: 'Requeue this job and follow it again',
+      }),
+    ];
     const workerId = record.job?.workerId;
     if (workerId) {
       lenses.push(

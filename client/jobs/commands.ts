@@ -28,7 +28,12 @@ interface JobRef {
 
 type RunTarget = vscode.Uri | EndpointNodeArg | undefined;
 
-export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs: JobDocuments, health: EndpointHealthActions): vscode.Disposable {
+export function registerJobCommands(
+  jobs: JobConsole,
+  targets: JobTargets,
+  docs: JobDocuments,
+  health: EndpointHealthActions,
+): vscode.Disposable {
   /** Runs a request file against its endpoint (asking when there is none, or when `choose`). */
   async function runFile(uri: vscode.Uri, mode: RunMode, choose: boolean, endpoint?: Endpoint): Promise<void> {
     const document = await vscode.workspace.openTextDocument(uri);
@@ -47,9 +52,14 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
   /** A load balancer has no queue: says where its requests go instead of letting the service refuse. */
   function refuseLoadBalancer(endpoint: Endpoint): boolean {
     if (endpointType(endpoint) !== 'LOAD_BALANCER') return false;
-    void vscode.window.showInformationMessage(`${endpoint.name} is a load balancer: it has no job queue, requests go to the worker's own paths under its base URL`, 'Ping Health').then((choice) => {
-      if (choice) void health.pingAndReport(endpoint);
-    });
+    void vscode.window
+      .showInformationMessage(
+        `${endpoint.name} is a load balancer: it has no job queue, requests go to the worker's own paths under its base URL`,
+        'Ping Health',
+      )
+      .then((choice) => {
+        if (choice) void health.pingAndReport(endpoint);
+      });
     return true;
   }
 
@@ -69,10 +79,15 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
       ...files
         .sort((a, b) => a.fsPath.localeCompare(b.fsPath))
         .map((uri): Item => ({ label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, run: () => runFile(uri, mode, false, endpoint) })),
-      ...(last ? [{ label: '$(history) Last used input', detail: preview(last), run: () => submit(endpoint, last, mode, 'last used input') }] : []),
-      { label: '$(edit) Type an input…', detail: 'A JSON value, sent as the request\'s input', run: () => typedInput(endpoint, mode, last) },
+      ...(last
+        ? [{ label: '$(history) Last used input', detail: preview(last), run: () => submit(endpoint, last, mode, 'last used input') }]
+        : []),
+      { label: '$(edit) Type an input…', detail: "A JSON value, sent as the request's input", run: () => typedInput(endpoint, mode, last) },
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}: which request?`, matchOnDetail: false });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}: which request?`,
+      matchOnDetail: false,
+    });
     await picked?.run();
   }
 
@@ -109,30 +124,43 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
     if (picked) await runFile(picked.uri, mode, false);
   }
 
-  async function endpointOf(node: EndpointNodeArg | undefined, kind: 'QUEUE' | 'LOAD_BALANCER' | 'any', title: string): Promise<Endpoint | undefined> {
+  async function endpointOf(
+    node: EndpointNodeArg | undefined,
+    kind: 'QUEUE' | 'LOAD_BALANCER' | 'any',
+    title: string,
+  ): Promise<Endpoint | undefined> {
     return node?.endpoint ?? targets.pick({ kind, title });
   }
 
   /** A job of this window matching `filter`, or one named by endpoint and id. */
   async function pickJob(filter: (t: TrackedJob) => boolean, title: string): Promise<JobRef | undefined> {
     type Item = vscode.QuickPickItem & { ref?: JobRef };
-    const items: Item[] = docs.list((t) => t.record.jobId !== undefined && filter(t)).map((t) => ({
-      label: t.record.jobId as string,
-      description: `${t.record.endpointName} · ${t.record.status}`,
-      detail: t.record.source,
-      ref: { endpointId: t.record.endpointId, endpointName: t.record.endpointName, jobId: t.record.jobId as string },
-    }));
+    const items: Item[] = docs
+      .list((t) => t.record.jobId !== undefined && filter(t))
+      .map((t) => ({
+        label: t.record.jobId as string,
+        description: `${t.record.endpointName} · ${t.record.status}`,
+        detail: t.record.source,
+        ref: { endpointId: t.record.endpointId, endpointName: t.record.endpointName, jobId: t.record.jobId as string },
+      }));
     items.push({ label: '$(search) A job by its id…', description: 'submitted elsewhere' });
     const picked = await vscode.window.showQuickPick(items, { title });
     if (!picked) return undefined;
     if (picked.ref) return picked.ref;
     const endpoint = await targets.pick({ kind: 'QUEUE', title: `${title}: on which endpoint?` });
     if (!endpoint) return undefined;
-    const jobId = await vscode.window.showInputBox({ title: `${title}: job id on ${endpoint.name}`, validateInput: (v) => (v.trim() === '' ? 'a job id' : undefined) });
+    const jobId = await vscode.window.showInputBox({
+      title: `${title}: job id on ${endpoint.name}`,
+      validateInput: (v) => (v.trim() === '' ? 'a job id' : undefined),
+    });
     return jobId ? { endpointId: endpoint.id, endpointName: endpoint.name, jobId: jobId.trim() } : undefined;
   }
 
-  const isRef = (value: unknown): value is JobRef => typeof value === 'object' && value !== null && typeof (value as JobRef).jobId === 'string' && typeof (value as JobRef).endpointId === 'string';
+  const isRef = (value: unknown): value is JobRef =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as JobRef).jobId === 'string' &&
+    typeof (value as JobRef).endpointId === 'string';
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand('endpointStudio.jobs.run', (arg?: RunTarget) => run(arg, 'run')),
@@ -146,7 +174,10 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
       const endpoint = await endpointOf(node, 'QUEUE', 'Run the last input on which endpoint?');
       if (!endpoint || refuseLoadBalancer(endpoint)) return;
       const last = targets.lastRequest(endpoint.id);
-      if (!last) return void vscode.window.showInformationMessage(`No input was sent to ${endpoint.name} from this workspace yet; run a request file on it first`);
+      if (!last)
+        return void vscode.window.showInformationMessage(
+          `No input was sent to ${endpoint.name} from this workspace yet; run a request file on it first`,
+        );
       await submit(endpoint, last, 'run', 'last used input');
     }),
     vscode.commands.registerCommand('endpointStudio.jobs.cancel', async (ref?: JobRef) => {
@@ -154,7 +185,12 @@ export function registerJobCommands(jobs: JobConsole, targets: JobTargets, docs:
       if (job) await jobs.cancel(job.endpointId, job.endpointName, job.jobId);
     }),
     vscode.commands.registerCommand('endpointStudio.jobs.retry', async (ref?: JobRef) => {
-      const job = isRef(ref) ? ref : await pickJob((t) => !t.controller && (t.record.status === 'FAILED' || t.record.status === 'TIMED_OUT'), 'Retry which failed or timed-out job?');
+      const job = isRef(ref)
+        ? ref
+        : await pickJob(
+            (t) => !t.controller && (t.record.status === 'FAILED' || t.record.status === 'TIMED_OUT'),
+            'Retry which failed or timed-out job?',
+          );
       if (job) await jobs.retry(job.endpointId, job.endpointName, job.jobId);
     }),
     vscode.commands.registerCommand('endpointStudio.jobs.purgeQueue', async (node?: EndpointNodeArg) => {

@@ -19,7 +19,8 @@ export interface JobSettings {
 
 export function jobSettings(): JobSettings {
   const config = vscode.workspace.getConfiguration('endpointStudio.jobs');
-  const clamp = (value: number | undefined, min: number, max: number, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback);
+  const clamp = (value: number | undefined, min: number, max: number, fallback: number): number =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
   return {
     pollIntervalMs: clamp(config.get<number>('pollIntervalMs'), 250, 60_000, 1000),
     runsyncWaitMs: clamp(config.get<number>('runsyncWaitMs'), 1000, 300_000, 90_000),
@@ -35,15 +36,33 @@ interface Follow {
 }
 
 export class JobConsole {
-  constructor(private readonly session: Session, private readonly docs: JobDocuments, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly session: Session,
+    private readonly docs: JobDocuments,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   /** Submits a request and follows the job to its end. */
   async submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<TrackedJob | undefined> {
     const api = this.requireApi();
     if (!api) return undefined;
-    const record: JobRecord = { endpointId: endpoint.id, endpointName: endpoint.name, jobId: undefined, mode, status: 'SUBMITTING', job: undefined, stream: [], submittedAt: new Date().toISOString(), source, request, notes: [] };
+    const record: JobRecord = {
+      endpointId: endpoint.id,
+      endpointName: endpoint.name,
+      jobId: undefined,
+      mode,
+      status: 'SUBMITTING',
+      job: undefined,
+      stream: [],
+      submittedAt: new Date().toISOString(),
+      source,
+      request,
+      notes: [],
+    };
     this.log.info(`jobs: ${mode} on ${endpoint.name} (${endpoint.id}) from ${source}`);
-    return this.follow(record, `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}`, (options) => runJob(api.jobs, endpoint.id, request, { ...options, mode, runsyncWaitMs: jobSettings().runsyncWaitMs }));
+    return this.follow(record, `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}`, (options) =>
+      runJob(api.jobs, endpoint.id, request, { ...options, mode, runsyncWaitMs: jobSettings().runsyncWaitMs }),
+    );
   }
 
   /** Requeues a failed or timed-out job and follows it again, in the same document. */
@@ -51,10 +70,23 @@ export class JobConsole {
     const api = this.requireApi();
     if (!api) return undefined;
     const earlier = this.docs.find(endpointId, jobId);
-    if (earlier?.controller) return void vscode.window.showInformationMessage(`Job ${jobId} is still being followed; cancel it first or wait for it to end`);
+    if (earlier?.controller)
+      return void vscode.window.showInformationMessage(`Job ${jobId} is still being followed; cancel it first or wait for it to end`);
     const record: JobRecord = earlier
       ? { ...earlier.record, status: 'IN_QUEUE', job: undefined, stream: [], notes: [], finishedAt: undefined, failure: undefined }
-      : { endpointId, endpointName, jobId, mode: 'run', status: 'IN_QUEUE', job: undefined, stream: [], submittedAt: new Date().toISOString(), source: 'a job submitted elsewhere', request: { input: null }, notes: [] };
+      : {
+          endpointId,
+          endpointName,
+          jobId,
+          mode: 'run',
+          status: 'IN_QUEUE',
+          job: undefined,
+          stream: [],
+          submittedAt: new Date().toISOString(),
+          source: 'a job submitted elsewhere',
+          request: { input: null },
+          notes: [],
+        };
     this.log.info(`jobs: retry ${jobId} on ${endpointName}`);
     return this.follow(record, `Retry on ${endpointName}`, (options) => retryJob(api.jobs, endpointId, jobId, options));
   }
@@ -82,36 +114,45 @@ export class JobConsole {
     return api;
   }
 
-  private async follow(record: JobRecord, title: string, start: (options: FollowOptions) => Promise<JobOutcome>): Promise<TrackedJob | undefined> {
+  private async follow(
+    record: JobRecord,
+    title: string,
+    start: (options: FollowOptions) => Promise<JobOutcome>,
+  ): Promise<TrackedJob | undefined> {
     const controller = new AbortController();
     let state: Follow | undefined;
-    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => controller.abort());
-      const follow: Follow = { record, controller, progress };
-      state = follow;
-      if (record.jobId) this.open(follow, record.jobId);
-      try {
-        return await start({
-          pollIntervalMs: jobSettings().pollIntervalMs,
-          signal: controller.signal,
-          onProgress: (p) => {
-            if (p.jobId && !follow.tracked) this.open(follow, p.jobId);
-            const changed = record.status !== p.status || (p.job !== undefined && JSON.stringify(p.job) !== JSON.stringify(record.job));
-            record.status = p.status;
-            if (p.job) record.job = p.job;
-            progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks)}` });
-            if (changed && follow.tracked) this.docs.write(follow.tracked);
-          },
-          onChunks: (chunks) => {
-            record.stream.push(...chunks);
-            if (follow.tracked) this.docs.write(follow.tracked);
-          },
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => {
+          controller.abort();
         });
-      } catch (error) {
-        return { error };
-      }
-    });
-    const follow = state as Follow | undefined;
+        const follow: Follow = { record, controller, progress };
+        state = follow;
+        if (record.jobId) this.open(follow, record.jobId);
+        try {
+          return await start({
+            pollIntervalMs: jobSettings().pollIntervalMs,
+            signal: controller.signal,
+            onProgress: (p) => {
+              if (p.jobId && !follow.tracked) this.open(follow, p.jobId);
+              const changed = record.status !== p.status || (p.job !== undefined && JSON.stringify(p.job) !== JSON.stringify(record.job));
+              record.status = p.status;
+              if (p.job) record.job = p.job;
+              progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks)}` });
+              if (changed && follow.tracked) this.docs.write(follow.tracked);
+            },
+            onChunks: (chunks) => {
+              record.stream.push(...chunks);
+              if (follow.tracked) this.docs.write(follow.tracked);
+            },
+          });
+        } catch (error) {
+          return { error };
+        }
+      },
+    );
+    const follow = state;
     if (!follow) return undefined;
     if (follow.tracked) follow.tracked.controller = undefined;
     if ('error' in outcome) {
@@ -138,8 +179,12 @@ export class JobConsole {
     follow.tracked.controller = follow.controller;
     const uri = follow.tracked.uri;
     void openBeside(uri).then(
-      () => this.docs.refresh(uri),
-      (error: unknown) => this.log.warn(`jobs: the result document could not be shown: ${String(error)}`),
+      () => {
+        this.docs.refresh(uri);
+      },
+      (error: unknown) => {
+        this.log.warn(`jobs: the result document could not be shown: ${String(error)}`);
+      },
     );
   }
 
@@ -151,7 +196,10 @@ export class JobConsole {
       void vscode.window.showInformationMessage(`Stopped waiting on ${record.endpointName}: ${reason}`);
       this.log.info(`jobs: ${reason}`);
     } else {
-      this.session.reportError(record.jobId ? `Following job ${record.jobId} on ${record.endpointName}` : `Submitting to ${record.endpointName}`, error);
+      this.session.reportError(
+        record.jobId ? `Following job ${record.jobId} on ${record.endpointName}` : `Submitting to ${record.endpointName}`,
+        error,
+      );
     }
     if (follow.tracked) {
       record.failure = reason;
@@ -168,14 +216,21 @@ export class JobConsole {
       return;
     }
     if (outcome.status === 'CANCELLED' || outcome.cancelledByUser) {
-      void vscode.window.showInformationMessage(outcome.notes.length > 0 && outcome.status !== 'CANCELLED' ? `${message}: ${outcome.notes.at(-1)}` : message);
+      void vscode.window.showInformationMessage(
+        outcome.notes.length > 0 && outcome.status !== 'CANCELLED' ? `${message}: ${outcome.notes.at(-1)}` : message,
+      );
       return;
     }
     const workerId = outcome.job.workerId;
     const actions = ['Retry', ...(workerId ? ['Open Worker Logs'] : []), 'Show Result'];
     void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
       if (choice === 'Retry') void this.retry(record.endpointId, record.endpointName, outcome.jobId);
-      if (choice === 'Open Worker Logs' && workerId) void vscode.commands.executeCommand('endpointStudio.logs.openWorker', { endpointId: record.endpointId, endpointName: record.endpointName, workerId });
+      if (choice === 'Open Worker Logs' && workerId)
+        void vscode.commands.executeCommand('endpointStudio.logs.openWorker', {
+          endpointId: record.endpointId,
+          endpointName: record.endpointName,
+          workerId,
+        });
       if (choice === 'Show Result') void openBeside(tracked.uri);
     });
   }

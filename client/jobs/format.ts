@@ -79,13 +79,16 @@ export function formatJobDocument(record: JobRecord): string {
 
 /** One line for a progress notification: `in progress · 3.1 s · 2 chunks`. */
 export function progressLine(status: string, elapsedMs: number, chunks: number): string {
-  return [stateLabel(status), formatDuration(elapsedMs), chunks > 0 ? `${chunks} chunk${chunks === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
+  return [stateLabel(status), formatDuration(elapsedMs), chunks > 0 ? `${chunks} chunk${chunks === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** The message after a job ended, variable part last: `Job abc on sdxl failed: out of memory`. */
 export function outcomeMessage(record: JobRecord): string {
   const head = `Job ${record.jobId ?? ''} on ${record.endpointName}`;
-  const error = record.job?.error === undefined ? '' : typeof record.job.error === 'string' ? record.job.error : JSON.stringify(record.job.error);
+  const error =
+    record.job?.error === undefined ? '' : typeof record.job.error === 'string' ? record.job.error : JSON.stringify(record.job.error);
   switch (record.status) {
     case 'COMPLETED':
       return `${head} completed: queued ${formatDuration(record.job?.delayTime)}, ran ${formatDuration(record.job?.executionTime)}`;
@@ -114,7 +117,7 @@ export function formatHealth(endpoint: { id: string; name: string }, health: End
     '',
     '| state | jobs |',
     '|---|---:|',
-    ...rows(health.jobs as unknown as Record<string, number | undefined>),
+    ...rows(health.jobs),
     '',
     '## Workers by state',
     '',
@@ -130,9 +133,18 @@ export function pingSummary(ping: HealthPing): string {
   return `${ping.status} (${verdict}) in ${formatDuration(ping.latencyMs)}${ping.detail ? `: ${ping.detail}` : ''}`;
 }
 
-export function formatLoadBalancer(endpoint: { id: string; name: string }, urls: { base: string; health: string }, ping: HealthPing | { error: string }, checkedAt: Date): string {
-  const result = 'error' in ping ? [`The ping failed: ${ping.error}`] : [`- answer: ${pingSummary(ping)}`, `- healthy: ${ping.ok ? 'yes' : 'no'}`];
-  const body = !('error' in ping) && (ping.body !== undefined || ping.detail) ? ['', '```json', JSON.stringify(ping.body ?? { detail: ping.detail }, null, 2), '```'] : [];
+export function formatLoadBalancer(
+  endpoint: { id: string; name: string },
+  urls: { base: string; health: string },
+  ping: HealthPing | { error: string },
+  checkedAt: Date,
+): string {
+  const result =
+    'error' in ping ? [`The ping failed: ${ping.error}`] : [`- answer: ${pingSummary(ping)}`, `- healthy: ${ping.ok ? 'yes' : 'no'}`];
+  const body =
+    !('error' in ping) && (ping.body !== undefined || ping.detail)
+      ? ['', '```json', JSON.stringify(ping.body ?? { detail: ping.detail }, null, 2), '```']
+      : [];
   return [
     `# Health of ${endpoint.name} (load balancer)`,
     '',

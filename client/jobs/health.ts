@@ -12,7 +12,11 @@ import { formatHealth, formatLoadBalancer, pingSummary } from './format';
 import { openBeside, type JobDocuments } from './results';
 
 export class EndpointHealthActions {
-  constructor(private readonly session: Session, private readonly docs: JobDocuments, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly session: Session,
+    private readonly docs: JobDocuments,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   /** Queue endpoint: jobs and workers by state. Load balancer: its URLs and a ping. */
   async show(endpoint: Endpoint): Promise<void> {
@@ -20,14 +24,24 @@ export class EndpointHealthActions {
     if (!api) return void vscode.window.showWarningMessage('Sign in to read endpoint health');
     if (endpointType(endpoint) === 'LOAD_BALANCER') {
       const urls = lbUrls(endpoint);
-      if (!urls) return void vscode.window.showWarningMessage(`${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`);
+      if (!urls)
+        return void vscode.window.showWarningMessage(
+          `${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`,
+        );
       const ping = await this.ping(endpoint, urls);
-      const uri = this.docs.show(endpoint.name, 'health.md', formatLoadBalancer(endpoint, urls, 'status' in ping ? ping : { error: ping.error }, new Date()));
+      const uri = this.docs.show(
+        endpoint.name,
+        'health.md',
+        formatLoadBalancer(endpoint, urls, 'status' in ping ? ping : { error: ping.error }, new Date()),
+      );
       await openBeside(uri, 'markdown');
       return;
     }
     try {
-      const health = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reading the health of ${endpoint.name}` }, () => api.jobs.health(endpoint.id));
+      const health = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `Reading the health of ${endpoint.name}` },
+        () => api.jobs.health(endpoint.id),
+      );
       const uri = this.docs.show(endpoint.name, 'health.md', formatHealth(endpoint, health, new Date()));
       await openBeside(uri, 'markdown');
     } catch (error) {
@@ -39,11 +53,14 @@ export class EndpointHealthActions {
   async pingAndReport(endpoint: Endpoint): Promise<void> {
     if (endpointType(endpoint) !== 'LOAD_BALANCER') return this.show(endpoint);
     const urls = lbUrls(endpoint);
-    if (!urls) return void vscode.window.showWarningMessage(`${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`);
+    if (!urls)
+      return void vscode.window.showWarningMessage(`${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`);
     const ping = await this.ping(endpoint, urls);
     if (!('status' in ping)) return;
     const message = `Health of ${endpoint.name}: ${pingSummary(ping)}`;
-    const shown = ping.ok ? vscode.window.showInformationMessage(message, 'Show URLs') : vscode.window.showWarningMessage(message, 'Show URLs');
+    const shown = ping.ok
+      ? vscode.window.showInformationMessage(message, 'Show URLs')
+      : vscode.window.showWarningMessage(message, 'Show URLs');
     void shown.then((choice) => {
       if (choice) void this.show(endpoint);
     });
@@ -53,7 +70,10 @@ export class EndpointHealthActions {
     const api = this.session.api;
     if (!api) return { error: 'signed out' };
     try {
-      const ping = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Pinging the health URL of ${endpoint.name}` }, () => api.jobs.pingHealth(urls.health, { timeoutMs: 30_000 }));
+      const ping = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `Pinging the health URL of ${endpoint.name}` },
+        () => api.jobs.pingHealth(urls.health, { timeoutMs: 30_000 }),
+      );
       this.log.info(`jobs: health of ${endpoint.name}: ${pingSummary(ping)}`);
       return ping;
     } catch (error) {
@@ -66,10 +86,14 @@ export class EndpointHealthActions {
   async purge(endpoint: Endpoint): Promise<void> {
     const api = this.session.api;
     if (!api) return void vscode.window.showWarningMessage('Sign in to purge a queue');
-    if (endpointType(endpoint) !== 'QUEUE') return void vscode.window.showInformationMessage(`${endpoint.name} is a load balancer: it has no queue to purge`);
+    if (endpointType(endpoint) !== 'QUEUE')
+      return void vscode.window.showInformationMessage(`${endpoint.name} is a load balancer: it has no queue to purge`);
     const choice = await vscode.window.showWarningMessage(
       `Purge the queue of ${endpoint.name}?`,
-      { modal: true, detail: `Every job waiting in the queue of ${endpoint.name} (${endpoint.id}) is removed and will not run. Jobs in progress keep running.` },
+      {
+        modal: true,
+        detail: `Every job waiting in the queue of ${endpoint.name} (${endpoint.id}) is removed and will not run. Jobs in progress keep running.`,
+      },
       'Purge Queue',
     );
     if (choice !== 'Purge Queue') return;

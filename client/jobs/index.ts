@@ -27,9 +27,15 @@ export function registerJobs(context: vscode.ExtensionContext, session: Session,
     targets,
     bindings,
     bindingsChanged,
-    bindings.onDidChange(() => bindingsChanged.fire()),
-    bindings.onDidCreate(() => bindingsChanged.fire()),
-    bindings.onDidDelete(() => bindingsChanged.fire()),
+    bindings.onDidChange(() => {
+      bindingsChanged.fire();
+    }),
+    bindings.onDidCreate(() => {
+      bindingsChanged.fire();
+    }),
+    bindings.onDidDelete(() => {
+      bindingsChanged.fire();
+    }),
     requestLenses,
     resultLenses,
     vscode.workspace.registerTextDocumentContentProvider(JOB_SCHEME, docs),

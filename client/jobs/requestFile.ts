@@ -44,8 +44,10 @@ export function checkRequest(data: unknown): ParsedRequest {
       problems.push(`$.${key}: unknown member; a request holds only input, webhook and policy${hint}`);
     }
   }
-  if (!('input' in data) || data.input === null || data.input === undefined) problems.push('$.input: missing; the handler receives it as job["input"]');
-  if (data.webhook !== undefined && (typeof data.webhook !== 'string' || !/^https?:\/\/\S+$/.test(data.webhook))) problems.push('$.webhook: must be an http(s) URL');
+  if (!('input' in data) || data.input === null || data.input === undefined)
+    problems.push('$.input: missing; the handler receives it as job["input"]');
+  if (data.webhook !== undefined && (typeof data.webhook !== 'string' || !/^https?:\/\/\S+$/.test(data.webhook)))
+    problems.push('$.webhook: must be an http(s) URL');
   let policy: JobRequest['policy'];
   if (data.policy !== undefined) {
     if (!isRecord(data.policy)) problems.push('$.policy: must be an object');
@@ -53,7 +55,8 @@ export function checkRequest(data: unknown): ParsedRequest {
       policy = {};
       for (const [key, value] of Object.entries(data.policy)) {
         if (!POLICY_MEMBERS.includes(key)) problems.push(`$.policy.${key}: unknown member; a policy holds executionTimeout and ttl`);
-        else if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) problems.push(`$.policy.${key}: must be a positive integer of milliseconds`);
+        else if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+          problems.push(`$.policy.${key}: must be a positive integer of milliseconds`);
         else policy[key as 'executionTimeout' | 'ttl'] = value;
       }
     }

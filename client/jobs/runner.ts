@@ -75,11 +75,21 @@ export async function runJob(jobs: JobsApi, endpointId: string, request: JobRequ
   } catch (error) {
     if (isAborted(error)) {
       // The service names the job only in its answer, so there is nothing to cancel by id.
-      throw new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'stopped waiting for runsync; the job was not cancelled, since the service names it only in its answer', outcomeUnknown: true });
+      throw new ApiError({
+        kind: 'aborted',
+        title: 'Cancelled',
+        detail: 'stopped waiting for runsync; the job was not cancelled, since the service names it only in its answer',
+        outcomeUnknown: true,
+      });
     }
     throw error;
   }
-  if (!isTerminal(answer.status)) return followJob(jobs, endpointId, answer.id, options, { started, first: answer, notes: [`runsync returned ${answer.status} after its wait of ${options.runsyncWaitMs} ms; followed with status reads`] });
+  if (!isTerminal(answer.status))
+    return followJob(jobs, endpointId, answer.id, options, {
+      started,
+      first: answer,
+      notes: [`runsync returned ${answer.status} after its wait of ${options.runsyncWaitMs} ms; followed with status reads`],
+    });
   // Finished within the wait: whatever it streamed is still waiting to be read.
   const stream = await readRemainingStream(jobs, endpointId, answer.id);
   if (stream.length > 0) options.onChunks?.(stream);
@@ -95,13 +105,20 @@ export async function retryJob(jobs: JobsApi, endpointId: string, jobId: string,
 }
 
 /** Follows a submitted job until it ends or the signal fires (then cancels it). */
-export async function followJob(jobs: JobsApi, endpointId: string, jobId: string, options: FollowOptions, from: { started?: number; first?: Job; notes?: string[] } = {}): Promise<JobOutcome> {
+export async function followJob(
+  jobs: JobsApi,
+  endpointId: string,
+  jobId: string,
+  options: FollowOptions,
+  from: { started?: number; first?: Job; notes?: string[] } = {},
+): Promise<JobOutcome> {
   const started = from.started ?? Date.now();
   const stream: unknown[] = [];
   const notes = [...(from.notes ?? [])];
   let status: JobStatus = from.first?.status ?? 'IN_QUEUE';
   let streamable = true;
-  const report = (job?: Job): void => options.onProgress?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length, ...(job ? { job } : {}) });
+  const report = (job?: Job): void =>
+    options.onProgress?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length, ...(job ? { job } : {}) });
   report(from.first);
   try {
     while (!isTerminal(status)) {
@@ -121,7 +138,9 @@ export async function followJob(jobs: JobsApi, endpointId: string, jobId: string
         } catch (error) {
           if (isAborted(error)) throw error;
           streamable = false;
-          notes.push(`the stream could not be read (${error instanceof Error ? error.message : String(error)}); followed with status reads`);
+          notes.push(
+            `the stream could not be read (${error instanceof Error ? error.message : String(error)}); followed with status reads`,
+          );
           read = await jobs.status(endpointId, jobId, { signal: options.signal });
         }
       } else {
@@ -167,7 +186,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       clearTimeout(timer);
       reject(new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'cancelled while waiting to read again' }));
     };
-    if (signal?.aborted) return abort();
+    if (signal?.aborted) {
+      abort();
+      return;
+    }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', abort);
       resolve();

@@ -31,7 +31,11 @@ export class JobTargets implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento, private readonly session: Session, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly session: Session,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   /** The endpoint a request file runs against without asking, if there is one. */
   known(uri: vscode.Uri): KnownTarget | undefined {
@@ -40,11 +44,18 @@ export class JobTargets implements vscode.Disposable {
     if (uri.scheme !== 'file') return undefined;
     const bound = siblingBinding(uri.fsPath, vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);
     if (!bound) return undefined;
-    return { id: bound.endpointId, name: bound.endpointName || bound.endpointId, because: `the endpoint ${vscode.workspace.asRelativePath(bound.specPath)} is deployed to` };
+    return {
+      id: bound.endpointId,
+      name: bound.endpointName || bound.endpointId,
+      because: `the endpoint ${vscode.workspace.asRelativePath(bound.specPath)} is deployed to`,
+    };
   }
 
   async remember(uri: vscode.Uri, endpoint: EndpointRef): Promise<void> {
-    const all = { ...this.state.get<Record<string, EndpointRef>>(TARGETS_KEY, {}), [uri.toString()]: { id: endpoint.id, name: endpoint.name } };
+    const all = {
+      ...this.state.get<Record<string, EndpointRef>>(TARGETS_KEY, {}),
+      [uri.toString()]: { id: endpoint.id, name: endpoint.name },
+    };
     await this.state.update(TARGETS_KEY, all);
     this.changed.fire();
   }
@@ -58,7 +69,10 @@ export class JobTargets implements vscode.Disposable {
       this.log.info(`jobs: the input sent to ${endpointId} is over ${MAX_REMEMBERED_REQUEST_CHARS} characters; not kept as the last input`);
       return;
     }
-    await this.state.update(LAST_REQUESTS_KEY, { ...this.state.get<Record<string, JobRequest>>(LAST_REQUESTS_KEY, {}), [endpointId]: request });
+    await this.state.update(LAST_REQUESTS_KEY, {
+      ...this.state.get<Record<string, JobRequest>>(LAST_REQUESTS_KEY, {}),
+      [endpointId]: request,
+    });
   }
 
   /**
@@ -70,7 +84,10 @@ export class JobTargets implements vscode.Disposable {
     if (known) {
       const endpoint = await this.read(known);
       if (endpoint && endpointType(endpoint) === 'QUEUE') return endpoint;
-      if (endpoint) void vscode.window.showWarningMessage(`${endpoint.name} is a load balancer, which has no job queue; choose a queue endpoint for ${vscode.workspace.asRelativePath(uri)}`);
+      if (endpoint)
+        void vscode.window.showWarningMessage(
+          `${endpoint.name} is a load balancer, which has no job queue; choose a queue endpoint for ${vscode.workspace.asRelativePath(uri)}`,
+        );
     }
     const picked = await this.pick({ kind: 'QUEUE', title: `Run ${vscode.workspace.asRelativePath(uri)} on which endpoint?` });
     if (picked) await this.remember(uri, picked);
@@ -84,7 +101,8 @@ export class JobTargets implements vscode.Disposable {
     try {
       return await api.serverless.get(ref.id);
     } catch (error) {
-      if (error instanceof ApiError && error.notFound) void vscode.window.showWarningMessage(`The endpoint ${ref.name} no longer exists; choose another: ${ref.id}`);
+      if (error instanceof ApiError && error.notFound)
+        void vscode.window.showWarningMessage(`The endpoint ${ref.name} no longer exists; choose another: ${ref.id}`);
       else this.session.reportError(`Reading endpoint ${ref.name}`, error);
       return undefined;
     }
@@ -97,16 +115,32 @@ export class JobTargets implements vscode.Disposable {
     const items = (async () => {
       try {
         const endpoints = (await api.serverless.list()).filter((e) => options.kind === 'any' || endpointType(e) === options.kind);
-        if (endpoints.length === 0) void vscode.window.showInformationMessage(options.kind === 'LOAD_BALANCER' ? 'This account has no load balancer endpoints' : options.kind === 'QUEUE' ? 'This account has no queue endpoints' : 'This account has no endpoints');
+        if (endpoints.length === 0)
+          void vscode.window.showInformationMessage(
+            options.kind === 'LOAD_BALANCER'
+              ? 'This account has no load balancer endpoints'
+              : options.kind === 'QUEUE'
+                ? 'This account has no queue endpoints'
+                : 'This account has no endpoints',
+          );
         return endpoints
           .sort((a, b) => a.name.localeCompare(b.name))
-          .map((endpoint) => ({ label: endpoint.name, description: endpoint.id, detail: `${endpointType(endpoint)} · workers ${endpoint.workers.min}–${endpoint.workers.max}`, endpoint }));
+          .map((endpoint) => ({
+            label: endpoint.name,
+            description: endpoint.id,
+            detail: `${endpointType(endpoint)} · workers ${endpoint.workers.min}–${endpoint.workers.max}`,
+            endpoint,
+          }));
       } catch (error) {
         this.session.reportError('Listing endpoints', error);
         return [];
       }
     })();
-    const picked = await vscode.window.showQuickPick(items, { title: options.title, placeHolder: 'Endpoint name or id', matchOnDescription: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: options.title,
+      placeHolder: 'Endpoint name or id',
+      matchOnDescription: true,
+    });
     return picked?.endpoint;
   }
 

@@ -91,10 +91,14 @@ export class LogFollower {
       first = false;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, interval);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
       });
     }
   }

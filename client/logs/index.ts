@@ -28,8 +28,13 @@ export interface WorkerRef {
 }
 
 function workerRef(ref: WorkerRef): LogTarget | undefined {
-  if (typeof ref.endpointId !== 'string' || typeof ref.workerId !== 'string' || ref.endpointId === '' || ref.workerId === '') return undefined;
-  return { endpointId: ref.endpointId, workerId: ref.workerId, endpointName: typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId };
+  if (typeof ref.endpointId !== 'string' || typeof ref.workerId !== 'string' || ref.endpointId === '' || ref.workerId === '')
+    return undefined;
+  return {
+    endpointId: ref.endpointId,
+    workerId: ref.workerId,
+    endpointName: typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId,
+  };
 }
 
 export function registerLogs(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
@@ -44,7 +49,8 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
     vscode.window.registerWebviewViewProvider(LOGS_VIEW, view),
     vscode.commands.registerCommand('endpointStudio.logs.openWorker', async (node?: TreeNodeArg | WorkerRef) => {
       if (node && 'workerId' in node) return open(workerRef(node));
-      if (node?.kind === 'worker' && node.endpoint && node.worker) return open({ endpointId: node.endpoint.id, endpointName: node.endpoint.name, workerId: node.worker.id });
+      if (node?.kind === 'worker' && node.endpoint && node.worker)
+        return open({ endpointId: node.endpoint.id, endpointName: node.endpoint.name, workerId: node.worker.id });
       const endpoint = node?.endpoint ?? (await pickEndpoint(session));
       if (!endpoint) return;
       const worker = await pickWorker(session, endpoint);
@@ -68,13 +74,22 @@ async function pickEndpoint(session: Session): Promise<Endpoint | undefined> {
       const endpoints = await api.serverless.list();
       return endpoints
         .sort((a, b) => a.name.localeCompare(b.name))
-        .map((endpoint) => ({ label: endpoint.name, description: endpoint.id, detail: `workers ${endpoint.workers.min}–${endpoint.workers.max}`, endpoint }));
+        .map((endpoint) => ({
+          label: endpoint.name,
+          description: endpoint.id,
+          detail: `workers ${endpoint.workers.min}–${endpoint.workers.max}`,
+          endpoint,
+        }));
     } catch (error) {
       session.reportError('Listing endpoints', error);
       return [];
     }
   })();
-  const picked = await vscode.window.showQuickPick(items, { title: 'Logs: choose an endpoint', placeHolder: 'Endpoint name or id', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Logs: choose an endpoint',
+    placeHolder: 'Endpoint name or id',
+    matchOnDescription: true,
+  });
   return picked?.endpoint;
 }
 
@@ -84,8 +99,16 @@ async function pickWorker(session: Session, endpoint: Endpoint): Promise<Worker 
   const items = (async () => {
     try {
       const list = await api.serverless.workers(endpoint.id);
-      if (list.workers.length === 0) void vscode.window.showInformationMessage(`${endpoint.name} has no workers running; open the endpoint's logs to wait for one`);
-      return list.workers.map((worker) => ({ label: worker.id, description: worker.status, detail: [worker.gpuTypeId, worker.dataCenterId, worker.version != null ? `v${worker.version}` : undefined].filter(Boolean).join(' · '), worker }));
+      if (list.workers.length === 0)
+        void vscode.window.showInformationMessage(`${endpoint.name} has no workers running; open the endpoint's logs to wait for one`);
+      return list.workers.map((worker) => ({
+        label: worker.id,
+        description: worker.status,
+        detail: [worker.gpuTypeId, worker.dataCenterId, worker.version != null ? `v${worker.version}` : undefined]
+          .filter(Boolean)
+          .join(' · '),
+        worker,
+      }));
     } catch (error) {
       session.reportError(`Listing the workers of ${endpoint.name}`, error);
       return [];

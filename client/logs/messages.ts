@@ -42,11 +42,17 @@ export function parseWebviewMessage(raw: unknown): FromWebview | undefined {
     case 'pause':
       return only('paused') && typeof m.paused === 'boolean' ? { type: 'pause', paused: m.paused } : undefined;
     case 'source':
-      return only('source') && (m.source === 'all' || m.source === 'container' || m.source === 'system') ? { type: 'source', source: m.source } : undefined;
+      return only('source') && (m.source === 'all' || m.source === 'container' || m.source === 'system')
+        ? { type: 'source', source: m.source }
+        : undefined;
     case 'tail':
-      return only('tail') && typeof m.tail === 'number' && (TAIL_CHOICES as readonly number[]).includes(m.tail) ? { type: 'tail', tail: m.tail } : undefined;
+      return only('tail') && typeof m.tail === 'number' && (TAIL_CHOICES as readonly number[]).includes(m.tail)
+        ? { type: 'tail', tail: m.tail }
+        : undefined;
     case 'filter':
-      return only('text', 'regex') && typeof m.text === 'string' && m.text.length <= MAX_FILTER_LENGTH && typeof m.regex === 'boolean' ? { type: 'filter', text: m.text, regex: m.regex } : undefined;
+      return only('text', 'regex') && typeof m.text === 'string' && m.text.length <= MAX_FILTER_LENGTH && typeof m.regex === 'boolean'
+        ? { type: 'filter', text: m.text, regex: m.regex }
+        : undefined;
     default:
       return undefined;
   }

@@ -8,7 +8,16 @@ import * as vscode from 'vscode';
 import { webviewHtml } from '../webviewPage';
 import type { Session } from '../auth/session';
 import { LogFollower, type LogTarget } from './follower';
-import { compileFilter, formatRow, isSourceFilter, RingBuffer, TAIL_CHOICES, type LineFilter, type LogRow, type SourceFilter } from './model';
+import {
+  compileFilter,
+  formatRow,
+  isSourceFilter,
+  RingBuffer,
+  TAIL_CHOICES,
+  type LineFilter,
+  type LogRow,
+  type SourceFilter,
+} from './model';
 import { parseWebviewMessage, type ToWebview } from './messages';
 
 export const LOGS_VIEW = 'endpointStudio.logs';
@@ -66,7 +75,9 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media] };
     view.webview.html = html(view.webview, media);
     this.viewDisposables = [
-      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.webview.onDidReceiveMessage((raw: unknown) => {
+        this.receive(raw);
+      }),
       view.onDidChangeVisibility(() => (view.visible ? this.follower?.start() : this.follower?.stop())),
       view.onDidDispose(() => {
         this.follower?.stop();
@@ -84,31 +95,49 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
       return;
     }
     switch (message.type) {
-      case 'ready':
-        return this.resetWebview();
+      case 'ready': {
+        this.resetWebview();
+        return;
+      }
       case 'pause':
         this.paused = message.paused;
         if (!this.paused) this.resetWebview();
-        return this.status();
+        {
+          this.status();
+          return;
+        }
       case 'source':
         if (!isSourceFilter(message.source) || message.source === this.source) return;
         this.source = message.source;
-        return this.restart(true);
+        {
+          this.restart(true);
+          return;
+        }
       case 'tail':
         this.tail = message.tail;
-        return this.restart(true);
+        {
+          this.restart(true);
+          return;
+        }
       case 'filter': {
         const compiled = compileFilter(message);
-        if ('error' in compiled) return this.post({ type: 'filterError', error: compiled.error });
+        if ('error' in compiled) {
+          this.post({ type: 'filterError', error: compiled.error });
+          return;
+        }
         this.filter = { text: message.text, regex: message.regex };
         this.matches = compiled.test;
         this.post({ type: 'filterError', error: '' });
-        return this.resetWebview();
+        this.resetWebview();
+        return;
       }
       case 'clear':
         this.ring.clear();
         this.pending = [];
-        return this.resetWebview();
+        {
+          this.resetWebview();
+          return;
+        }
       case 'save':
         return void this.save();
     }
@@ -123,16 +152,31 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
       this.ring.clear();
       this.pending = [];
     }
-    if (!this.target) return this.resetWebview();
+    if (!this.target) {
+      this.resetWebview();
+      return;
+    }
     if (!api) {
       this.resetWebview();
-      return this.post({ type: 'status', text: 'Signed out: sign in to read logs', live: false });
+      this.post({ type: 'status', text: 'Signed out: sign in to read logs', live: false });
+      return;
     }
     const target = this.target;
-    this.follower = new LogFollower(api.serverless, target, { source: this.source, tail: this.tail }, {
-      onRow: (row) => this.add(row),
-      onError: (workerId, error) => this.log.warn(`logs of ${target.endpointName}${workerId ? ` worker ${workerId}` : ''}: ${this.session.redact((error as Error)?.message ?? String(error))}`),
-    });
+    this.follower = new LogFollower(
+      api.serverless,
+      target,
+      { source: this.source, tail: this.tail },
+      {
+        onRow: (row) => {
+          this.add(row);
+        },
+        onError: (workerId, error) => {
+          this.log.warn(
+            `logs of ${target.endpointName}${workerId ? ` worker ${workerId}` : ''}: ${this.session.redact((error as Error)?.message ?? String(error))}`,
+          );
+        },
+      },
+    );
     this.log.info(`logs: following ${describe(target)} (source ${this.source}, tail ${this.tail})`);
     this.resetWebview();
     if (this.view?.visible) this.follower.start();
@@ -142,7 +186,9 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.ring.push(row);
     if (this.paused || !this.matches(row)) return;
     this.pending.push(row);
-    this.flushTimer ??= setTimeout(() => this.flush(), BATCH_MS);
+    this.flushTimer ??= setTimeout(() => {
+      this.flush();
+    }, BATCH_MS);
   }
 
   private flush(): void {
@@ -161,14 +207,23 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
       maxLines: this.ring.capacity,
       target: this.target ? describe(this.target) : '',
       merged: this.target !== undefined && this.target.workerId === undefined,
-      state: { source: this.source, tail: this.tail, paused: this.paused, filter: this.filter.text, regex: this.filter.regex, tails: [...TAIL_CHOICES] },
+      state: {
+        source: this.source,
+        tail: this.tail,
+        paused: this.paused,
+        filter: this.filter.text,
+        regex: this.filter.regex,
+        tails: [...TAIL_CHOICES],
+      },
     });
     this.status();
   }
 
   private status(): void {
     const f = this.follower;
-    const text = !this.target ? 'Open logs from a worker or an endpoint in the Endpoints view' : `${this.ring.size} line(s) kept (max ${this.ring.capacity})${f && f.reconnects > 0 ? ` · ${f.reconnects} reconnect(s)` : ''}${this.paused ? ' · paused' : ''}`;
+    const text = !this.target
+      ? 'Open logs from a worker or an endpoint in the Endpoints view'
+      : `${this.ring.size} line(s) kept (max ${this.ring.capacity})${f && f.reconnects > 0 ? ` · ${f.reconnects} reconnect(s)` : ''}${this.paused ? ' · paused' : ''}`;
     this.post({ type: 'status', text, live: f?.active === true && !this.paused });
   }
 
@@ -177,7 +232,11 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
     const rows = this.ring.toArray().filter(this.matches);
     const name = `${this.target.endpointName}${this.target.workerId ? `-${this.target.workerId}` : ''}.log`.replace(/[^\w.-]+/g, '_');
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const uri = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined, filters: { Logs: ['log', 'txt'] }, title: `Save ${rows.length} log line(s)` });
+    const uri = await vscode.window.showSaveDialog({
+      defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined,
+      filters: { Logs: ['log', 'txt'] },
+      title: `Save ${rows.length} log line(s)`,
+    });
     if (!uri) return;
     const merged = this.target.workerId === undefined;
     try {

@@ -7,7 +7,8 @@ import type { CallOptions, HttpCore, QueryValue } from './http';
 export type BillingBucketSize = 'hour' | 'day' | 'week' | 'month' | 'year';
 
 /** Either an explicit range or the last N buckets (ending with the current one), never both. */
-export type BillingWindow = { startTime?: string | Date; endTime?: string | Date; lastN?: never } | { lastN: number; startTime?: never; endTime?: never };
+export type BillingWindow =
+  { startTime?: string | Date; endTime?: string | Date; lastN?: never } | { lastN: number; startTime?: never; endTime?: never };
 
 export type BillingQuery = BillingWindow & CallOptions & { bucketSize?: BillingBucketSize };
 
@@ -99,7 +100,8 @@ export type BillingRecord = BillingTimeRange & BillingAmounts;
 /** Records carry `podId` (or `gpuId` when grouped by GPU type). */
 export type PodBillingRecord = BillingTimeRange & PodBillingAmounts & { podId?: string; gpuId?: string };
 /** Records carry `serverlessId` (or `podId`/`gpuId` per grouping). */
-export type ServerlessBillingRecord = BillingTimeRange & ServerlessBillingAmounts & { serverlessId?: string; podId?: string; gpuId?: string };
+export type ServerlessBillingRecord = BillingTimeRange &
+  ServerlessBillingAmounts & { serverlessId?: string; podId?: string; gpuId?: string };
 export type EndpointBillingRecord = BillingTimeRange & { totalAmount: number };
 export type NetworkVolumeBillingRecord = BillingTimeRange & NetworkVolumeBillingAmounts & { networkVolumeId: string };
 
@@ -107,7 +109,12 @@ function time(value: string | Date | undefined): string | undefined {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-function windowQuery(q: { bucketSize?: BillingBucketSize; startTime?: string | Date; endTime?: string | Date; lastN?: number }): Record<string, QueryValue> {
+function windowQuery(q: {
+  bucketSize?: BillingBucketSize;
+  startTime?: string | Date;
+  endTime?: string | Date;
+  lastN?: number;
+}): Record<string, QueryValue> {
   if (q.lastN !== undefined && (q.startTime !== undefined || q.endTime !== undefined)) {
     // The service refuses the mix with a 400; saying so here names the caller's mistake precisely.
     throw new TypeError('billing: lastN cannot be combined with startTime or endTime');
@@ -128,15 +135,34 @@ export class BillingApi {
   }
 
   pods(query: PodBillingQuery = {}): Promise<BillingList<PodBillingRecord, PodBillingAmounts, { uniquePodCount: number }>> {
-    return this.http.request({ method: 'GET', path: '/v2/billing/pods', query: { ...windowQuery(query), grouping: query.grouping, podId: query.podId, gpuId: query.gpuId }, ...callOptions(query) });
+    return this.http.request({
+      method: 'GET',
+      path: '/v2/billing/pods',
+      query: { ...windowQuery(query), grouping: query.grouping, podId: query.podId, gpuId: query.gpuId },
+      ...callOptions(query),
+    });
   }
 
-  serverless(query: ServerlessBillingQuery = {}): Promise<BillingList<ServerlessBillingRecord, ServerlessBillingAmounts, { uniqueServerlessCount: number }>> {
-    return this.http.request({ method: 'GET', path: '/v2/billing/serverless', query: { ...windowQuery(query), grouping: query.grouping, serverlessId: query.endpointId, gpuId: query.gpuId }, ...callOptions(query) });
+  serverless(
+    query: ServerlessBillingQuery = {},
+  ): Promise<BillingList<ServerlessBillingRecord, ServerlessBillingAmounts, { uniqueServerlessCount: number }>> {
+    return this.http.request({
+      method: 'GET',
+      path: '/v2/billing/serverless',
+      query: { ...windowQuery(query), grouping: query.grouping, serverlessId: query.endpointId, gpuId: query.gpuId },
+      ...callOptions(query),
+    });
   }
 
-  networkVolumes(query: NetworkVolumeBillingQuery = {}): Promise<BillingList<NetworkVolumeBillingRecord, NetworkVolumeBillingAmounts, { uniqueNetworkVolumeCount: number }>> {
-    return this.http.request({ method: 'GET', path: '/v2/billing/network-volumes', query: { ...windowQuery(query), networkVolumeId: query.networkVolumeId }, ...callOptions(query) });
+  networkVolumes(
+    query: NetworkVolumeBillingQuery = {},
+  ): Promise<BillingList<NetworkVolumeBillingRecord, NetworkVolumeBillingAmounts, { uniqueNetworkVolumeCount: number }>> {
+    return this.http.request({
+      method: 'GET',
+      path: '/v2/billing/network-volumes',
+      query: { ...windowQuery(query), networkVolumeId: query.networkVolumeId },
+      ...callOptions(query),
+    });
   }
 
   /** Public endpoints (the service's hosted models), not the caller's serverless endpoints. */

@@ -34,7 +34,13 @@ function gpuQuery(q: GpuCatalogQuery): Record<string, string | number | readonly
   const availability = q.availability ?? true;
   // The filters are only valid with include=AVAILABILITY, so they go only with it.
   if (!availability) return {};
-  return { include: ['AVAILABILITY'], product: q.product ?? ['SERVERLESS'], count: q.count, cloud: q.cloud, minCudaVersion: q.minCudaVersion };
+  return {
+    include: ['AVAILABILITY'],
+    product: q.product ?? ['SERVERLESS'],
+    count: q.count,
+    cloud: q.cloud,
+    minCudaVersion: q.minCudaVersion,
+  };
 }
 
 function cpuQuery(q: CpuCatalogQuery): Record<string, string | number | readonly string[] | undefined> {
@@ -50,32 +56,62 @@ export class CatalogApi {
   constructor(private readonly http: HttpCore) {}
 
   async gpus(query: GpuCatalogQuery = {}): Promise<GpuType[]> {
-    const body = await this.http.request<{ gpus?: GpuType[] }>({ method: 'GET', path: '/v2/catalog/gpus', query: gpuQuery(query), ...callOptions(query) });
+    const body = await this.http.request<{ gpus?: GpuType[] }>({
+      method: 'GET',
+      path: '/v2/catalog/gpus',
+      query: gpuQuery(query),
+      ...callOptions(query),
+    });
     return body?.gpus ?? [];
   }
 
   gpu(id: string, query: GpuCatalogQuery = {}): Promise<GpuType> {
-    return this.http.request<GpuType>({ method: 'GET', path: `/v2/catalog/gpus/${segment(id)}`, query: gpuQuery(query), ...callOptions(query) });
+    return this.http.request<GpuType>({
+      method: 'GET',
+      path: `/v2/catalog/gpus/${segment(id)}`,
+      query: gpuQuery(query),
+      ...callOptions(query),
+    });
   }
 
   async cpus(query: CpuCatalogQuery = {}): Promise<CpuType[]> {
-    const body = await this.http.request<{ cpus?: CpuType[] }>({ method: 'GET', path: '/v2/catalog/cpus', query: cpuQuery(query), ...callOptions(query) });
+    const body = await this.http.request<{ cpus?: CpuType[] }>({
+      method: 'GET',
+      path: '/v2/catalog/cpus',
+      query: cpuQuery(query),
+      ...callOptions(query),
+    });
     return body?.cpus ?? [];
   }
 
   cpu(id: string, query: CpuCatalogQuery = {}): Promise<CpuType> {
-    return this.http.request<CpuType>({ method: 'GET', path: `/v2/catalog/cpus/${segment(id)}`, query: cpuQuery(query), ...callOptions(query) });
+    return this.http.request<CpuType>({
+      method: 'GET',
+      path: `/v2/catalog/cpus/${segment(id)}`,
+      query: cpuQuery(query),
+      ...callOptions(query),
+    });
   }
 
   async dataCenters(query: DataCenterQuery = {}): Promise<DataCenter[]> {
     const include = query.include ?? ['GPU_AVAILABILITY'];
-    const body = await this.http.request<{ dataCenters?: DataCenter[] }>({ method: 'GET', path: '/v2/catalog/datacenters', query: { include: include.length > 0 ? include : undefined }, ...callOptions(query) });
+    const body = await this.http.request<{ dataCenters?: DataCenter[] }>({
+      method: 'GET',
+      path: '/v2/catalog/datacenters',
+      query: { include: include.length > 0 ? include : undefined },
+      ...callOptions(query),
+    });
     return body?.dataCenters ?? [];
   }
 
   dataCenter(id: string, query: DataCenterQuery = {}): Promise<DataCenter> {
     const include = query.include ?? ['GPU_AVAILABILITY'];
-    return this.http.request<DataCenter>({ method: 'GET', path: `/v2/catalog/datacenters/${segment(id)}`, query: { include: include.length > 0 ? include : undefined }, ...callOptions(query) });
+    return this.http.request<DataCenter>({
+      method: 'GET',
+      path: `/v2/catalog/datacenters/${segment(id)}`,
+      query: { include: include.length > 0 ? include : undefined },
+      ...callOptions(query),
+    });
   }
 
   /** Public catalog templates (the caller's own are in `templates`). */

@@ -105,7 +105,8 @@ export function normalizeBaseUrl(raw: string, setting: string): string {
   } catch {
     throw new Error(`${setting} is not a valid URL: ${JSON.stringify(raw.slice(0, 200))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${setting} must be an http or https URL; got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`${setting} must be an http or https URL; got ${url.protocol}`);
   if (url.username || url.password) throw new Error(`${setting} must not contain credentials; the API key is sent as a bearer token`);
   if (url.search || url.hash) throw new Error(`${setting} must not contain a query or fragment`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

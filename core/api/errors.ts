@@ -117,7 +117,10 @@ function composeMessage(init: ApiErrorInit): string {
   const where = init.method && init.path ? ` (${init.method} ${init.path})` : '';
   const status = init.status !== undefined ? `${init.status} ` : '';
   const detail = init.detail && init.detail !== init.title ? `: ${init.detail}` : '';
-  const fields = init.errors && init.errors.length > 0 ? `; ${init.errors.map((e) => (e.pathSegments.length > 0 ? `${e.path}: ${e.message}` : e.message)).join('; ')}` : '';
+  const fields =
+    init.errors && init.errors.length > 0
+      ? `; ${init.errors.map((e) => (e.pathSegments.length > 0 ? `${e.path}: ${e.message}` : e.message)).join('; ')}`
+      : '';
   const unknown = init.outcomeUnknown ? ' (the change may or may not have been applied)' : '';
   return `${status}${init.title}${detail}${fields}${where}${unknown}`;
 }
@@ -173,7 +176,8 @@ export function parseProblemBody(status: number, bodyText: string): ParsedProble
     const text = bodyText.trim().slice(0, 500);
     return { title: fallbackTitle, detail: text.startsWith('<') ? '' : text, errors: [] };
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { title: fallbackTitle, detail: typeof body === 'string' ? body : '', errors: [] };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { title: fallbackTitle, detail: typeof body === 'string' ? body : '', errors: [] };
   const record = body as Record<string, unknown>;
   const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
   const title = text(record.title) ?? fallbackTitle;

@@ -5,7 +5,17 @@
  * The key lives only in this closure-held header value and the redactor; nothing that leaves
  * this module (errors, log entries, URLs) can carry it.
  */
-import { DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, normalizeBaseUrl, type ApiClientConfig, type ApiLogEntry, type RetryNotice, type RetryPolicy } from './config';
+import {
+  DEFAULT_API_URL,
+  DEFAULT_JOBS_URL,
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_TIMEOUT_MS,
+  normalizeBaseUrl,
+  type ApiClientConfig,
+  type ApiLogEntry,
+  type RetryNotice,
+  type RetryPolicy,
+} from './config';
 import { ApiError, kindForStatus, parseProblemBody } from './errors';
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitSnapshot } from './rateLimit';
 import { createRedactor, type Redactor } from './redact';
@@ -54,7 +64,8 @@ export interface HttpResponse<T> {
 
 /** Encodes one path parameter; ids never get to add path segments or a query. */
 export function segment(value: string): string {
-  if (value === '') throw new ApiError({ kind: 'configuration', title: 'Invalid argument', detail: 'an identifier in the request path is empty' });
+  if (value === '')
+    throw new ApiError({ kind: 'configuration', title: 'Invalid argument', detail: 'an identifier in the request path is empty' });
   return encodeURIComponent(value);
 }
 
@@ -82,7 +93,12 @@ export class HttpCore {
       throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: this.redact((error as Error).message) });
     }
     // Checked here because fetch's own complaint about a bad header value quotes the value.
-    if (/[^\x21-\x7e]/.test(key)) throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: 'the API key contains whitespace, control or non-ASCII characters' });
+    if (/[^\x21-\x7e]/.test(key))
+      throw new ApiError({
+        kind: 'configuration',
+        title: 'Invalid configuration',
+        detail: 'the API key contains whitespace, control or non-ASCII characters',
+      });
     // A closure, not a field: the key must not show up when the client object is inspected or serialized.
     this.authorization = () => (key ? `Bearer ${key}` : undefined);
     this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
@@ -170,7 +186,12 @@ export class HttpCore {
       let response: Response;
       let text = '';
       try {
-        response = await this.fetchImpl(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}), signal: attemptSignal.signal });
+        response = await this.fetchImpl(url, {
+          method,
+          headers,
+          ...(payload !== undefined ? { body: payload } : {}),
+          signal: attemptSignal.signal,
+        });
         if (!stream || !response.ok) text = await response.text();
       } catch (error) {
         attemptSignal.release();
@@ -196,7 +217,8 @@ export class HttpCore {
       }
       attemptSignal.release();
       // A repeated DELETE that finds nothing means an earlier attempt did delete it.
-      if (response.status === 404 && method === 'DELETE' && earlierOutcomeUnknown) return { response, body: undefined, release: () => undefined };
+      if (response.status === 404 && method === 'DELETE' && earlierOutcomeUnknown)
+        return { response, body: undefined, release: () => undefined };
       const problem = parseProblemBody(response.status, text);
       const kind = kindForStatus(response.status);
       const retryAfterSeconds = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
@@ -222,7 +244,11 @@ export class HttpCore {
         status: response.status,
         title: redact(problem.title),
         detail: redact(problem.detail),
-        errors: problem.errors.map((e) => ({ path: redact(e.path), pathSegments: e.pathSegments.map((s) => (typeof s === 'string' ? redact(s) : s)), message: redact(e.message) })),
+        errors: problem.errors.map((e) => ({
+          path: redact(e.path),
+          pathSegments: e.pathSegments.map((s) => (typeof s === 'string' ? redact(s) : s)),
+          message: redact(e.message),
+        })),
         method,
         path: shownPath,
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
@@ -295,12 +321,37 @@ export class HttpCore {
     return new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown });
   }
 
-  private transportError(kind: 'aborted' | 'timeout' | 'network', method: string, path: string, outcomeUnknown: boolean, causeText: string, timeoutMs: number): ApiError {
+  private transportError(
+    kind: 'aborted' | 'timeout' | 'network',
+    method: string,
+    path: string,
+    outcomeUnknown: boolean,
+    causeText: string,
+    timeoutMs: number,
+  ): ApiError {
     // A fresh, redacted cause: the original may quote the request it failed to send.
     const cause = new Error(causeText);
-    if (kind === 'aborted') return new ApiError({ kind, title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown, cause });
-    if (kind === 'timeout') return new ApiError({ kind, title: 'Timed out', detail: `no complete answer within ${timeoutMs} ms`, method, path, outcomeUnknown, cause });
-    return new ApiError({ kind, title: 'Network error', detail: `the service could not be reached or dropped the connection: ${cause.message}`, method, path, outcomeUnknown, cause });
+    if (kind === 'aborted')
+      return new ApiError({ kind, title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown, cause });
+    if (kind === 'timeout')
+      return new ApiError({
+        kind,
+        title: 'Timed out',
+        detail: `no complete answer within ${timeoutMs} ms`,
+        method,
+        path,
+        outcomeUnknown,
+        cause,
+      });
+    return new ApiError({
+      kind,
+      title: 'Network error',
+      detail: `the service could not be reached or dropped the connection: ${cause.message}`,
+      method,
+      path,
+      outcomeUnknown,
+      cause,
+    });
   }
 
   /** The innermost useful message of a fetch failure (`fetch failed` alone says nothing), redacted. */
@@ -339,13 +390,17 @@ interface LinkedSignal {
 function linkSignals(external: AbortSignal | undefined, timeoutMs: number): LinkedSignal {
   const controller = new AbortController();
   let timedOut = false;
-  const onAbort = (): void => controller.abort(external?.reason);
+  const onAbort = (): void => {
+    controller.abort(external?.reason);
+  };
   external?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
-  const stopTimer = (): void => clearTimeout(timer);
+  const stopTimer = (): void => {
+    clearTimeout(timer);
+  };
   const release = (): void => {
     stopTimer();
     external?.removeEventListener('abort', onAbort);
@@ -372,7 +427,10 @@ function chainRedactors(first: Redactor, second: Redactor): Redactor {
 /** Resolves after `ms`, or rejects as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    if (signal?.aborted) {
+      reject(signal.reason ?? new Error('aborted'));
+      return;
+    }
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal?.reason ?? new Error('aborted'));

@@ -51,14 +51,30 @@ export class JobsApi {
 
   /** Queues a job: `{id, status: 'IN_QUEUE'}`. Never repeated after a lost answer (it would run twice). */
   run(endpointId: string, request: JobRequest, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({ method: 'POST', host: 'jobs', path: `/v2/${segment(endpointId)}/run`, body: request, idempotent: false, ...options });
+    return this.http.request<Job>({
+      method: 'POST',
+      host: 'jobs',
+      path: `/v2/${segment(endpointId)}/run`,
+      body: request,
+      idempotent: false,
+      ...options,
+    });
   }
 
   /** Runs a job and waits: the finished job with `output`, or its current status to poll with `status`. */
   runSync(endpointId: string, request: JobRequest, options: RunSyncOptions = {}): Promise<Job> {
     const { waitMs, ...call } = options;
     const timeoutMs = call.timeoutMs ?? (waitMs ?? DEFAULT_RUNSYNC_WAIT_MS) + RUNSYNC_TIMEOUT_MARGIN_MS;
-    return this.http.request<Job>({ method: 'POST', host: 'jobs', path: `/v2/${segment(endpointId)}/runsync`, query: { wait: waitMs }, body: request, idempotent: false, ...call, timeoutMs });
+    return this.http.request<Job>({
+      method: 'POST',
+      host: 'jobs',
+      path: `/v2/${segment(endpointId)}/runsync`,
+      query: { wait: waitMs },
+      body: request,
+      idempotent: false,
+      ...call,
+      timeoutMs,
+    });
   }
 
   status(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
@@ -70,17 +86,35 @@ export class JobsApi {
    * and a blind repeat would hide that.
    */
   stream(endpointId: string, jobId: string, options: CallOptions = {}): Promise<JobStreamChunk> {
-    return this.http.request<JobStreamChunk>({ method: 'GET', host: 'jobs', path: `/v2/${segment(endpointId)}/stream/${segment(jobId)}`, idempotent: false, ...options });
+    return this.http.request<JobStreamChunk>({
+      method: 'GET',
+      host: 'jobs',
+      path: `/v2/${segment(endpointId)}/stream/${segment(jobId)}`,
+      idempotent: false,
+      ...options,
+    });
   }
 
   /** Cancelling twice leaves it cancelled, so this one is retried after a lost answer. */
   cancel(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({ method: 'POST', host: 'jobs', path: `/v2/${segment(endpointId)}/cancel/${segment(jobId)}`, idempotent: true, ...options });
+    return this.http.request<Job>({
+      method: 'POST',
+      host: 'jobs',
+      path: `/v2/${segment(endpointId)}/cancel/${segment(jobId)}`,
+      idempotent: true,
+      ...options,
+    });
   }
 
   /** Requeues a failed or timed-out job. Not retried: a second retry would run it again. */
   retry(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({ method: 'POST', host: 'jobs', path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`, idempotent: false, ...options });
+    return this.http.request<Job>({
+      method: 'POST',
+      host: 'jobs',
+      path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`,
+      idempotent: false,
+      ...options,
+    });
   }
 
   /**
@@ -88,7 +122,13 @@ export class JobsApi {
    * a repeat could also remove jobs queued in between.
    */
   purgeQueue(endpointId: string, options: CallOptions = {}): Promise<{ removed: number; status?: string }> {
-    return this.http.request({ method: 'POST', host: 'jobs', path: `/v2/${segment(endpointId)}/purge-queue`, idempotent: false, ...options });
+    return this.http.request({
+      method: 'POST',
+      host: 'jobs',
+      path: `/v2/${segment(endpointId)}/purge-queue`,
+      idempotent: false,
+      ...options,
+    });
   }
 
   health(endpointId: string, options: CallOptions = {}): Promise<EndpointHealth> {
@@ -102,12 +142,23 @@ export class JobsApi {
    */
   async pingHealth(url: string, options: CallOptions = {}): Promise<HealthPing> {
     if (!isOnJobsHost(url, this.http.jobsUrl)) {
-      throw new ApiError({ kind: 'configuration', title: 'Invalid argument', detail: `the health URL is not on the job host ${this.http.jobsUrl}, so the key is not sent to it: ${url}` });
+      throw new ApiError({
+        kind: 'configuration',
+        title: 'Invalid argument',
+        detail: `the health URL is not on the job host ${this.http.jobsUrl}, so the key is not sent to it: ${url}`,
+      });
     }
     const target = new URL(url);
     const started = Date.now();
     try {
-      const answer = await this.http.exchange<unknown>({ method: 'GET', origin: target.origin, path: `${target.pathname}${target.search}`, idempotent: false, read: false, ...options });
+      const answer = await this.http.exchange<unknown>({
+        method: 'GET',
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        idempotent: false,
+        read: false,
+        ...options,
+      });
       return { ok: true, status: answer.status, latencyMs: Date.now() - started, body: answer.body };
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === undefined) throw error;

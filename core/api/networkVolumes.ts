@@ -21,7 +21,13 @@ export class NetworkVolumesApi {
 
   /** Size can only grow. */
   update(id: string, body: UpdateNetworkVolumeRequest, options: CallOptions = {}): Promise<NetworkVolume> {
-    return this.http.request<NetworkVolume>({ method: 'PATCH', path: `/v2/network-volumes/${segment(id)}`, body, idempotent: true, ...options });
+    return this.http.request<NetworkVolume>({
+      method: 'PATCH',
+      path: `/v2/network-volumes/${segment(id)}`,
+      body,
+      idempotent: true,
+      ...options,
+    });
   }
 
   async delete(id: string, options: CallOptions = {}): Promise<void> {

@@ -95,7 +95,11 @@ function integerParam(params: Record<string, StructuredValue>, key: string): num
 }
 
 /** Builds a snapshot from the two headers; undefined when neither is present (exempt caller or 401). */
-export function parseRateLimitHeaders(state: string | null | undefined, policy: string | null | undefined, observedAt = Date.now()): RateLimitSnapshot | undefined {
+export function parseRateLimitHeaders(
+  state: string | null | undefined,
+  policy: string | null | undefined,
+  observedAt = Date.now(),
+): RateLimitSnapshot | undefined {
   if (!state && !policy) return undefined;
   const byName = new Map<string, RateLimitWindow>();
   const windowFor = (name: string): RateLimitWindow => {

@@ -19,7 +19,14 @@ export class RegistriesApi {
    * client never puts a request body into an error or a log.
    */
   create(body: CreateRegistryRequest, options: CallOptions = {}): Promise<Registry> {
-    return this.http.request<Registry>({ method: 'POST', path: '/v2/registries', body, idempotent: false, secrets: [body.password], ...options });
+    return this.http.request<Registry>({
+      method: 'POST',
+      path: '/v2/registries',
+      body,
+      idempotent: false,
+      secrets: [body.password],
+      ...options,
+    });
   }
 
   async delete(id: string, options: CallOptions = {}): Promise<void> {

@@ -89,13 +89,27 @@ export class ServerlessApi {
     return { status: 'notCreated', attempts: retries + 1, lostAnswer: lostAnswer as ApiError };
   }
 
-  private async findCreated(name: string, known: Set<string>, notBefore: number, checks: number, intervalMs: number, call: CallOptions): Promise<Endpoint | undefined> {
+  private async findCreated(
+    name: string,
+    known: Set<string>,
+    notBefore: number,
+    checks: number,
+    intervalMs: number,
+    call: CallOptions,
+  ): Promise<Endpoint | undefined> {
     for (let check = 1; check <= Math.max(1, checks); check++) {
       if (check > 1) {
         try {
           await sleep(intervalMs, call.signal);
         } catch {
-          throw new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'cancelled while checking whether the endpoint was created', method: 'POST', path: '/v2/serverless', outcomeUnknown: true });
+          throw new ApiError({
+            kind: 'aborted',
+            title: 'Cancelled',
+            detail: 'cancelled while checking whether the endpoint was created',
+            method: 'POST',
+            path: '/v2/serverless',
+            outcomeUnknown: true,
+          });
         }
       }
       // A failure here propagates: without a list we cannot tell, and must not guess.

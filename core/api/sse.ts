@@ -130,12 +130,18 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
       let reason = 'the server closed the stream';
       let opened: { response: Response; release: () => void };
       try {
-        opened = await this.http.openStream({ ...this.requestFor(this.cursor), ...(signal ? { signal } : {}), idempotent: false, read: true });
+        opened = await this.http.openStream({
+          ...this.requestFor(this.cursor),
+          ...(signal ? { signal } : {}),
+          idempotent: false,
+          read: true,
+        });
       } catch (error) {
         if (signal?.aborted) return;
         if (!(error instanceof ApiError) || !isTransient(error) || failures >= (this.options.maxReconnects ?? Infinity)) throw error;
         failures++;
-        delay = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : nextDelay(delay, connection, initialDelay, maxDelay);
+        delay =
+          error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : nextDelay(delay, connection, initialDelay, maxDelay);
         this.options.onReconnect?.({ attempt: failures, lastEventId: this.cursor, reason: error.message });
         continue;
       }
@@ -145,7 +151,9 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
       if (body) {
         const reader = body.getReader();
         const decoder = new TextDecoder();
-        const idle = new IdleWatch(this.options.idleTimeoutMs ?? 60_000, () => opened.release());
+        const idle = new IdleWatch(this.options.idleTimeoutMs ?? 60_000, () => {
+          opened.release();
+        });
         try {
           for (;;) {
             const { done, value } = await reader.read();
@@ -163,7 +171,9 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
           }
         } catch (error) {
           if (signal?.aborted) return;
-          reason = idle.fired ? 'no data within the idle timeout' : `the connection dropped: ${this.http.redact(String((error as Error)?.message ?? error))}`;
+          reason = idle.fired
+            ? 'no data within the idle timeout'
+            : `the connection dropped: ${this.http.redact(String((error as Error)?.message ?? error))}`;
         } finally {
           idle.stop();
           opened.release();
@@ -180,7 +190,11 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
       } else {
         failures++;
         if (failures > (this.options.maxReconnects ?? Infinity)) {
-          throw new ApiError({ kind: 'network', title: 'Stream ended', detail: `${reason}; gave up after ${failures} reconnections without data` });
+          throw new ApiError({
+            kind: 'network',
+            title: 'Stream ended',
+            detail: `${reason}; gave up after ${failures} reconnections without data`,
+          });
         }
         delay = nextDelay(delay, connection, initialDelay, maxDelay);
       }

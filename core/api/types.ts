@@ -301,5 +301,12 @@ export interface JobStreamChunk {
 
 export interface EndpointHealth {
   jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
-  workers: { idle: number; running: number; initializing?: number; throttled?: number; unhealthy?: number; [state: string]: number | undefined };
+  workers: {
+    idle: number;
+    running: number;
+    initializing?: number;
+    throttled?: number;
+    unhealthy?: number;
+    [state: string]: number | undefined;
+  };
 }

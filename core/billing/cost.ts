@@ -51,7 +51,8 @@ export interface SpecCost {
   readonly atMax?: UsdRange;
 }
 
-const record = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 /** A count from the spec: the default when absent, undefined when present but not a count. */
@@ -130,7 +131,8 @@ export interface AlwaysOnChange {
  */
 export function alwaysOnChange(before: SpecCost | undefined, after: SpecCost | undefined): AlwaysOnChange | undefined {
   const zero = { low: 0, high: 0 };
-  const hourly = (cost: SpecCost | undefined): UsdRange | undefined => (cost === undefined ? zero : cost.alwaysOn ?? (cost.workersMin === 0 ? zero : undefined));
+  const hourly = (cost: SpecCost | undefined): UsdRange | undefined =>
+    cost === undefined ? zero : (cost.alwaysOn ?? (cost.workersMin === 0 ? zero : undefined));
   const [from, to] = [hourly(before), hourly(after)];
   if (!from || !to) return undefined;
   return { before: from, after: to, change: { low: to.low - from.low, high: to.high - from.high } };

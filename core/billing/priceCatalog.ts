@@ -7,7 +7,10 @@ import type { ApiClient } from '../api';
 import { Catalog } from '../endpointSpec/catalog/catalog';
 import { catalogDataFromApi } from '../endpointSpec/catalog/fromApi';
 
-export async function readPriceCatalog(api: ApiClient, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Catalog | undefined> {
+export async function readPriceCatalog(
+  api: ApiClient,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<Catalog | undefined> {
   const call = { timeoutMs: options.timeoutMs ?? 10_000, ...(options.signal ? { signal: options.signal } : {}) };
   try {
     const [gpus, cpus] = await Promise.all([api.catalog.gpus({ availability: false, ...call }), api.catalog.cpus(call)]);

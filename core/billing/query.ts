@@ -123,26 +123,34 @@ export function checkBillingRequest(input: BillingRequestInput): { request: Bill
   const info = KINDS[input.kind];
   const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
   const bucketSize = present(input.bucketSize) ? input.bucketSize : DEFAULT_BUCKET_SIZE;
-  if (!isBucketSize(bucketSize)) return { error: `bucket size must be one of ${BUCKET_SIZES.join(', ')}; got: ${String(input.bucketSize)}` };
+  if (!isBucketSize(bucketSize))
+    return { error: `bucket size must be one of ${BUCKET_SIZES.join(', ')}; got: ${String(input.bucketSize)}` };
   const request: { -readonly [K in keyof BillingRequest]: BillingRequest[K] } = { kind: input.kind, bucketSize };
 
   if (present(input.lastN)) {
-    if (present(input.startTime) || present(input.endTime)) return { error: 'the last N buckets cannot be combined with a start or end time; choose one or the other' };
+    if (present(input.startTime) || present(input.endTime))
+      return { error: 'the last N buckets cannot be combined with a start or end time; choose one or the other' };
     const n = typeof input.lastN === 'string' && /^\d+$/.test(input.lastN) ? Number(input.lastN) : input.lastN;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_LAST_N) return { error: `the last N buckets must be a whole number from 1 to ${MAX_LAST_N}; got: ${String(input.lastN)}` };
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_LAST_N)
+      return { error: `the last N buckets must be a whole number from 1 to ${MAX_LAST_N}; got: ${String(input.lastN)}` };
     request.lastN = n;
   }
   for (const name of ['startTime', 'endTime'] as const) {
     const value = input[name];
     if (!present(value)) continue;
-    if (typeof value !== 'string' || !isRfc3339(value)) return { error: `${name === 'startTime' ? 'start' : 'end'} time must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z; got: ${String(value).slice(0, 60)}` };
+    if (typeof value !== 'string' || !isRfc3339(value))
+      return {
+        error: `${name === 'startTime' ? 'start' : 'end'} time must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z; got: ${String(value).slice(0, 60)}`,
+      };
     request[name] = value;
   }
-  if (request.startTime && request.endTime && Date.parse(request.startTime) >= Date.parse(request.endTime)) return { error: 'start time must be before end time' };
+  if (request.startTime && request.endTime && Date.parse(request.startTime) >= Date.parse(request.endTime))
+    return { error: 'start time must be before end time' };
 
   if (info.groupings.length > 0) {
     const grouping = present(input.grouping) ? input.grouping : info.groupings[0];
-    if (typeof grouping !== 'string' || !info.groupings.includes(grouping)) return { error: `grouping for ${input.kind} must be one of ${info.groupings.join(', ')}; got: ${String(input.grouping)}` };
+    if (typeof grouping !== 'string' || !info.groupings.includes(grouping))
+      return { error: `grouping for ${input.kind} must be one of ${info.groupings.join(', ')}; got: ${String(input.grouping)}` };
     request.grouping = grouping;
   } else if (present(input.grouping)) {
     return { error: `${info.label.toLowerCase()} billing has no grouping` };
@@ -151,7 +159,8 @@ export function checkBillingRequest(input: BillingRequestInput): { request: Bill
     const value = input[filter];
     if (!present(value)) continue;
     if (!info.filters.includes(filter)) return { error: `${info.label.toLowerCase()} billing has no ${filter} filter` };
-    if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_ID_LENGTH) return { error: `${filter} must be an identifier of at most ${MAX_ID_LENGTH} characters` };
+    if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_ID_LENGTH)
+      return { error: `${filter} must be an identifier of at most ${MAX_ID_LENGTH} characters` };
     request[filter] = value.trim();
   }
   return { request };
@@ -160,7 +169,11 @@ export function checkBillingRequest(input: BillingRequestInput): { request: Bill
 /** The answer of any billing path: records plus the resolved query and totals. */
 export interface BillingResponse {
   records: Array<Record<string, unknown>>;
-  metadata: { query: Record<string, unknown> & { startTime: string; endTime: string; bucketSize: BillingBucketSize }; recordCount: number; totals: Record<string, number> } & Record<string, unknown>;
+  metadata: {
+    query: Record<string, unknown> & { startTime: string; endTime: string; bucketSize: BillingBucketSize };
+    recordCount: number;
+    totals: Record<string, number>;
+  } & Record<string, unknown>;
 }
 
 /** Sends a checked request to the path of its kind. */
@@ -171,19 +184,29 @@ export async function fetchBilling(api: ApiClient, request: BillingRequest, opti
   let answer: unknown;
   switch (request.kind) {
     case 'serverless':
-      answer = await billing.serverless({ ...common, grouping: request.grouping as 'endpointId' | 'podId' | 'gpuId', endpointId: request.endpointId, gpuId: request.gpuId });
+      answer = await billing.serverless({
+        ...common,
+        grouping: request.grouping as 'endpointId' | 'podId' | 'gpuId',
+        endpointId: request.endpointId,
+        gpuId: request.gpuId,
+      });
       break;
     case 'pods':
-      answer = await billing.pods({ ...common, grouping: request.grouping as 'podId' | 'gpuId', podId: request.podId, gpuId: request.gpuId });
+      answer = await billing.pods({
+        ...common,
+        grouping: request.grouping as 'podId' | 'gpuId',
+        podId: request.podId,
+        gpuId: request.gpuId,
+      });
       break;
     case 'networkVolumes':
       answer = await billing.networkVolumes(common);
       break;
     case 'publicEndpoints':
-      answer = await billing.publicEndpoints(common as Parameters<typeof billing.publicEndpoints>[0]);
+      answer = await billing.publicEndpoints(common);
       break;
     case 'all':
-      answer = await billing.all(common as Parameters<typeof billing.all>[0]);
+      answer = await billing.all(common);
       break;
   }
   return readResponse(answer);
@@ -192,15 +215,29 @@ export async function fetchBilling(api: ApiClient, request: BillingRequest, opti
 /** The answer read defensively: a service answer is input, and the chart must not trust its shape. */
 export function readResponse(answer: unknown): BillingResponse {
   const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
-  const records = Array.isArray(body.records) ? body.records.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>).startTime === 'string') : [];
+  const records = Array.isArray(body.records)
+    ? body.records.filter(
+        (r): r is Record<string, unknown> =>
+          typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>).startTime === 'string',
+      )
+    : [];
   const metadata = (typeof body.metadata === 'object' && body.metadata !== null ? body.metadata : {}) as Record<string, unknown>;
   const query = (typeof metadata.query === 'object' && metadata.query !== null ? metadata.query : {}) as Record<string, unknown>;
-  const totals = Object.fromEntries(Object.entries((metadata.totals ?? {}) as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+  const totals = Object.fromEntries(
+    Object.entries((metadata.totals ?? {}) as Record<string, unknown>).filter(
+      (e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]),
+    ),
+  );
   if (typeof query.startTime !== 'string' || typeof query.endTime !== 'string' || !isBucketSize(query.bucketSize)) {
     throw new Error('the service answered without the resolved window (metadata.query)');
   }
   return {
     records,
-    metadata: { ...metadata, query: { ...query, startTime: query.startTime, endTime: query.endTime, bucketSize: query.bucketSize }, recordCount: typeof metadata.recordCount === 'number' ? metadata.recordCount : records.length, totals },
+    metadata: {
+      ...metadata,
+      query: { ...query, startTime: query.startTime, endTime: query.endTime, bucketSize: query.bucketSize },
+      recordCount: typeof metadata.recordCount === 'number' ? metadata.recordCount : records.length,
+      totals,
+    },
   };
 }

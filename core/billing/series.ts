@@ -55,7 +55,8 @@ export function shapeBilling(kind: BillingKind, grouping: string | undefined, re
   const sorted = [...starts].sort((a, b) => a - b);
   const index = new Map(sorted.map((t, i) => [t, i]));
   const ends = new Map<number, string>();
-  for (const record of response.records) if (typeof record.endTime === 'string') ends.set(Date.parse(String(record.startTime)), record.endTime);
+  for (const record of response.records)
+    if (typeof record.endTime === 'string') ends.set(Date.parse(String(record.startTime)), record.endTime);
 
   // Aggregate records have one component per stack segment; the others one group per id.
   const field = info.groupField(grouping);
@@ -84,7 +85,8 @@ export function shapeBilling(kind: BillingKind, grouping: string | undefined, re
     }
   }
 
-  const labelOf = (id: string): string => (byComponent ? info.components.find((c) => c.key === id)?.label ?? id : field ? id : info.label);
+  const labelOf = (id: string): string =>
+    byComponent ? (info.components.find((c) => c.key === id)?.label ?? id) : field ? id : info.label;
   const groupTotals = groupIds.map((_, column) => rows.reduce((sum, row) => sum + row[column], 0));
   // Components with nothing spent say nothing; drop them from the aggregate chart.
   const keep = groupIds.map((_, column) => !byComponent || groupTotals[column] !== 0);
@@ -101,8 +103,12 @@ export function shapeBilling(kind: BillingKind, grouping: string | undefined, re
     bucketSize: query.bucketSize,
     startTime: query.startTime,
     endTime: query.endTime,
-    groupedBy: byComponent ? 'component' : field ?? 'total',
-    buckets: sorted.map((t, i) => ({ start: isoTime(t), end: ends.get(t) ?? (i + 1 < sorted.length ? isoTime(sorted[i + 1]) : query.endTime), label: bucketLabel(t, query.bucketSize) })),
+    groupedBy: byComponent ? 'component' : (field ?? 'total'),
+    buckets: sorted.map((t, i) => ({
+      start: isoTime(t),
+      end: ends.get(t) ?? (i + 1 < sorted.length ? isoTime(sorted[i + 1]) : query.endTime),
+      label: bucketLabel(t, query.bucketSize),
+    })),
     groups: order.map(({ id, column }) => ({ id, label: labelOf(id), total: groupTotals[column] })),
     cells,
     bucketTotals,
@@ -120,9 +126,14 @@ export interface ChartSeries {
 /** At most `max` stacked series: the largest groups, the rest summed as "Other (n)". */
 export function chartSeries(table: BillingTable, max = 8): ChartSeries[] {
   const shown = table.groups.length <= max ? table.groups.length : max - 1;
-  const series: ChartSeries[] = table.groups.slice(0, shown).map((g, column) => ({ label: g.label, values: table.cells.map((row) => row[column]) }));
+  const series: ChartSeries[] = table.groups
+    .slice(0, shown)
+    .map((g, column) => ({ label: g.label, values: table.cells.map((row) => row[column]) }));
   if (shown < table.groups.length) {
-    series.push({ label: `Other (${table.groups.length - shown})`, values: table.cells.map((row) => row.slice(shown).reduce((a, b) => a + b, 0)) });
+    series.push({
+      label: `Other (${table.groups.length - shown})`,
+      values: table.cells.map((row) => row.slice(shown).reduce((a, b) => a + b, 0)),
+    });
   }
   return series;
 }

@@ -3,7 +3,13 @@
  * the spec: a deploy is only "done" when the service shows what was asked. Failures come back as
  * values with their problems mapped to spec paths, never as exceptions a caller must decode.
  */
-import { ApiError, type ApiClient, type CreateEndpointRequest, type CreateReconciledOptions, type Endpoint, type UpdateEndpointRequest } from '../api';
+import {
+  ApiError,
+  type ApiClient,
+  type CreateEndpointRequest,
+  type CreateReconciledOptions,
+  type Endpoint,
+} from '../api';
 import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import { driftBetween, type Change } from './diff';
 import type { DeploymentPlan } from './plan';
@@ -67,7 +73,14 @@ export async function applyPlan(client: ApiClient, plan: DeploymentPlan, options
       return {
         ok: false,
         action: 'update',
-        failure: { message: 'the plan cannot be applied: the spec differs in ways an update cannot make', status: undefined, kind: 'refused', outcomeUnknown: false, endpointGone: false, problems: plan.problems },
+        failure: {
+          message: 'the plan cannot be applied: the spec differs in ways an update cannot make',
+          status: undefined,
+          kind: 'refused',
+          outcomeUnknown: false,
+          endpointGone: false,
+          problems: plan.problems,
+        },
       };
     case 'create': {
       let existingIds = options.existingIds;
@@ -77,7 +90,11 @@ export async function applyPlan(client: ApiClient, plan: DeploymentPlan, options
           existingIds = (await client.serverless.list(call)).map((e) => e.id);
         }
         onProgress('creating', `creating endpoint ${JSON.stringify(plan.body.name)}`);
-        const outcome = await client.serverless.createReconciled(plan.body as unknown as CreateEndpointRequest, { ...call, ...options.reconcile, existingIds });
+        const outcome = await client.serverless.createReconciled(plan.body as unknown as CreateEndpointRequest, {
+          ...call,
+          ...options.reconcile,
+          existingIds,
+        });
         if (outcome.status === 'notCreated') {
           const failure: ApplyFailure = {
             message: `the create request was lost ${outcome.attempts} time(s) and listing showed no endpoint was made; nothing was created, deploy again`,
@@ -89,7 +106,11 @@ export async function applyPlan(client: ApiClient, plan: DeploymentPlan, options
           };
           return { ok: false, action: 'create', failure };
         }
-        if (outcome.status === 'reconciled') onProgress('reconciling', `the answer was lost; found the endpoint the request made (${outcome.endpoint.id}), no second one was created`);
+        if (outcome.status === 'reconciled')
+          onProgress(
+            'reconciling',
+            `the answer was lost; found the endpoint the request made (${outcome.endpoint.id}), no second one was created`,
+          );
         return { ...(await readBack(client, plan.spec, outcome.endpoint, outcome.status, call, onProgress)), attempts: outcome.attempts };
       } catch (error) {
         return { ok: false, action: 'create', failure: failureOf(error) };
@@ -99,7 +120,7 @@ export async function applyPlan(client: ApiClient, plan: DeploymentPlan, options
       let patched: Endpoint;
       try {
         onProgress('updating', `updating endpoint ${plan.endpointId}: ${Object.keys(plan.patch).join(', ')}`);
-        patched = await client.serverless.update(plan.endpointId, plan.patch as UpdateEndpointRequest, call);
+        patched = await client.serverless.update(plan.endpointId, plan.patch, call);
       } catch (error) {
         return { ok: false, action: 'update', failure: failureOf(error) };
       }
@@ -142,7 +163,14 @@ async function readBack(
 export function failureOf(error: unknown): ApplyFailure {
   if (!(error instanceof ApiError)) {
     const message = error instanceof Error ? error.message : String(error);
-    return { message, status: undefined, kind: 'client', outcomeUnknown: false, endpointGone: false, problems: [{ segments: [], path: formatFieldPath([]), message }] };
+    return {
+      message,
+      status: undefined,
+      kind: 'client',
+      outcomeUnknown: false,
+      endpointGone: false,
+      problems: [{ segments: [], path: formatFieldPath([]), message }],
+    };
   }
   return {
     message: error.message,
@@ -158,5 +186,9 @@ export function problemsOf(error: ApiError): MappedProblem[] {
   if (error.errors.length === 0) {
     return [{ segments: [], path: formatFieldPath([]), message: error.detail || error.title }];
   }
-  return error.errors.map((entry) => ({ segments: entry.pathSegments, path: formatFieldPath(entry.pathSegments), message: entry.message || error.detail || error.title }));
+  return error.errors.map((entry) => ({
+    segments: entry.pathSegments,
+    path: formatFieldPath(entry.pathSegments),
+    message: entry.message || error.detail || error.title,
+  }));
 }

@@ -70,7 +70,11 @@ export function readBindings(root: string): ReadBindingsResult {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, path, error: `${path} is not valid JSON (${(error as Error).message}); fix it (a merge conflict?) or delete it to forget every binding` };
+    return {
+      ok: false,
+      path,
+      error: `${path} is not valid JSON (${(error as Error).message}); fix it (a merge conflict?) or delete it to forget every binding`,
+    };
   }
   const parsed = parseStore(data);
   return typeof parsed === 'string' ? { ok: false, path, error: `${path}: ${parsed}` } : { ok: true, store: parsed, path };
@@ -79,7 +83,8 @@ export function readBindings(root: string): ReadBindingsResult {
 function parseStore(data: unknown): BindingStore | string {
   const root = asRecord(data);
   if (!root) return 'expected a JSON object with "version" and "deployments"';
-  if (root.version !== FORMAT_VERSION) return `unsupported version ${JSON.stringify(root.version)}; this Endpoint Studio reads version ${FORMAT_VERSION}`;
+  if (root.version !== FORMAT_VERSION)
+    return `unsupported version ${JSON.stringify(root.version)}; this Endpoint Studio reads version ${FORMAT_VERSION}`;
   const deployments = asRecord(root.deployments);
   if (!deployments) return '"deployments" must be an object keyed by spec path';
   const store: Record<string, Record<string, Binding>> = {};
@@ -90,7 +95,8 @@ function parseStore(data: unknown): BindingStore | string {
     for (const [index, entry] of Object.entries(byIndex)) {
       const binding = asRecord(entry);
       if (!/^\d+$/.test(index)) return `deployments[${JSON.stringify(spec)}]: ${JSON.stringify(index)} is not a document index`;
-      if (!binding || typeof binding.endpointId !== 'string' || binding.endpointId === '') return `deployments[${JSON.stringify(spec)}][${index}] needs an endpointId`;
+      if (!binding || typeof binding.endpointId !== 'string' || binding.endpointId === '')
+        return `deployments[${JSON.stringify(spec)}][${index}] needs an endpointId`;
       store[spec][index] = {
         endpointId: binding.endpointId,
         endpointName: typeof binding.endpointName === 'string' ? binding.endpointName : '',
@@ -148,7 +154,10 @@ export function writeBindings(root: string, store: BindingStore): string {
  * Read, change one entry, write. Refuses to overwrite a file it cannot read, since that would
  * drop every other binding in it.
  */
-export function updateBindings(root: string, change: (store: BindingStore) => BindingStore): { ok: true; path: string } | { ok: false; error: string } {
+export function updateBindings(
+  root: string,
+  change: (store: BindingStore) => BindingStore,
+): { ok: true; path: string } | { ok: false; error: string } {
   const current = readBindings(root);
   if (!current.ok) return { ok: false, error: current.error };
   try {

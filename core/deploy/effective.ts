@@ -44,7 +44,7 @@ export interface EffectiveSpec {
 }
 
 const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
-const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])] : undefined);
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v] : undefined);
 const has = (object: Spec | undefined, key: string): boolean => object !== undefined && object[key] !== undefined;
 
 /** Unordered selections compare as sets: the order of pools or excluded types means nothing to the scheduler. */
@@ -118,7 +118,10 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
     else put(['gpu', 'allowedCudaVersions'], asSet(strings(gpu.allowedCudaVersions) ?? []));
     put(['gpu', 'minCudaVersion'], typeof gpu.minCudaVersion === 'string' ? gpu.minCudaVersion : null);
   } else if (cpu) {
-    put(['cpu'], cpu.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount })));
+    put(
+      ['cpu'],
+      cpu.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount })),
+    );
   }
 
   const workers = record(spec.workers) ?? {};
@@ -150,9 +153,31 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
  * The create-body fields copied from a live endpoint, in the order a spec file shows them.
  * `id`, `createdAt` and `requestUrls` are the service's; `entrypoint`/`cmd` are `args` decoded.
  */
-const SPEC_FIELD_ORDER = ['name', 'type', 'image', 'args', 'disk', 'ports', 'env', 'registry', 'gpu', 'cpu', 'workers', 'scaling', 'dataCenterIds', 'networkVolumes', 'timeout', 'flashboot'] as const;
+const SPEC_FIELD_ORDER = [
+  'name',
+  'type',
+  'image',
+  'args',
+  'disk',
+  'ports',
+  'env',
+  'registry',
+  'gpu',
+  'cpu',
+  'workers',
+  'scaling',
+  'dataCenterIds',
+  'networkVolumes',
+  'timeout',
+  'flashboot',
+] as const;
 
-const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (record(v) !== undefined && Object.keys(record(v)!).length === 0);
+const isEmpty = (v: unknown): boolean =>
+  v === null ||
+  v === undefined ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (record(v) !== undefined && Object.keys(record(v)!).length === 0);
 
 /**
  * A live endpoint as a create body that, sent to the service, makes the same endpoint. Values
@@ -179,7 +204,8 @@ export function liveAsSpec(endpoint: Endpoint | Spec): Spec {
         break;
       case 'cpu':
         // `memory` is derived by the service from the flavor; the create body refuses it.
-        if (Array.isArray(value) && !record(live.gpu)) spec.cpu = value.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount }));
+        if (Array.isArray(value) && !record(live.gpu))
+          spec.cpu = value.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount }));
         break;
       case 'workers': {
         const workers = record(value) ?? {};

@@ -58,11 +58,19 @@ function identityProblems(wanted: EffectiveSpec, current: EffectiveSpec, spec: S
   const problems: PlanProblem[] = [];
   // A service that leaves `type` out of its answer (the contract makes it optional) cannot be compared on it.
   if (current.type !== undefined && wanted.type !== current.type) {
-    problems.push({ path: 'type', segments: ['type'], message: `the type of an endpoint cannot change (it is ${current.type ?? 'unknown'}, the spec says ${wanted.type ?? 'nothing'}): set it back, or ${DELETE_AND_CREATE}` });
+    problems.push({
+      path: 'type',
+      segments: ['type'],
+      message: `the type of an endpoint cannot change (it is ${current.type ?? 'unknown'}, the spec says ${wanted.type ?? 'nothing'}): set it back, or ${DELETE_AND_CREATE}`,
+    });
   }
   if (wanted.compute !== current.compute && wanted.compute !== undefined && current.compute !== undefined) {
     const field = record(spec.gpu) ? 'gpu' : 'cpu';
-    problems.push({ path: field, segments: [field], message: `the endpoint runs on ${current.compute.toUpperCase()} and cannot move to ${wanted.compute.toUpperCase()}: go back to ${current.compute}, or ${DELETE_AND_CREATE}` });
+    problems.push({
+      path: field,
+      segments: [field],
+      message: `the endpoint runs on ${current.compute.toUpperCase()} and cannot move to ${wanted.compute.toUpperCase()}: go back to ${current.compute}, or ${DELETE_AND_CREATE}`,
+    });
   }
   return problems;
 }
@@ -133,7 +141,9 @@ function commandPatch(spec: Spec): Spec {
 function templateNotes(spec: Spec, live: Spec): string[] {
   const notes: string[] = [];
   if (typeof spec.templateId === 'string' && typeof live.templateId === 'string' && spec.templateId !== live.templateId) {
-    notes.push(`templateId ${spec.templateId} differs from ${live.templateId}, the template the endpoint was created from; a template is only read at create time, so this changes nothing`);
+    notes.push(
+      `templateId ${spec.templateId} differs from ${live.templateId}, the template the endpoint was created from; a template is only read at create time, so this changes nothing`,
+    );
   }
   return notes;
 }

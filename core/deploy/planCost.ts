@@ -16,7 +16,8 @@ const COST_FIELDS = ['workers.min', 'workers.max', 'gpu.pools', 'gpu.excludedTyp
 function costInput(effective: EffectiveSpec, override: ReadonlyMap<string, unknown> = new Map()): Record<string, unknown> {
   const value = (path: string): unknown => (override.has(path) ? override.get(path) : effective.fields.get(path)?.value);
   const out: Record<string, unknown> = { workers: { min: value('workers.min'), max: value('workers.max') } };
-  if (effective.compute === 'gpu') out.gpu = { pools: value('gpu.pools'), excludedTypes: value('gpu.excludedTypes'), count: value('gpu.count') };
+  if (effective.compute === 'gpu')
+    out.gpu = { pools: value('gpu.pools'), excludedTypes: value('gpu.excludedTypes'), count: value('gpu.count') };
   else if (effective.compute === 'cpu') out.cpu = value('cpu');
   return out;
 }

@@ -24,7 +24,10 @@ function decodeJsonArgs(text: string): DecodedArgs {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'args starts with "{" but is not valid JSON; write {"entrypoint": [...], "cmd": [...]} or a plain command line' };
+    return {
+      ok: false,
+      reason: 'args starts with "{" but is not valid JSON; write {"entrypoint": [...], "cmd": [...]} or a plain command line',
+    };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, reason: 'args in JSON form must be an object with entrypoint and/or cmd' };
@@ -38,7 +41,10 @@ function decodeJsonArgs(text: string): DecodedArgs {
       return { ok: false, reason: `args in JSON form needs ${key} as an array of strings` };
     }
   }
-  return { ok: true, command: { entrypoint: (object.entrypoint as string[] | undefined) ?? [], cmd: (object.cmd as string[] | undefined) ?? [] } };
+  return {
+    ok: true,
+    command: { entrypoint: (object.entrypoint as string[] | undefined) ?? [], cmd: (object.cmd as string[] | undefined) ?? [] },
+  };
 }
 
 /** POSIX-style word splitting: single quotes literal, double quotes with backslash escapes, backslash outside quotes. */

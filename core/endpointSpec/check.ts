@@ -69,7 +69,14 @@ export function documentDiagnostics(
   context: ValidationContext,
 ): SpecDiagnostic[] {
   const diagnostics: SpecDiagnostic[] = [];
-  const add = (span: TextSpan, severity: Severity, code: string, message: string, path: JsonPath, hints: { suggestion?: string; related?: readonly string[] } = {}): void => {
+  const add = (
+    span: TextSpan,
+    severity: Severity,
+    code: string,
+    message: string,
+    path: JsonPath,
+    hints: { suggestion?: string; related?: readonly string[] } = {},
+  ): void => {
     const end = Math.max(span.offset, Math.min(limit, span.offset + span.length));
     diagnostics.push({
       range: { start: lines.positionAt(span.offset), end: lines.positionAt(end) },
@@ -86,9 +93,11 @@ export function documentDiagnostics(
   };
   const noteOmitted = (omitted: number): void => {
     const last = diagnostics[diagnostics.length - 1];
-    if (omitted > 0 && last) diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
+    if (omitted > 0 && last)
+      diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };
-  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) add(problem, problem.severity, problem.code, problem.message, []);
+  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT))
+    add(problem, problem.severity, problem.code, problem.message, []);
   noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
@@ -97,7 +106,14 @@ export function documentDiagnostics(
   if (empty && inMultiDocumentFile) return diagnostics;
   const problems = validateSpecData(document.data, mode, context);
   for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) {
-    add(locatePath(document.root, problem.path, problem.target, document.span), problem.severity, problem.code, problem.message, problem.path, problem);
+    add(
+      locatePath(document.root, problem.path, problem.target, document.span),
+      problem.severity,
+      problem.code,
+      problem.message,
+      problem.path,
+      problem,
+    );
   }
   noteOmitted(problems.length - MAX_PROBLEMS_PER_DOCUMENT);
   return diagnostics;

@@ -78,7 +78,11 @@ function shiftNode(node: SpecNode, delta: number): SpecNode {
       return {
         ...node,
         offset,
-        properties: node.properties.map((p) => ({ key: p.key, keySpan: { offset: p.keySpan.offset + delta, length: p.keySpan.length }, value: p.value && shiftNode(p.value, delta) })),
+        properties: node.properties.map((p) => ({
+          key: p.key,
+          keySpan: { offset: p.keySpan.offset + delta, length: p.keySpan.length },
+          value: p.value && shiftNode(p.value, delta),
+        })),
       };
     case 'array':
       return { ...node, offset, items: node.items.map((item) => shiftNode(item, delta)) };

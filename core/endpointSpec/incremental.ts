@@ -26,12 +26,20 @@ export class IncrementalChecker {
 
   check(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
     const last = this.last;
-    const sameSetting = last !== undefined && last.format === format && last.mode === mode && last.context.catalog === context.catalog && last.context.liveProperties === context.liveProperties;
+    const sameSetting =
+      last !== undefined &&
+      last.format === format &&
+      last.mode === mode &&
+      last.context.catalog === context.catalog &&
+      last.context.liveProperties === context.liveProperties;
     if (sameSetting && last.text === text) return last.result;
     // Problems depend on the catalog and the mode: none of the old ones can be kept when those change.
     if (!sameSetting) this.chunks.clear();
     const chunks = format === 'yaml' ? splitYamlDocuments(text) : undefined;
-    const result = chunks && chunks.length > 1 ? this.checkChunks(chunks, mode, context) ?? checkSpecText(text, format, mode, context) : this.checkWhole(text, format, mode, context);
+    const result =
+      chunks && chunks.length > 1
+        ? (this.checkChunks(chunks, mode, context) ?? checkSpecText(text, format, mode, context))
+        : this.checkWhole(text, format, mode, context);
     this.last = { text, format, mode, context, result };
     return result;
   }
@@ -71,7 +79,10 @@ function place(result: ChunkResult, chunk: DocumentChunk, index: number): { docu
   const diagnostics = result.diagnostics.map((d) => ({
     ...d,
     offset: d.offset + chunk.offset,
-    range: { start: { line: d.range.start.line + chunk.line, character: d.range.start.character }, end: { line: d.range.end.line + chunk.line, character: d.range.end.character } },
+    range: {
+      start: { line: d.range.start.line + chunk.line, character: d.range.start.character },
+      end: { line: d.range.end.line + chunk.line, character: d.range.end.character },
+    },
     documentIndex: index,
   }));
   result.placed = { offset: chunk.offset, line: chunk.line, index, document, diagnostics };

@@ -25,7 +25,8 @@ export function createBodyPropertyPaths(openApi: unknown): Set<string> {
     const schema = resolve(raw as Loose);
     if (!schema) return;
     if (schema !== raw) visit(schema, prefix, depth + 1);
-    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) for (const part of (schema[key] as unknown[] | undefined) ?? []) visit(part, prefix, depth + 1);
+    for (const key of ['allOf', 'anyOf', 'oneOf'] as const)
+      for (const part of (schema[key] as unknown[] | undefined) ?? []) visit(part, prefix, depth + 1);
     if (schema.items) visit(schema.items, `${prefix}[]`, depth + 1);
     for (const [name, child] of Object.entries((schema.properties as Loose | undefined) ?? {})) {
       const path = prefix ? `${prefix}.${name}` : name;

@@ -42,14 +42,26 @@ export interface Migration {
 export type MigrationResult = { ok: true; migration: Migration } | { ok: false; reason: string };
 
 export function isLegacyBody(value: unknown): value is Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).some((k) => k in LEGACY_FIELDS && k !== 'allowedCudaVersions');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).some((k) => k in LEGACY_FIELDS && k !== 'allowedCudaVersions')
+  );
 }
 
 export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResult {
   const notes: string[] = [];
   const spec: Body = {};
   const list = (value: unknown): string[] =>
-    Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    Array.isArray(value)
+      ? value.map(String)
+      : typeof value === 'string'
+        ? value
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
 
   let name = typeof body.name === 'string' ? body.name : undefined;
   let flashboot = typeof body.flashboot === 'boolean' ? body.flashboot : undefined;
@@ -92,7 +104,10 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
   if (Object.keys(workers).length > 0) spec.workers = workers;
   const value = typeof body.scalerValue === 'number' ? body.scalerValue : 4;
   if (body.scalerValue === undefined) notes.push(`scalerValue not given: ${value} used`);
-  spec.scaling = scalerType === 'REQUEST_COUNT' ? { type: 'REQUEST_COUNT', requestCount: Math.max(1, Math.round(value)) } : { type: 'QUEUE_DELAY', queueDelay: Math.max(0.5, value) };
+  spec.scaling =
+    scalerType === 'REQUEST_COUNT'
+      ? { type: 'REQUEST_COUNT', requestCount: Math.max(1, Math.round(value)) }
+      : { type: 'QUEUE_DELAY', queueDelay: Math.max(0.5, value) };
 
   const dataCenters = migrateDataCenters(body, list, catalog, notes);
   if (dataCenters) spec.dataCenterIds = dataCenters;
@@ -107,7 +122,8 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
   if (env) spec.env = env;
   const ports = typeof body.ports === 'string' ? list(body.ports) : Array.isArray(body.ports) ? body.ports : undefined;
   if (ports && ports.length > 0) spec.ports = ports;
-  for (const key of ['volumeInGb', 'isPublic']) if (body[key] !== undefined) notes.push(`${key} dropped: it has no meaning for a serverless endpoint`);
+  for (const key of ['volumeInGb', 'isPublic'])
+    if (body[key] !== undefined) notes.push(`${key} dropped: it has no meaning for a serverless endpoint`);
 
   // v2 fields that were already present pass through untouched.
   for (const [key, v] of Object.entries(body)) {
@@ -116,7 +132,11 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
   return { ok: true, migration: { spec, notes } };
 }
 
-function migrateGpuSelection(body: Body, list: (v: unknown) => string[], catalog?: Catalog): { ok: true; value: Body; notes: string[] } | { ok: false; reason: string } {
+function migrateGpuSelection(
+  body: Body,
+  list: (v: unknown) => string[],
+  catalog?: Catalog,
+): { ok: true; value: Body; notes: string[] } | { ok: false; reason: string } {
   const notes: string[] = [];
   const gpu: Body = {};
   const graphqlIds = list(body.gpuIds);
@@ -127,7 +147,11 @@ function migrateGpuSelection(body: Body, list: (v: unknown) => string[], catalog
     const excluded = graphqlIds.filter((id) => id.startsWith('-')).map((id) => id.slice(1).trim());
     if (excluded.length > 0) gpu.excludedTypes = excluded;
   } else if (typeIds.length > 0) {
-    if (!catalog) return { ok: false, reason: 'GPU type ids become pools and exclusions only with the catalog: sign in, start the emulator, or pass --catalog' };
+    if (!catalog)
+      return {
+        ok: false,
+        reason: 'GPU type ids become pools and exclusions only with the catalog: sign in, start the emulator, or pass --catalog',
+      };
     const unknown = typeIds.filter((id) => !catalog.gpuTypes.get(id)?.pool);
     if (unknown.length > 0) return { ok: false, reason: `not GPU types of any serverless pool: ${unknown.join(', ')}` };
     const pools = [...new Set(typeIds.map((id) => catalog.gpuTypes.get(id)!.pool!))];
@@ -135,7 +159,9 @@ function migrateGpuSelection(body: Body, list: (v: unknown) => string[], catalog
     const excluded = pools.flatMap((pool) => (catalog.pools.get(pool) ?? []).map((t) => t.id)).filter((id) => !wanted.has(id));
     gpu.pools = pools;
     if (excluded.length > 0) gpu.excludedTypes = excluded;
-    notes.push(`GPU types ${typeIds.join(', ')} became pools ${pools.join(', ')}${excluded.length > 0 ? ` minus ${excluded.length} other type(s)` : ''}; cards added to these pools later become eligible`);
+    notes.push(
+      `GPU types ${typeIds.join(', ')} became pools ${pools.join(', ')}${excluded.length > 0 ? ` minus ${excluded.length} other type(s)` : ''}; cards added to these pools later become eligible`,
+    );
   } else {
     return { ok: false, reason: 'no GPU selection found (gpuTypeIds, gpuTypeId or gpuIds)' };
   }
@@ -145,7 +171,12 @@ function migrateGpuSelection(body: Body, list: (v: unknown) => string[], catalog
   return { ok: true, value: gpu, notes };
 }
 
-function migrateDataCenters(body: Body, list: (v: unknown) => string[], catalog: Catalog | undefined, notes: string[]): string[] | undefined {
+function migrateDataCenters(
+  body: Body,
+  list: (v: unknown) => string[],
+  catalog: Catalog | undefined,
+  notes: string[],
+): string[] | undefined {
   const ids = list(body.dataCenterIds);
   if (ids.length > 0) return ids;
   const countries = list(body.locations);
@@ -165,6 +196,7 @@ function migrateEnv(env: unknown): Record<string, string> | undefined {
     const pairs = env.filter((e): e is { key: unknown; value: unknown } => typeof e === 'object' && e !== null && 'key' in e);
     return Object.fromEntries(pairs.map((e) => [String(e.key), e.value === null || e.value === undefined ? '' : String(e.value)]));
   }
-  if (typeof env === 'object' && env !== null) return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
+  if (typeof env === 'object' && env !== null)
+    return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
   return undefined;
 }

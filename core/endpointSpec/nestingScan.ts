@@ -45,7 +45,7 @@ export function yamlNestingBeyond(text: string, limit: number): number {
   let flow = 0;
   let quote = 0; // the open quote character, or 0
   let blockScalarParent = -1; // indentation of the line that opened a block scalar, or -1
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const lineBreak = text.indexOf('\n', at);
     const end = lineBreak === -1 ? text.length : lineBreak;
     let i = at;
@@ -80,7 +80,8 @@ export function yamlNestingBeyond(text: string, limit: number): number {
       if (quote !== 0) {
         if (quote === 0x22 && c === 0x5c) i++;
         else if (c === quote) {
-          if (quote === 0x27 && text.charCodeAt(i + 1) === 0x27) i++; // '' is an escaped quote
+          if (quote === 0x27 && text.charCodeAt(i + 1) === 0x27)
+            i++; // '' is an escaped quote
           else quote = 0;
         }
         lastSignificant = c;
@@ -93,8 +94,7 @@ export function yamlNestingBeyond(text: string, limit: number): number {
       if ((c === 0x22 || c === 0x27) && startsValue(previous, lastSignificant)) quote = c;
       else if (c === 0x5b || c === 0x7b) {
         if (indents.length * 2 + compact + ++flow > limit) return at;
-      }
-      else if ((c === 0x5d || c === 0x7d) && flow > 0) flow--;
+      } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow--;
       previous = c;
       if (!isSpace(c)) lastSignificant = c;
     }
@@ -117,7 +117,15 @@ function isCompactIndicator(c: number): boolean {
 /** A quote opens a quoted scalar only where a value can start: not inside a plain word like don't. */
 function startsValue(previous: number, lastSignificant: number): boolean {
   if (!isSpace(previous) && previous !== 0x5b && previous !== 0x7b && previous !== 0x2c) return false;
-  return lastSignificant === 0 || lastSignificant === 0x3a || lastSignificant === 0x2d || lastSignificant === 0x3f || lastSignificant === 0x2c || lastSignificant === 0x5b || lastSignificant === 0x7b;
+  return (
+    lastSignificant === 0 ||
+    lastSignificant === 0x3a ||
+    lastSignificant === 0x2d ||
+    lastSignificant === 0x3f ||
+    lastSignificant === 0x2c ||
+    lastSignificant === 0x5b ||
+    lastSignificant === 0x7b
+  );
 }
 
 /** `key: |-`, `- >2` and the like: the line's content ends with a block scalar header. */

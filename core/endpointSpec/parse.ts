@@ -64,7 +64,13 @@ export function parseYamlStream(text: string): SpecDocument[] {
   });
   if (documents.length === 0 || 'empty' in documents) {
     // An empty stream (only comments or nothing at all) still is one, empty, spec document.
-    return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: 'errors' in documents ? documents.errors.map(yamlProblem) : [] }];
+    return [
+      {
+        span: { offset: 0, length: text.length },
+        data: undefined,
+        syntaxProblems: 'errors' in documents ? documents.errors.map(yamlProblem) : [],
+      },
+    ];
   }
   return documents.map((doc) => convertYamlDocument(doc, text));
 }
@@ -72,11 +78,22 @@ export function parseYamlStream(text: string): SpecDocument[] {
 function yamlProblem(error: YAML.YAMLError | YAML.YAMLWarning): SyntaxProblem {
   const [start, end] = error.pos;
   const span = { offset: start, length: Math.max(1, end - start) };
-  if (error.code === 'DUPLICATE_KEY') return { code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...span };
+  if (error.code === 'DUPLICATE_KEY')
+    return { code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...span };
   if (error.code === 'TAG_RESOLVE_FAILED') {
-    return { code: 'unknown-tag', message: `${lowerFirst(error.message.split('\n')[0])}; the value is read as plain text`, severity: 'warning', ...span };
+    return {
+      code: 'unknown-tag',
+      message: `${lowerFirst(error.message.split('\n')[0])}; the value is read as plain text`,
+      severity: 'warning',
+      ...span,
+    };
   }
-  return { code: 'syntax-error', message: lowerFirst(error.message.split('\n')[0]), severity: error instanceof YAML.YAMLWarning ? 'warning' : 'error', ...span };
+  return {
+    code: 'syntax-error',
+    message: lowerFirst(error.message.split('\n')[0]),
+    severity: error instanceof YAML.YAMLWarning ? 'warning' : 'error',
+    ...span,
+  };
 }
 
 function convertYamlDocument(doc: YAML.Document.Parsed, text: string): SpecDocument {
@@ -138,7 +155,13 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProble
       const key = YAML.isScalar(keyNode) ? String(keyNode.value) : keyNode ? text.slice(keyStart, Math.min(keyEnd, keyStart + 200)) : '';
       const keySpan = { offset: keyStart, length: Math.max(1, keyEnd - keyStart) };
       if (YAML.isScalar(keyNode)) {
-        if (seen.has(keyNode.value)) keyProblems.push({ code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...keySpan });
+        if (seen.has(keyNode.value))
+          keyProblems.push({
+            code: 'duplicate-key',
+            message: 'duplicate key: a key may appear only once in a mapping',
+            severity: 'error',
+            ...keySpan,
+          });
         seen.add(keyNode.value);
       } else if (YAML.isCollection(keyNode)) {
         // Building data turns such a key into JSON text, nested keys into ever longer escaped text:
@@ -148,7 +171,13 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProble
       const value = YAML.isNode(pair.value) ? convertYamlNode(pair.value, depth + 1, text, keyProblems) : undefined;
       properties.push({ key, keySpan: { offset: keyStart, length: keyEnd - keyStart }, value });
     }
-    return { kind: 'object', properties, multiline: isMultiline(text, start, valueEnd), flow: Boolean(node.flow), ...base } satisfies ObjectNode;
+    return {
+      kind: 'object',
+      properties,
+      multiline: isMultiline(text, start, valueEnd),
+      flow: Boolean(node.flow),
+      ...base,
+    } satisfies ObjectNode;
   }
   if (YAML.isSeq(node)) {
     const items: SpecNode[] = [];
@@ -160,7 +189,8 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProble
   if (YAML.isAlias(node)) return { kind: 'alias', ...base };
   if (YAML.isScalar(node)) {
     const value = node.value;
-    const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null ? value : String(value);
+    const scalar =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null ? value : String(value);
     return { kind: 'scalar', value: scalar, quoted: node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE', ...base };
   }
   return { kind: 'scalar', value: null, quoted: false, ...base };
@@ -215,7 +245,12 @@ function parseJson(text: string): SpecDocument {
   }
 }
 
-function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: SyntaxProblem[] }, text: string): { node: SpecNode; data: unknown } {
+function convertJsonNode(
+  node: jsonc.Node,
+  depth: number,
+  built: { problems: SyntaxProblem[] },
+  text: string,
+): { node: SpecNode; data: unknown } {
   if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(node.offset);
   const base = { offset: node.offset, length: node.length };
   switch (node.type) {
@@ -228,7 +263,13 @@ function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: Syn
         if (!keyNode) continue;
         const key = String(keyNode.value);
         if (seen.has(key)) {
-          built.problems.push({ code: 'duplicate-key', severity: 'error', message: 'duplicate key: a key may appear only once in an object', offset: keyNode.offset, length: keyNode.length });
+          built.problems.push({
+            code: 'duplicate-key',
+            severity: 'error',
+            message: 'duplicate key: a key may appear only once in an object',
+            offset: keyNode.offset,
+            length: keyNode.length,
+          });
         }
         seen.add(key);
         const value = valueNode ? convertJsonNode(valueNode, depth + 1, built, text) : undefined;
@@ -236,15 +277,24 @@ function convertJsonNode(node: jsonc.Node, depth: number, built: { problems: Syn
         // Object.defineProperty keeps a "__proto__" key as plain data instead of changing the prototype.
         Object.defineProperty(data, key, { value: value?.data, enumerable: true, writable: true, configurable: true });
       }
-      return { node: { kind: 'object', properties, multiline: isMultiline(text, node.offset, node.offset + node.length), flow: true, ...base }, data };
+      return {
+        node: { kind: 'object', properties, multiline: isMultiline(text, node.offset, node.offset + node.length), flow: true, ...base },
+        data,
+      };
     }
     case 'array': {
       const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, built, text));
       const multiline = isMultiline(text, node.offset, node.offset + node.length);
-      return { node: { kind: 'array', items: converted.map((c) => c.node), multiline, flow: true, ...base }, data: converted.map((c) => c.data) };
+      return {
+        node: { kind: 'array', items: converted.map((c) => c.node), multiline, flow: true, ...base },
+        data: converted.map((c) => c.data),
+      };
     }
     default:
-      return { node: { kind: 'scalar', value: node.value as string | number | boolean | null, quoted: node.type === 'string', ...base }, data: node.value };
+      return {
+        node: { kind: 'scalar', value: node.value as string | number | boolean | null, quoted: node.type === 'string', ...base },
+        data: node.value,
+      };
   }
 }
 

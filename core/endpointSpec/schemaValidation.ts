@@ -37,7 +37,13 @@ export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProble
 function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProblem | undefined {
   const path = pointerToPath(error.instancePath, data);
   const field = formatFieldPath(path);
-  const problem = (code: string, message: string, target: 'key' | 'value' = 'value', at: JsonPath = path, suggestion?: string): SpecProblem => ({
+  const problem = (
+    code: string,
+    message: string,
+    target: 'key' | 'value' = 'value',
+    at: JsonPath = path,
+    suggestion?: string,
+  ): SpecProblem => ({
     code,
     message,
     severity: 'error',
@@ -56,7 +62,10 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
     }
     case 'required': {
       const name = String(params.missingProperty);
-      const scalerType = path.length === 1 && path[0] === 'scaling' && isRecord(valueAt(data, path)) ? (valueAt(data, path) as Record<string, unknown>).type : undefined;
+      const scalerType =
+        path.length === 1 && path[0] === 'scaling' && isRecord(valueAt(data, path))
+          ? (valueAt(data, path) as Record<string, unknown>).type
+          : undefined;
       const owner = typeof scalerType === 'string' ? ` in ${scalerType} scaling` : path.length === 0 ? '' : ` in ${field}`;
       const summary = firstSentence(schemaViewAt([...path, name], data, mode)?.description ?? '');
       const why = summary && summary.length <= 60 && !summary.includes('`') ? ` (${summary})` : '';
@@ -69,7 +78,13 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
       const suggestion = typeof error.data === 'string' ? closestMatch(error.data, allowed.map(String)) : undefined;
       const hint = suggestion ? `; did you mean ${suggestion}?` : '';
-      return problem('invalid-enum', `${field} must be one of ${allowed.join(', ')}; got: ${show(error.data)}${hint}`, 'value', path, suggestion);
+      return problem(
+        'invalid-enum',
+        `${field} must be one of ${allowed.join(', ')}; got: ${show(error.data)}${hint}`,
+        'value',
+        path,
+        suggestion,
+      );
     }
     case 'minimum':
     case 'maximum':
@@ -79,17 +94,28 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
       return problem('out-of-range', `${field} must be ${comparison} ${String(params.limit)}; got: ${show(error.data)}`);
     }
     case 'minLength':
-      return problem('empty-value', params.limit === 1 ? `${field} must not be empty` : `${field} must have at least ${String(params.limit)} characters`);
+      return problem(
+        'empty-value',
+        params.limit === 1 ? `${field} must not be empty` : `${field} must have at least ${String(params.limit)} characters`,
+      );
     case 'minItems':
       return problem('too-few-items', `${field} needs at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`);
     case 'pattern': {
-      const hint = (error.parentSchema as Record<string, unknown> | undefined)?.['x-hint'];
-      return problem('pattern-mismatch', `${field} must be ${typeof hint === 'string' ? hint : `text matching ${String(params.pattern)}`}; got: ${show(error.data)}`);
+      const hint = error.parentSchema?.['x-hint'];
+      return problem(
+        'pattern-mismatch',
+        `${field} must be ${typeof hint === 'string' ? hint : `text matching ${String(params.pattern)}`}; got: ${show(error.data)}`,
+      );
     }
     case 'uniqueItems': {
       const later = Math.max(Number(params.i), Number(params.j));
       const earlier = Math.min(Number(params.i), Number(params.j));
-      return problem('duplicate-item', `${field} items must be unique; this is the same as item ${earlier}: ${show((error.data as unknown[])[later])}`, 'value', [...path, later]);
+      return problem(
+        'duplicate-item',
+        `${field} items must be unique; this is the same as item ${earlier}: ${show((error.data as unknown[])[later])}`,
+        'value',
+        [...path, later],
+      );
     }
     case 'discriminator':
     case 'oneOf':
@@ -120,7 +146,8 @@ function unknownProperty(parent: JsonPath, name: string, data: unknown, mode: Sp
   if (parent.length === 1 && parent[0] === 'scaling') {
     const owner = name === 'queueDelay' ? 'QUEUE_DELAY' : name === 'requestCount' ? 'REQUEST_COUNT' : undefined;
     const scaler = (valueAt(data, parent) as Record<string, unknown> | undefined)?.type;
-    if (owner && typeof scaler === 'string') return { message: `${name} belongs to ${owner} scaling, but scaling.type is ${scaler}; remove it or change the type` };
+    if (owner && typeof scaler === 'string')
+      return { message: `${name} belongs to ${owner} scaling, but scaling.type is ${scaler}; remove it or change the type` };
   }
   const where = parent.length === 0 ? '' : ` in ${formatFieldPath(parent)}`;
   const suggestion = closestMatch(name, known);
@@ -130,9 +157,21 @@ function unknownProperty(parent: JsonPath, name: string, data: unknown, mode: Sp
 function typeMessage(expected: string, actual: unknown): string {
   const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
   const expectedText = expected.split(',').map(article).join(' or ');
-  const got = actual === null ? 'null' : Array.isArray(actual) ? 'a list' : typeof actual === 'object' ? 'a mapping' : `${article(typeof actual)} (${show(actual)})`;
+  const got =
+    actual === null
+      ? 'null'
+      : Array.isArray(actual)
+        ? 'a list'
+        : typeof actual === 'object'
+          ? 'a mapping'
+          : `${article(typeof actual)} (${show(actual)})`;
   let advice = '';
-  if ((expected === 'integer' || expected === 'number') && typeof actual === 'string' && actual.trim() !== '' && Number.isFinite(Number(actual))) {
+  if (
+    (expected === 'integer' || expected === 'number') &&
+    typeof actual === 'string' &&
+    actual.trim() !== '' &&
+    Number.isFinite(Number(actual))
+  ) {
     advice = '; write it without quotes';
   } else if (expected === 'integer' && typeof actual === 'number') {
     advice = '; use a whole number';
@@ -165,7 +204,8 @@ export function valueAt(data: unknown, path: JsonPath): unknown {
 }
 
 export function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  const text =
+    typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

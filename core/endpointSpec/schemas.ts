@@ -116,8 +116,8 @@ function buildView(schema: SchemaObject, baseId: string, data: unknown): SchemaV
           }
         }
       }
-      if (isRecord(part.items)) view.items = viewOf(part.items as SchemaObject, partBase, undefined);
-      if (isRecord(part.additionalProperties)) view.additional = viewOf(part.additionalProperties as SchemaObject, partBase, undefined);
+      if (isRecord(part.items)) view.items = viewOf(part.items, partBase, undefined);
+      if (isRecord(part.additionalProperties)) view.additional = viewOf(part.additionalProperties, partBase, undefined);
     }
   } finally {
     pending.delete(schema);

@@ -104,7 +104,8 @@ export function containsOffset(span: TextSpan, offset: number): boolean {
 export function formatJsonPath(path: JsonPath): string {
   let out = '$';
   for (const segment of path) {
-    out += typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+    out +=
+      typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
   }
   return out;
 }

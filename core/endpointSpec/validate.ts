@@ -37,11 +37,29 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
 export function validateSpecData(data: unknown, mode: SpecMode = 'create', context: ValidationContext = {}): SpecProblem[] {
   const { catalog, liveProperties } = context;
   if (data === undefined || data === null) {
-    return [{ code: 'empty-spec', message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)', severity: 'error', path: [], target: 'value', status: 400 }];
+    return [
+      {
+        code: 'empty-spec',
+        message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)',
+        severity: 'error',
+        path: [],
+        target: 'value',
+        status: 400,
+      },
+    ];
   }
   if (typeof data !== 'object' || Array.isArray(data)) {
     const got = Array.isArray(data) ? 'a list' : `a ${typeof data}`;
-    return [{ code: 'not-a-mapping', message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`, severity: 'error', path: [], target: 'value', status: 400 }];
+    return [
+      {
+        code: 'not-a-mapping',
+        message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`,
+        severity: 'error',
+        path: [],
+        target: 'value',
+        status: 400,
+      },
+    ];
   }
   const body = toServiceBody(data as Record<string, unknown>);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
@@ -53,7 +71,9 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', conte
   const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
   const schemaProblems = validateAgainstSchema(body, mode)
     .filter((p) => !claimed.has(spotKey(p)))
-    .map((p) => (liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p));
+    .map((p) =>
+      liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p,
+    );
   return [...schemaProblems, ...ruleProblems];
 }
 

@@ -33,12 +33,20 @@ export function runWithCodeCache(bundle: string, options: CodeCacheOptions): voi
     cacheFile = undefined;
   }
   const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
-  const main = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  const main = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: unknown,
+    filename: string,
+    dirname: string,
+  ) => void;
   const module = { exports: {}, filename: bundle, id: bundle, loaded: false };
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     const target = cacheFile;
     // Written after the code has run, so the functions compiled by then are in the cache too.
-    const save = (): void => writeCache(target, options.name, script.createCachedData());
+    const save = (): void => {
+      writeCache(target, options.name, script.createCachedData());
+    };
     if (options.saveAfter === 'exit') process.once('exit', save);
     else setTimeout(save, options.saveAfter).unref();
   }

@@ -1,14 +1,32 @@
 /** `/v2/catalog/*`: GPU types, CPU flavors, data centers and public templates, with availability on request. */
 import { badRequest, notFound } from '../http/problems';
 import { route, type Route } from '../http/router';
-import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, availabilityLevel, cpuStock, gpuStock, type CpuFlavorSeed, type GpuTypeSeed, type TemplateRecord } from './seed';
+import {
+  CPU_FLAVORS,
+  DATA_CENTERS,
+  GPU_TYPES,
+  PUBLIC_TEMPLATES,
+  availabilityLevel,
+  cpuStock,
+  gpuStock,
+  type CpuFlavorSeed,
+  type GpuTypeSeed,
+  type TemplateRecord,
+} from './seed';
 
 type Body = Record<string, unknown>;
 
 function listParam(query: URLSearchParams, name: string, allowed: readonly string[]): string[] {
-  const values = query.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const values = query
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const value of values) {
-    if (!allowed.includes(value)) throw badRequest(`invalid ${name}: ${JSON.stringify(value)}; allowed: ${allowed.join(', ')}`, [`$.${name}: must be one of ${allowed.join(', ')}`]);
+    if (!allowed.includes(value))
+      throw badRequest(`invalid ${name}: ${JSON.stringify(value)}; allowed: ${allowed.join(', ')}`, [
+        `$.${name}: must be one of ${allowed.join(', ')}`,
+      ]);
   }
   return values;
 }
@@ -51,10 +69,18 @@ function dataCenterView(dc: (typeof DATA_CENTERS)[number], query: URLSearchParam
   const include = listParam(query, 'include', ['GPU_AVAILABILITY', 'CPU_AVAILABILITY']);
   const view: Body = { ...dc };
   if (include.includes('GPU_AVAILABILITY')) {
-    view.gpuAvailability = GPU_TYPES.filter((g) => gpuStock(dc.id, g.id) > 0).map((g) => ({ id: g.id, name: g.name, availability: availabilityLevel(gpuStock(dc.id, g.id)) }));
+    view.gpuAvailability = GPU_TYPES.filter((g) => gpuStock(dc.id, g.id) > 0).map((g) => ({
+      id: g.id,
+      name: g.name,
+      availability: availabilityLevel(gpuStock(dc.id, g.id)),
+    }));
   }
   if (include.includes('CPU_AVAILABILITY')) {
-    view.cpuAvailability = CPU_FLAVORS.filter((c) => cpuStock(dc.id, c.id) > 0).map((c) => ({ id: c.id, name: c.name, availability: availabilityLevel(cpuStock(dc.id, c.id)) }));
+    view.cpuAvailability = CPU_FLAVORS.filter((c) => cpuStock(dc.id, c.id) > 0).map((c) => ({
+      id: c.id,
+      name: c.name,
+      availability: availabilityLevel(cpuStock(dc.id, c.id)),
+    }));
   }
   return view;
 }
@@ -65,24 +91,36 @@ export function templateView(template: TemplateRecord): Body {
 
 export function catalogRoutes(): Route[] {
   return [
-    route('GET', '/v2/catalog/gpus', 'List GPU types', ({ query }) => ({ status: 200, body: { gpus: GPU_TYPES.map((g) => gpuView(g, query)) } })),
+    route('GET', '/v2/catalog/gpus', 'List GPU types', ({ query }) => ({
+      status: 200,
+      body: { gpus: GPU_TYPES.map((g) => gpuView(g, query)) },
+    })),
     route('GET', '/v2/catalog/gpus/{id}', 'Get a GPU type', ({ params, query }) => {
       const type = GPU_TYPES.find((g) => g.id === params.id);
       if (!type) throw notFound(`GPU type ${params.id}`);
       return { status: 200, body: gpuView(type, query) };
     }),
-    route('GET', '/v2/catalog/cpus', 'List CPU flavors', ({ query }) => ({ status: 200, body: { cpus: CPU_FLAVORS.map((c) => cpuView(c, query)) } })),
+    route('GET', '/v2/catalog/cpus', 'List CPU flavors', ({ query }) => ({
+      status: 200,
+      body: { cpus: CPU_FLAVORS.map((c) => cpuView(c, query)) },
+    })),
     route('GET', '/v2/catalog/cpus/{id}', 'Get a CPU flavor', ({ params, query }) => {
       const flavor = CPU_FLAVORS.find((c) => c.id === params.id);
       if (!flavor) throw notFound(`CPU flavor ${params.id}`);
       return { status: 200, body: cpuView(flavor, query) };
     }),
-    route('GET', '/v2/catalog/datacenters', 'List data centers', ({ query }) => ({ status: 200, body: { dataCenters: DATA_CENTERS.map((d) => dataCenterView(d, query)) } })),
+    route('GET', '/v2/catalog/datacenters', 'List data centers', ({ query }) => ({
+      status: 200,
+      body: { dataCenters: DATA_CENTERS.map((d) => dataCenterView(d, query)) },
+    })),
     route('GET', '/v2/catalog/datacenters/{id}', 'Get a data center', ({ params, query }) => {
       const dc = DATA_CENTERS.find((d) => d.id === params.id);
       if (!dc) throw notFound(`data center ${params.id}`);
       return { status: 200, body: dataCenterView(dc, query) };
     }),
-    route('GET', '/v2/catalog/templates', 'List public catalog templates', () => ({ status: 200, body: { templates: PUBLIC_TEMPLATES.map(templateView) } })),
+    route('GET', '/v2/catalog/templates', 'List public catalog templates', () => ({
+      status: 200,
+      body: { templates: PUBLIC_TEMPLATES.map(templateView) },
+    })),
   ];
 }

@@ -46,7 +46,16 @@ const CUDA_RECENT = ['12.4', '12.6', '12.8'];
 const CUDA_WIDE = ['11.8', '12.1', '12.2', '12.4', '12.6', '12.8'];
 const CUDA_HOPPER = ['12.4', '12.6', '12.8', '12.9'];
 
-function gpu(id: string, name: string, pool: string | null, memory: number, secure: number, community: number, cudaVersions: string[], manufacturer: GpuTypeSeed['manufacturer'] = 'NVIDIA'): GpuTypeSeed {
+function gpu(
+  id: string,
+  name: string,
+  pool: string | null,
+  memory: number,
+  secure: number,
+  community: number,
+  cudaVersions: string[],
+  manufacturer: GpuTypeSeed['manufacturer'] = 'NVIDIA',
+): GpuTypeSeed {
   return {
     id,
     name,
@@ -87,19 +96,89 @@ export const GPU_TYPES: readonly GpuTypeSeed[] = [
 ];
 
 export const CPU_FLAVORS: readonly CpuFlavorSeed[] = [
-  { id: 'cpu3c', name: 'Compute-Optimized', group: 'Gen 3', vcpu: { min: 2, max: 8 }, ramGbPerVcpu: 2, price: { securePerVcpu: 0.04, serverlessPerVcpu: 0.03 } },
-  { id: 'cpu3g', name: 'General Purpose', group: 'Gen 3', vcpu: { min: 2, max: 32 }, ramGbPerVcpu: 4, price: { securePerVcpu: 0.05, serverlessPerVcpu: 0.04 } },
-  { id: 'cpu3m', name: 'Memory-Optimized', group: 'Gen 3', vcpu: { min: 2, max: 16 }, ramGbPerVcpu: 8, price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 } },
-  { id: 'cpu5c', name: 'Compute-Optimized', group: 'Gen 5', vcpu: { min: 2, max: 32 }, ramGbPerVcpu: 2, price: { securePerVcpu: 0.06, serverlessPerVcpu: 0.05 } },
-  { id: 'cpu5g', name: 'General Purpose', group: 'Gen 5', vcpu: { min: 4, max: 64 }, ramGbPerVcpu: 4, price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 } },
+  {
+    id: 'cpu3c',
+    name: 'Compute-Optimized',
+    group: 'Gen 3',
+    vcpu: { min: 2, max: 8 },
+    ramGbPerVcpu: 2,
+    price: { securePerVcpu: 0.04, serverlessPerVcpu: 0.03 },
+  },
+  {
+    id: 'cpu3g',
+    name: 'General Purpose',
+    group: 'Gen 3',
+    vcpu: { min: 2, max: 32 },
+    ramGbPerVcpu: 4,
+    price: { securePerVcpu: 0.05, serverlessPerVcpu: 0.04 },
+  },
+  {
+    id: 'cpu3m',
+    name: 'Memory-Optimized',
+    group: 'Gen 3',
+    vcpu: { min: 2, max: 16 },
+    ramGbPerVcpu: 8,
+    price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 },
+  },
+  {
+    id: 'cpu5c',
+    name: 'Compute-Optimized',
+    group: 'Gen 5',
+    vcpu: { min: 2, max: 32 },
+    ramGbPerVcpu: 2,
+    price: { securePerVcpu: 0.06, serverlessPerVcpu: 0.05 },
+  },
+  {
+    id: 'cpu5g',
+    name: 'General Purpose',
+    group: 'Gen 5',
+    vcpu: { min: 4, max: 64 },
+    ramGbPerVcpu: 4,
+    price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 },
+  },
 ];
 
 export const DATA_CENTERS: readonly DataCenterSeed[] = [
-  { id: 'US-TX-3', name: 'US Texas 3', region: 'NORTH_AMERICA', globalNetwork: true, networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'], compliance: ['SOC_2_TYPE_2', 'ISO_IEC_27001'] },
-  { id: 'US-KS-2', name: 'US Kansas 2', region: 'NORTH_AMERICA', globalNetwork: true, networkVolumeTypes: ['STANDARD'], compliance: ['SOC_2_TYPE_2'] },
-  { id: 'US-CA-2', name: 'US California 2', region: 'NORTH_AMERICA', globalNetwork: false, networkVolumeTypes: ['STANDARD'], compliance: ['SOC_2_TYPE_2', 'HIPAA'] },
-  { id: 'EU-RO-1', name: 'EU Romania 1', region: 'EUROPE', globalNetwork: true, networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'], compliance: ['GDPR', 'ISO_IEC_27001'] },
-  { id: 'EU-SE-1', name: 'EU Sweden 1', region: 'EUROPE', globalNetwork: false, networkVolumeTypes: ['STANDARD'], compliance: ['GDPR', 'RENEWABLE'] },
+  {
+    id: 'US-TX-3',
+    name: 'US Texas 3',
+    region: 'NORTH_AMERICA',
+    globalNetwork: true,
+    networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
+    compliance: ['SOC_2_TYPE_2', 'ISO_IEC_27001'],
+  },
+  {
+    id: 'US-KS-2',
+    name: 'US Kansas 2',
+    region: 'NORTH_AMERICA',
+    globalNetwork: true,
+    networkVolumeTypes: ['STANDARD'],
+    compliance: ['SOC_2_TYPE_2'],
+  },
+  {
+    id: 'US-CA-2',
+    name: 'US California 2',
+    region: 'NORTH_AMERICA',
+    globalNetwork: false,
+    networkVolumeTypes: ['STANDARD'],
+    compliance: ['SOC_2_TYPE_2', 'HIPAA'],
+  },
+  {
+    id: 'EU-RO-1',
+    name: 'EU Romania 1',
+    region: 'EUROPE',
+    globalNetwork: true,
+    networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
+    compliance: ['GDPR', 'ISO_IEC_27001'],
+  },
+  {
+    id: 'EU-SE-1',
+    name: 'EU Sweden 1',
+    region: 'EUROPE',
+    globalNetwork: false,
+    networkVolumeTypes: ['STANDARD'],
+    compliance: ['GDPR', 'RENEWABLE'],
+  },
   { id: 'AP-JP-1', name: 'AP Japan 1', region: 'ASIA', globalNetwork: false, networkVolumeTypes: ['STANDARD'], compliance: [] },
 ];
 
@@ -108,8 +187,22 @@ export const DATA_CENTERS: readonly DataCenterSeed[] = [
  * there; the H200 has none anywhere, which is what makes `HOPPER_141` throttle.
  */
 const GPU_STOCK: Record<string, Record<string, number>> = {
-  'US-TX-3': { 'NVIDIA GeForce RTX 4090': 24, 'NVIDIA RTX A5000': 12, 'NVIDIA L4': 6, 'NVIDIA A100 80GB PCIe': 8, 'NVIDIA H100 80GB HBM3': 4, 'NVIDIA L40S': 10, 'NVIDIA RTX A4000': 16 },
-  'US-KS-2': { 'NVIDIA GeForce RTX 4090': 9, 'NVIDIA GeForce RTX 3090': 14, 'NVIDIA RTX A6000': 7, 'NVIDIA A100-SXM4-80GB': 3, 'NVIDIA RTX A4500': 5 },
+  'US-TX-3': {
+    'NVIDIA GeForce RTX 4090': 24,
+    'NVIDIA RTX A5000': 12,
+    'NVIDIA L4': 6,
+    'NVIDIA A100 80GB PCIe': 8,
+    'NVIDIA H100 80GB HBM3': 4,
+    'NVIDIA L40S': 10,
+    'NVIDIA RTX A4000': 16,
+  },
+  'US-KS-2': {
+    'NVIDIA GeForce RTX 4090': 9,
+    'NVIDIA GeForce RTX 3090': 14,
+    'NVIDIA RTX A6000': 7,
+    'NVIDIA A100-SXM4-80GB': 3,
+    'NVIDIA RTX A4500': 5,
+  },
   'US-CA-2': { 'NVIDIA RTX 6000 Ada Generation': 6, 'NVIDIA H100 PCIe': 2, 'NVIDIA A40': 11, 'NVIDIA RTX 4000 Ada Generation': 8 },
   'EU-RO-1': { 'NVIDIA GeForce RTX 4090': 18, 'NVIDIA L40': 4, 'NVIDIA H100 NVL': 3, 'NVIDIA RTX A5000': 2, 'NVIDIA RTX A4000': 9 },
   'EU-SE-1': { 'NVIDIA RTX A6000': 5, 'NVIDIA L40S': 3, 'NVIDIA A100 80GB PCIe': 1 },

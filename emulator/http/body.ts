@@ -50,7 +50,10 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
  * The parsed JSON body. `required: false` lets an empty body through as `undefined` (job
  * operations like cancel take no body); any body that is sent must still be JSON.
  */
-export async function readJsonBody(req: IncomingMessage, options: { required: boolean; limit?: number } = { required: true }): Promise<unknown> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  options: { required: boolean; limit?: number } = { required: true },
+): Promise<unknown> {
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody) {
     req.resume();
@@ -59,7 +62,10 @@ export async function readJsonBody(req: IncomingMessage, options: { required: bo
   }
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
-    throw new ProblemError(415, `request bodies are JSON: send Content-Type: application/json (got ${req.headers['content-type'] ? JSON.stringify(req.headers['content-type']) : 'none'})`);
+    throw new ProblemError(
+      415,
+      `request bodies are JSON: send Content-Type: application/json (got ${req.headers['content-type'] ? JSON.stringify(req.headers['content-type']) : 'none'})`,
+    );
   }
   const raw = await readRaw(req, options.limit ?? MAX_BODY_BYTES);
   const text = raw.toString('utf8');

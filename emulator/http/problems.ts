@@ -33,7 +33,12 @@ export class ProblemError extends Error {
   }
 
   body(): ProblemBody {
-    return { title: titleFor(this.status), status: this.status, detail: this.detail, ...(this.errors && this.errors.length > 0 ? { errors: this.errors } : {}) };
+    return {
+      title: titleFor(this.status),
+      status: this.status,
+      detail: this.detail,
+      ...(this.errors && this.errors.length > 0 ? { errors: this.errors } : {}),
+    };
   }
 }
 
@@ -58,7 +63,10 @@ export function rejectIfErrors(problems: readonly SpecProblem[], fallbackStatus:
   const statuses = new Set(errors.map((p) => p.status ?? fallbackStatus));
   const status = statuses.has(400) ? 400 : statuses.has(422) ? 422 : 404;
   const entries = errors.map((p) => errorEntry(p.path, p.message));
-  const detail = errors.length === 1 ? `request validation failed: ${entries[0]}` : `request validation failed with ${errors.length} errors; the first: ${entries[0]}`;
+  const detail =
+    errors.length === 1
+      ? `request validation failed: ${entries[0]}`
+      : `request validation failed with ${errors.length} errors; the first: ${entries[0]}`;
   throw new ProblemError(status, detail, entries);
 }
 

@@ -76,7 +76,9 @@ export class Router {
       if (!allowed.includes(candidate.method)) allowed.push(candidate.method);
     }
     if (allowed.length > 0) {
-      throw new ProblemError(405, `the ${method} method is not allowed for ${path}; allowed: ${allowed.join(', ')}`, undefined, { Allow: allowed.join(', ') });
+      throw new ProblemError(405, `the ${method} method is not allowed for ${path}; allowed: ${allowed.join(', ')}`, undefined, {
+        Allow: allowed.join(', '),
+      });
     }
     throw new ProblemError(404, `no such path: ${path}`);
   }

@@ -29,7 +29,10 @@ export async function guard(res: ServerResponse, headers: () => Record<string, s
   try {
     await work();
   } catch (error) {
-    const problem = error instanceof ProblemError ? error : new ProblemError(500, `the emulator failed to handle this request: ${(error as Error)?.message ?? String(error)}`);
+    const problem =
+      error instanceof ProblemError
+        ? error
+        : new ProblemError(500, `the emulator failed to handle this request: ${(error as Error)?.message ?? String(error)}`);
     const extra = problem.status === 413 ? { ...headers(), Connection: 'close' } : headers();
     try {
       sendProblem(res, problem, extra);

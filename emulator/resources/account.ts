@@ -12,7 +12,8 @@ type Body = Record<string, unknown>;
 
 /** Checks a body against a flat field table; unknown fields and wrong types are 422, like the service's validator. */
 function checkFields(raw: unknown, fields: Record<string, (v: unknown) => string | undefined>, required: readonly string[]): Body {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ProblemError(400, 'the request body must be a JSON object', ['$: expected an object']);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ProblemError(400, 'the request body must be a JSON object', ['$: expected an object']);
   const body = raw as Body;
   const errors: string[] = [];
   for (const key of required) if (body[key] === undefined) errors.push(`$: missing required property: ${key}`);
@@ -28,13 +29,26 @@ function checkFields(raw: unknown, fields: Record<string, (v: unknown) => string
   return body;
 }
 
-const isString = (min = 0) => (v: unknown) => (typeof v === 'string' && v.length >= min ? undefined : min > 0 ? 'must be a non-empty string' : 'must be a string');
-const isInt = (min: number, max = Number.MAX_SAFE_INTEGER) => (v: unknown) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `must be an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`);
+const isString =
+  (min = 0) =>
+  (v: unknown) =>
+    typeof v === 'string' && v.length >= min ? undefined : min > 0 ? 'must be a non-empty string' : 'must be a string';
+const isInt =
+  (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (v: unknown) =>
+    Number.isInteger(v) && (v as number) >= min && (v as number) <= max
+      ? undefined
+      : `must be an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`;
 const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const isStrings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings');
-const isEnv = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string') ? undefined : 'must be a mapping of string values');
-const isOneOf = (values: readonly string[]) => (v: unknown) => (typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`);
-const isArgs = (v: unknown) => (typeof v !== 'string' ? 'must be a string' : decodeArgs(v).ok ? undefined : (decodeArgs(v) as { reason: string }).reason);
+const isEnv = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')
+    ? undefined
+    : 'must be a mapping of string values';
+const isOneOf = (values: readonly string[]) => (v: unknown) =>
+  typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`;
+const isArgs = (v: unknown) =>
+  typeof v !== 'string' ? 'must be a string' : decodeArgs(v).ok ? undefined : (decodeArgs(v) as { reason: string }).reason;
 const isObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'must be an object');
 const isRegistry = (v: unknown) => (v === null || typeof v === 'string' ? undefined : 'must be a string or null');
 
@@ -50,7 +64,10 @@ const TEMPLATE_FIELDS = {
   serverless: isBool,
   public: isBool,
   category: isOneOf(['CPU', 'NVIDIA', 'AMD']),
-  allowedCudaVersions: (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string' && /^\d+\.\d+$/.test(x)) ? undefined : 'must be a list of major.minor versions'),
+  allowedCudaVersions: (v: unknown) =>
+    Array.isArray(v) && v.every((x) => typeof x === 'string' && /^\d+\.\d+$/.test(x))
+      ? undefined
+      : 'must be a list of major.minor versions',
 };
 
 function templateRoutes(ctx: EmulatorContext): Route[] {
@@ -60,7 +77,10 @@ function templateRoutes(ctx: EmulatorContext): Route[] {
     return template;
   };
   return [
-    route('GET', '/v2/templates', 'List your templates', () => ({ status: 200, body: { templates: ctx.state.templates.map(templateView) } })),
+    route('GET', '/v2/templates', 'List your templates', () => ({
+      status: 200,
+      body: { templates: ctx.state.templates.map(templateView) },
+    })),
     route('POST', '/v2/templates', 'Create a template', async ({ req }) => {
       const body = checkFields(await readJsonBody(req), TEMPLATE_FIELDS, ['name', 'image']);
       const template: TemplateRecord = {
@@ -110,14 +130,34 @@ function volumeRoutes(ctx: EmulatorContext): Route[] {
     for (const u of ctx.state.volumeUsage) if (u.volumeId === id && u.to === null) u.to = ctx.now();
   };
   return [
-    route('GET', '/v2/network-volumes', 'List network volumes', () => ({ status: 200, body: { networkVolumes: ctx.state.networkVolumes.map(view) } })),
+    route('GET', '/v2/network-volumes', 'List network volumes', () => ({
+      status: 200,
+      body: { networkVolumes: ctx.state.networkVolumes.map(view) },
+    })),
     route('POST', '/v2/network-volumes', 'Create a network volume', async ({ req }) => {
-      const body = checkFields(await readJsonBody(req), { name: isString(1), size: isInt(10, 4096), dataCenter: isString(1), type: isOneOf(['STANDARD', 'HIGH_PERFORMANCE']) }, ['name', 'size', 'dataCenter']);
+      const body = checkFields(
+        await readJsonBody(req),
+        { name: isString(1), size: isInt(10, 4096), dataCenter: isString(1), type: isOneOf(['STANDARD', 'HIGH_PERFORMANCE']) },
+        ['name', 'size', 'dataCenter'],
+      );
       const dc = DATA_CENTERS.find((d) => d.id === body.dataCenter);
-      if (!dc) throw new ProblemError(422, `unknown data center: ${String(body.dataCenter)}`, [`$.dataCenter: unknown data center ${JSON.stringify(body.dataCenter)}`]);
+      if (!dc)
+        throw new ProblemError(422, `unknown data center: ${String(body.dataCenter)}`, [
+          `$.dataCenter: unknown data center ${JSON.stringify(body.dataCenter)}`,
+        ]);
       const type = (body.type as NetworkVolumeRecord['type'] | undefined) ?? dc.networkVolumeTypes[0];
-      if (!dc.networkVolumeTypes.includes(type)) throw new ProblemError(422, `${dc.id} does not offer ${type} volumes`, [`$.type: ${dc.id} offers ${dc.networkVolumeTypes.join(', ')}`]);
-      const volume: NetworkVolumeRecord = { id: ctx.ids.short(10), name: body.name as string, size: body.size as number, dataCenter: dc.id, type, createdAt: new Date(ctx.now()).toISOString() };
+      if (!dc.networkVolumeTypes.includes(type))
+        throw new ProblemError(422, `${dc.id} does not offer ${type} volumes`, [
+          `$.type: ${dc.id} offers ${dc.networkVolumeTypes.join(', ')}`,
+        ]);
+      const volume: NetworkVolumeRecord = {
+        id: ctx.ids.short(10),
+        name: body.name as string,
+        size: body.size as number,
+        dataCenter: dc.id,
+        type,
+        createdAt: new Date(ctx.now()).toISOString(),
+      };
       ctx.state.networkVolumes.push(volume);
       ctx.state.volumeUsage.push({ volumeId: volume.id, type, size: volume.size, from: ctx.now(), to: null });
       ctx.persist();
@@ -128,7 +168,10 @@ function volumeRoutes(ctx: EmulatorContext): Route[] {
       const volume = find(params.id);
       const body = checkFields(await readJsonBody(req), { name: isString(1), size: isInt(10, 4096) }, []);
       if (Object.keys(body).length === 0) throw new ProblemError(400, 'send at least one of name or size');
-      if (typeof body.size === 'number' && body.size < volume.size) throw new ProblemError(400, `network volume storage cannot be reduced (current size ${volume.size} GB)`, [`$.size: must be at least ${volume.size}`]);
+      if (typeof body.size === 'number' && body.size < volume.size)
+        throw new ProblemError(400, `network volume storage cannot be reduced (current size ${volume.size} GB)`, [
+          `$.size: must be at least ${volume.size}`,
+        ]);
       if (typeof body.name === 'string') volume.name = body.name;
       if (typeof body.size === 'number' && body.size !== volume.size) {
         closeUsage(volume.id);
@@ -140,7 +183,8 @@ function volumeRoutes(ctx: EmulatorContext): Route[] {
     }),
     route('DELETE', '/v2/network-volumes/{id}', 'Delete a network volume', ({ params }) => {
       const volume = find(params.id);
-      if (ctx.state.endpoints.some((e) => e.networkVolumes.includes(volume.id))) throw new ProblemError(400, `network volume ${volume.id} is attached to an endpoint; detach it first`);
+      if (ctx.state.endpoints.some((e) => e.networkVolumes.includes(volume.id)))
+        throw new ProblemError(400, `network volume ${volume.id} is attached to an endpoint; detach it first`);
       ctx.state.networkVolumes = ctx.state.networkVolumes.filter((v) => v !== volume);
       closeUsage(volume.id);
       ctx.persist();
@@ -151,9 +195,16 @@ function volumeRoutes(ctx: EmulatorContext): Route[] {
 
 function registryRoutes(ctx: EmulatorContext): Route[] {
   return [
-    route('GET', '/v2/registries', 'List registry credentials', () => ({ status: 200, body: { registries: ctx.state.registries.map((r) => ({ id: r.id, name: r.name })) } })),
+    route('GET', '/v2/registries', 'List registry credentials', () => ({
+      status: 200,
+      body: { registries: ctx.state.registries.map((r) => ({ id: r.id, name: r.name })) },
+    })),
     route('POST', '/v2/registries', 'Create a registry credential', async ({ req }) => {
-      const body = checkFields(await readJsonBody(req), { name: isString(1), username: isString(1), password: isString(1) }, ['name', 'username', 'password']);
+      const body = checkFields(await readJsonBody(req), { name: isString(1), username: isString(1), password: isString(1) }, [
+        'name',
+        'username',
+        'password',
+      ]);
       // The password is accepted and dropped: nothing pulls images here, and a state file must never hold one.
       const registry = { id: ctx.ids.short(10), name: body.name as string, username: body.username as string };
       ctx.state.registries.push(registry);

@@ -32,13 +32,17 @@ function parseTime(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
   if (value === null) return undefined;
   const t = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(t)) throw badRequest(`${name} must be an RFC 3339 timestamp; got: ${JSON.stringify(value)}`, [`$.${name}: not an RFC 3339 timestamp`]);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(t))
+    throw badRequest(`${name} must be an RFC 3339 timestamp; got: ${JSON.stringify(value)}`, [`$.${name}: not an RFC 3339 timestamp`]);
   return t;
 }
 
 export function resolveWindow(query: URLSearchParams, now: number): BillingWindow {
   const sizeParam = query.get('bucketSize') ?? 'day';
-  if (!BUCKET_SIZES.includes(sizeParam as BucketSize)) throw badRequest(`bucketSize must be one of ${BUCKET_SIZES.join(', ')}; got: ${JSON.stringify(sizeParam)}`, ['$.bucketSize: invalid value']);
+  if (!BUCKET_SIZES.includes(sizeParam as BucketSize))
+    throw badRequest(`bucketSize must be one of ${BUCKET_SIZES.join(', ')}; got: ${JSON.stringify(sizeParam)}`, [
+      '$.bucketSize: invalid value',
+    ]);
   const bucketSize = sizeParam as BucketSize;
   const startParam = parseTime(query, 'startTime');
   const endParam = parseTime(query, 'endTime');
@@ -46,9 +50,11 @@ export function resolveWindow(query: URLSearchParams, now: number): BillingWindo
   let start: number;
   let end: number;
   if (lastNParam !== null) {
-    if (startParam !== undefined || endParam !== undefined) throw badRequest('lastN cannot be combined with startTime or endTime; send one or the other');
+    if (startParam !== undefined || endParam !== undefined)
+      throw badRequest('lastN cannot be combined with startTime or endTime; send one or the other');
     const lastN = Number(lastNParam);
-    if (!/^\d+$/.test(lastNParam) || lastN < 1 || lastN > MAX_BUCKETS) throw badRequest(`lastN must be an integer from 1 to ${MAX_BUCKETS}; got: ${JSON.stringify(lastNParam)}`, ['$.lastN: invalid value']);
+    if (!/^\d+$/.test(lastNParam) || lastN < 1 || lastN > MAX_BUCKETS)
+      throw badRequest(`lastN must be an integer from 1 to ${MAX_BUCKETS}; got: ${JSON.stringify(lastNParam)}`, ['$.lastN: invalid value']);
     const current = floorBucket(now, bucketSize);
     end = nextBucket(current, bucketSize);
     start = current;
@@ -63,7 +69,8 @@ export function resolveWindow(query: URLSearchParams, now: number): BillingWindo
   const buckets: number[] = [];
   for (let b = start; b < end; b = nextBucket(b, bucketSize)) {
     buckets.push(b);
-    if (buckets.length > MAX_BUCKETS) throw badRequest(`the window spans more than ${MAX_BUCKETS} ${bucketSize} buckets; choose a larger bucketSize or a shorter window`);
+    if (buckets.length > MAX_BUCKETS)
+      throw badRequest(`the window spans more than ${MAX_BUCKETS} ${bucketSize} buckets; choose a larger bucketSize or a shorter window`);
   }
   return { start, end, bucketSize, buckets };
 }
@@ -115,7 +122,12 @@ function bucketOf(window: BillingWindow, t: number): number | undefined {
 }
 
 /** One record per group per bucket, for every group that has any spend in the window. */
-function groupedRecords(window: BillingWindow, entries: { group: string; t: number; amounts: Amounts }[], components: readonly string[], groupField: string | undefined) {
+function groupedRecords(
+  window: BillingWindow,
+  entries: { group: string; t: number; amounts: Amounts }[],
+  components: readonly string[],
+  groupField: string | undefined,
+) {
   const groups = new Map<string, Amounts[]>();
   for (const entry of entries) {
     const b = bucketOf(window, entry.t);
@@ -169,7 +181,11 @@ function volumeEntries(ctx: EmulatorContext, window: BillingWindow, volumeId?: s
       const overlap = Math.min(to, h + HOUR) - Math.max(from, h);
       if (overlap <= 0) continue;
       const amount = ((u.size * STORAGE_RATE[u.type]) / 730) * (overlap / HOUR);
-      entries.push({ group: u.volumeId, t: Math.max(from, h), amounts: { standardAmount: u.type === 'STANDARD' ? amount : 0, highPerformanceAmount: u.type === 'HIGH_PERFORMANCE' ? amount : 0 } });
+      entries.push({
+        group: u.volumeId,
+        t: Math.max(from, h),
+        amounts: { standardAmount: u.type === 'STANDARD' ? amount : 0, highPerformanceAmount: u.type === 'HIGH_PERFORMANCE' ? amount : 0 },
+      });
     }
   }
   return entries;
@@ -181,7 +197,8 @@ function queryEcho(window: BillingWindow, extra: Record<string, unknown> = {}): 
 
 function choice(query: URLSearchParams, name: string, allowed: readonly string[], fallback: string): string {
   const value = query.get(name) ?? fallback;
-  if (!allowed.includes(value)) throw badRequest(`${name} must be one of ${allowed.join(', ')}; got: ${JSON.stringify(value)}`, [`$.${name}: invalid value`]);
+  if (!allowed.includes(value))
+    throw badRequest(`${name} must be one of ${allowed.join(', ')}; got: ${JSON.stringify(value)}`, [`$.${name}: invalid value`]);
   return value;
 }
 
@@ -197,45 +214,114 @@ export function billingRoutes(ctx: EmulatorContext): Route[] {
     const endpoints = new Set(entries.filter((e) => bucketOf(window, e.t) !== undefined).map((e) => e.endpointId));
     return {
       records: result.records,
-      metadata: { query: queryEcho(window, { serverlessId: serverlessId ?? null, ...(gpuId ? { gpuId } : {}), grouping }), recordCount: result.records.length, uniqueServerlessCount: endpoints.size, totals: result.totals },
+      metadata: {
+        query: queryEcho(window, { serverlessId: serverlessId ?? null, ...(gpuId ? { gpuId } : {}), grouping }),
+        recordCount: result.records.length,
+        uniqueServerlessCount: endpoints.size,
+        totals: result.totals,
+      },
     };
   };
   const volumes = (query: URLSearchParams) => {
     const window = resolveWindow(query, ctx.now());
     const networkVolumeId = query.get('networkVolumeId') ?? undefined;
-    const result = groupedRecords(window, volumeEntries(ctx, window, networkVolumeId), ['standardAmount', 'highPerformanceAmount'], 'networkVolumeId');
+    const result = groupedRecords(
+      window,
+      volumeEntries(ctx, window, networkVolumeId),
+      ['standardAmount', 'highPerformanceAmount'],
+      'networkVolumeId',
+    );
     return {
       records: result.records,
-      metadata: { query: queryEcho(window, { networkVolumeId: networkVolumeId ?? null }), recordCount: result.records.length, uniqueNetworkVolumeCount: result.groupCount, totals: result.totals },
+      metadata: {
+        query: queryEcho(window, { networkVolumeId: networkVolumeId ?? null }),
+        recordCount: result.records.length,
+        uniqueNetworkVolumeCount: result.groupCount,
+        totals: result.totals,
+      },
     };
   };
   return [
     route('GET', '/v2/billing', 'Aggregated billing history', ({ query }) => {
       const window = resolveWindow(query, ctx.now());
       const entries = [
-        ...serverlessEntries(ctx, {}, 'endpointId').map((e) => ({ group: 'all', t: e.t, amounts: { serverlessGpuAmount: e.amounts.gpuAmount, serverlessCpuAmount: e.amounts.cpuAmount, serverlessDiskAmount: e.amounts.diskAmount, serverlessFeeAmount: e.amounts.feeAmount } })),
-        ...volumeEntries(ctx, window).map((e) => ({ group: 'all', t: e.t, amounts: { storageStandardAmount: e.amounts.standardAmount, storageHighPerformanceAmount: e.amounts.highPerformanceAmount } })),
+        ...serverlessEntries(ctx, {}, 'endpointId').map((e) => ({
+          group: 'all',
+          t: e.t,
+          amounts: {
+            serverlessGpuAmount: e.amounts.gpuAmount,
+            serverlessCpuAmount: e.amounts.cpuAmount,
+            serverlessDiskAmount: e.amounts.diskAmount,
+            serverlessFeeAmount: e.amounts.feeAmount,
+          },
+        })),
+        ...volumeEntries(ctx, window).map((e) => ({
+          group: 'all',
+          t: e.t,
+          amounts: { storageStandardAmount: e.amounts.standardAmount, storageHighPerformanceAmount: e.amounts.highPerformanceAmount },
+        })),
         // Every bucket gets a record, spend or not.
         ...window.buckets.map((t) => ({ group: 'all', t, amounts: {} })),
       ];
-      const components = ['podGpuAmount', 'podCpuAmount', 'podDiskAmount', 'serverlessGpuAmount', 'serverlessCpuAmount', 'serverlessDiskAmount', 'serverlessFeeAmount', 'storageStandardAmount', 'storageHighPerformanceAmount', 'endpointAmount', 'clusterGpuAmount', 'clusterDiskAmount', 'clusterNetworkingAmount'];
+      const components = [
+        'podGpuAmount',
+        'podCpuAmount',
+        'podDiskAmount',
+        'serverlessGpuAmount',
+        'serverlessCpuAmount',
+        'serverlessDiskAmount',
+        'serverlessFeeAmount',
+        'storageStandardAmount',
+        'storageHighPerformanceAmount',
+        'endpointAmount',
+        'clusterGpuAmount',
+        'clusterDiskAmount',
+        'clusterNetworkingAmount',
+      ];
       const result = groupedRecords(window, entries, components, undefined);
-      return { status: 200, body: { records: result.records, metadata: { query: queryEcho(window), recordCount: result.records.length, totals: result.totals } } };
+      return {
+        status: 200,
+        body: {
+          records: result.records,
+          metadata: { query: queryEcho(window), recordCount: result.records.length, totals: result.totals },
+        },
+      };
     }),
     route('GET', '/v2/billing/pods', 'Pod billing history', ({ query }) => {
       const window = resolveWindow(query, ctx.now());
       const grouping = choice(query, 'grouping', ['podId', 'gpuId'], 'gpuId');
       const gpuId = query.get('gpuId') ?? undefined;
       // The emulator runs no pods, so pod billing is empty but fully shaped; the filters applied are echoed as for serverless.
-      return { status: 200, body: { records: [], metadata: { query: queryEcho(window, { podId: query.get('podId'), ...(gpuId ? { gpuId } : {}), grouping }), recordCount: 0, uniquePodCount: 0, totals: { totalAmount: 0, gpuAmount: 0, cpuAmount: 0, diskAmount: 0 } } } };
+      return {
+        status: 200,
+        body: {
+          records: [],
+          metadata: {
+            query: queryEcho(window, { podId: query.get('podId'), ...(gpuId ? { gpuId } : {}), grouping }),
+            recordCount: 0,
+            uniquePodCount: 0,
+            totals: { totalAmount: 0, gpuAmount: 0, cpuAmount: 0, diskAmount: 0 },
+          },
+        },
+      };
     }),
     route('GET', '/v2/billing/serverless', 'Serverless billing history', ({ query }) => ({ status: 200, body: serverless(query) })),
     route('GET', '/v2/billing/network-volumes', 'Network volume billing history', ({ query }) => ({ status: 200, body: volumes(query) })),
-    route('GET', '/v2/billing/networkvolumes', 'Network volume billing history (older path)', ({ query }) => ({ status: 200, body: volumes(query) })),
+    route('GET', '/v2/billing/networkvolumes', 'Network volume billing history (older path)', ({ query }) => ({
+      status: 200,
+      body: volumes(query),
+    })),
     route('GET', '/v2/billing/endpoints', 'Public endpoint billing history', ({ query }) => {
       const window = resolveWindow(query, ctx.now());
-      const records = window.buckets.map((b, i) => ({ startTime: iso(b), endTime: iso(window.buckets[i + 1] ?? window.end), totalAmount: 0 }));
-      return { status: 200, body: { records, metadata: { query: queryEcho(window), recordCount: records.length, totals: { totalAmount: 0 } } } };
+      const records = window.buckets.map((b, i) => ({
+        startTime: iso(b),
+        endTime: iso(window.buckets[i + 1] ?? window.end),
+        totalAmount: 0,
+      }));
+      return {
+        status: 200,
+        body: { records, metadata: { query: queryEcho(window), recordCount: records.length, totals: { totalAmount: 0 } } },
+      };
     }),
   ];
 }

@@ -19,10 +19,14 @@ export function resolveTemplate(body: Body, findTemplate: (id: string) => Templa
   if (typeof body.templateId !== 'string') return body;
   const template = findTemplate(body.templateId);
   if (!template) {
-    throw new ProblemError(404, `template ${body.templateId} not found`, [errorEntry(['templateId'], `no template ${JSON.stringify(body.templateId)} among your templates or the public catalog`)]);
+    throw new ProblemError(404, `template ${body.templateId} not found`, [
+      errorEntry(['templateId'], `no template ${JSON.stringify(body.templateId)} among your templates or the public catalog`),
+    ]);
   }
   if (!template.serverless) {
-    throw new ProblemError(422, `template ${template.id} is not a serverless template`, [errorEntry(['templateId'], `${JSON.stringify(template.name)} is a pod template; choose a serverless template`)]);
+    throw new ProblemError(422, `template ${template.id} is not a serverless template`, [
+      errorEntry(['templateId'], `${JSON.stringify(template.name)} is a pod template; choose a serverless template`),
+    ]);
   }
   const resolved: Body = { ...body };
   resolved.image = typeof body.image === 'string' ? body.image : template.image;

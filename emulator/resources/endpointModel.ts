@@ -19,7 +19,7 @@ export const DEFAULTS = {
 type Body = Record<string, unknown>;
 
 const asRecord = (v: unknown): Body | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Body) : undefined);
-const asStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])] : undefined);
+const asStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v] : undefined);
 
 /** Encodes a command into the JSON-object form of `args`; empty parts are left out, all-empty is "". */
 export function encodeCommand(entrypoint: readonly string[] | undefined, cmd: readonly string[]): string {
@@ -50,7 +50,9 @@ export function idleTimeoutApplies(type: string, scaling: Scaling): boolean {
 
 function toScaling(value: unknown): Scaling {
   const s = asRecord(value) ?? {};
-  return s.type === 'REQUEST_COUNT' ? { type: 'REQUEST_COUNT', requestCount: Number(s.requestCount) } : { type: 'QUEUE_DELAY', queueDelay: Number(s.queueDelay) };
+  return s.type === 'REQUEST_COUNT'
+    ? { type: 'REQUEST_COUNT', requestCount: Number(s.requestCount) }
+    : { type: 'QUEUE_DELAY', queueDelay: Number(s.queueDelay) };
 }
 
 function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
@@ -60,10 +62,10 @@ function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
     // Pools and exclusions are one selection: new pools without exclusions clear them, and a gpu
     // update without pools leaves both unchanged (GPU rule 4), exclusions sent alone included.
     pools: pools ?? previous?.pools ?? [],
-    excludedTypes: pools ? excluded ?? [] : previous ? previous.excludedTypes : excluded ?? [],
-    count: typeof value.count === 'number' ? value.count : previous?.count ?? 1,
+    excludedTypes: pools ? (excluded ?? []) : previous ? previous.excludedTypes : (excluded ?? []),
+    count: typeof value.count === 'number' ? value.count : (previous?.count ?? 1),
     allowedCudaVersions: asStrings(value.allowedCudaVersions) ?? previous?.allowedCudaVersions ?? [],
-    minCudaVersion: typeof value.minCudaVersion === 'string' ? value.minCudaVersion : previous?.minCudaVersion ?? null,
+    minCudaVersion: typeof value.minCudaVersion === 'string' ? value.minCudaVersion : (previous?.minCudaVersion ?? null),
   };
 }
 
@@ -102,7 +104,8 @@ export function buildEndpoint(body: Body, id: string, createdAt: string): Stored
     createdAt,
     version: 1,
   };
-  if (idleTimeoutApplies(type, scaling)) endpoint.workers.idleTimeout = typeof workers.idleTimeout === 'number' ? workers.idleTimeout : DEFAULTS.idleTimeout;
+  if (idleTimeoutApplies(type, scaling))
+    endpoint.workers.idleTimeout = typeof workers.idleTimeout === 'number' ? workers.idleTimeout : DEFAULTS.idleTimeout;
   if (asRecord(body.gpu)) endpoint.gpu = toGpu(asRecord(body.gpu)!);
   else endpoint.cpu = toCpu(body.cpu);
   return endpoint;
@@ -142,7 +145,8 @@ export function asCreateBody(endpoint: StoredEndpoint, sentIdleTimeout: boolean)
   const workers: Body = { min: endpoint.workers.min, max: endpoint.workers.max };
   // A stored idleTimeout that a scaler switch made inapplicable is dropped, not held against the
   // caller; only one sent in this very request is an error.
-  if (endpoint.workers.idleTimeout !== undefined && (idleTimeoutApplies(endpoint.type, endpoint.scaling) || sentIdleTimeout)) workers.idleTimeout = endpoint.workers.idleTimeout;
+  if (endpoint.workers.idleTimeout !== undefined && (idleTimeoutApplies(endpoint.type, endpoint.scaling) || sentIdleTimeout))
+    workers.idleTimeout = endpoint.workers.idleTimeout;
   const body: Body = {
     name: endpoint.name,
     type: endpoint.type,
@@ -178,10 +182,27 @@ export function needsRestart(diff: readonly ReleaseDiffEntry[]): boolean {
 
 function flatten(endpoint: StoredEndpoint): Map<string, unknown> {
   const fields = new Map<string, unknown>();
-  for (const key of ['name', 'image', 'args', 'disk', 'ports', 'env', 'registry', 'cpu', 'dataCenterIds', 'networkVolumes', 'timeout', 'flashboot'] as const) {
+  for (const key of [
+    'name',
+    'image',
+    'args',
+    'disk',
+    'ports',
+    'env',
+    'registry',
+    'cpu',
+    'dataCenterIds',
+    'networkVolumes',
+    'timeout',
+    'flashboot',
+  ] as const) {
     if (endpoint[key] !== undefined) fields.set(key, endpoint[key]);
   }
-  for (const [group, value] of [['gpu', endpoint.gpu], ['workers', endpoint.workers], ['scaling', endpoint.scaling]] as const) {
+  for (const [group, value] of [
+    ['gpu', endpoint.gpu],
+    ['workers', endpoint.workers],
+    ['scaling', endpoint.scaling],
+  ] as const) {
     if (value) for (const [k, v] of Object.entries(value)) fields.set(`${group}.${k}`, v);
   }
   return fields;
@@ -246,7 +267,11 @@ export function endpointResponse(endpoint: StoredEndpoint, jobsUrl: string): Bod
     gpu: endpoint.gpu ? { ...endpoint.gpu } : null,
   };
   if (endpoint.cpu) {
-    body.cpu = endpoint.cpu.map((c) => ({ id: c.id, vcpuCount: c.vcpuCount, memory: Math.max(1, Math.round(c.vcpuCount * (findCpuFlavor(c.id)?.ramGbPerVcpu ?? 1))) }));
+    body.cpu = endpoint.cpu.map((c) => ({
+      id: c.id,
+      vcpuCount: c.vcpuCount,
+      memory: Math.max(1, Math.round(c.vcpuCount * (findCpuFlavor(c.id)?.ramGbPerVcpu ?? 1))),
+    }));
   }
   return {
     ...body,

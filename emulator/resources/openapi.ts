@@ -10,20 +10,27 @@ function asComponent(schema: unknown): unknown {
     JSON.stringify(schema, (key, value: unknown) => {
       if (key === '$id' || key === '$schema') return undefined;
       if (key !== '$ref' || typeof value !== 'string') return value;
-      return value.replace(/^common\.schema\.json#/, '#/components/schemas/EndpointSpecCommon').replace(/^#\/\$defs\//, '#/components/schemas/EndpointSpecCommon/$defs/');
+      return value
+        .replace(/^common\.schema\.json#/, '#/components/schemas/EndpointSpecCommon')
+        .replace(/^#\/\$defs\//, '#/components/schemas/EndpointSpecCommon/$defs/');
     }),
   );
 }
 
 const PROBLEM = { $ref: '#/components/schemas/Problem' };
 
-export function openApiDocument(routes: readonly Route[], newerServiceFields: Readonly<Record<string, Record<string, unknown>>> = {}): Record<string, unknown> {
+export function openApiDocument(
+  routes: readonly Route[],
+  newerServiceFields: Readonly<Record<string, Record<string, unknown>>> = {},
+): Record<string, unknown> {
   const create = asComponent(createSchema) as { properties: Record<string, unknown> };
   create.properties = { ...create.properties, ...newerServiceFields };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const item = (paths[r.pattern] ??= {});
-    const parameters = r.segments.filter((s) => s.startsWith('{')).map((s) => ({ name: s.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters = r.segments
+      .filter((s) => s.startsWith('{'))
+      .map((s) => ({ name: s.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } }));
     const okStatus = r.method === 'POST' && !r.pattern.includes('/logs') ? '201' : r.method === 'DELETE' ? '204' : '200';
     item[r.method.toLowerCase()] = {
       summary: r.summary,
@@ -42,7 +49,8 @@ export function openApiDocument(routes: readonly Route[], newerServiceFields: Re
     info: {
       title: 'Endpoint Studio local emulator (REST API v2)',
       version: '2.0.0',
-      description: 'A local stand-in for the serverless REST API v2, for trying Endpoint Studio without an account and for tests. Job operations are served on the separate jobs host named in each endpoint\'s requestUrls.',
+      description:
+        "A local stand-in for the serverless REST API v2, for trying Endpoint Studio without an account and for tests. Job operations are served on the separate jobs host named in each endpoint's requestUrls.",
     },
     security: [{ bearerAuth: [] }],
     paths,
@@ -55,7 +63,12 @@ export function openApiDocument(routes: readonly Route[], newerServiceFields: Re
         Problem: {
           type: 'object',
           required: ['title', 'status', 'detail'],
-          properties: { title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, errors: { type: 'array', items: { type: 'string' } } },
+          properties: {
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            errors: { type: 'array', items: { type: 'string' } },
+          },
         },
       },
     },

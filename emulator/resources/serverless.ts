@@ -7,7 +7,16 @@ import { route, type Route } from '../http/router';
 import type { ReleaseRecord, StoredEndpoint } from '../state';
 import { resolveTemplate } from './createRules';
 import { catalogOf } from '../catalog/asCatalog';
-import { DEFAULTS, asCreateBody, buildEndpoint, diffEndpoints, endpointResponse, idleTimeoutApplies, mergePatch, needsRestart } from './endpointModel';
+import {
+  DEFAULTS,
+  asCreateBody,
+  buildEndpoint,
+  diffEndpoints,
+  endpointResponse,
+  idleTimeoutApplies,
+  mergePatch,
+  needsRestart,
+} from './endpointModel';
 
 type Body = Record<string, unknown>;
 
@@ -19,7 +28,15 @@ function requireEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
 
 function addRelease(ctx: EmulatorContext, endpoint: StoredEndpoint, diff: ReleaseRecord['diff']): void {
   const releases = ctx.state.releases[endpoint.id] ?? [];
-  releases.unshift({ id: ctx.ids.short(10), version: endpoint.version, source: 'MANUAL', buildId: null, createdByUserId: null, createdAt: new Date(ctx.now()).toISOString(), diff });
+  releases.unshift({
+    id: ctx.ids.short(10),
+    version: endpoint.version,
+    source: 'MANUAL',
+    buildId: null,
+    createdByUserId: null,
+    createdAt: new Date(ctx.now()).toISOString(),
+    diff,
+  });
   ctx.state.releases[endpoint.id] = releases;
 }
 
@@ -45,8 +62,14 @@ async function create(ctx: EmulatorContext, received: unknown): Promise<StoredEn
 function update(ctx: EmulatorContext, current: StoredEndpoint, raw: unknown): StoredEndpoint {
   rejectIfErrors(validateSpecData(raw, 'update'));
   const body = toServiceBody(raw as Body);
-  if (current.cpu && body.gpu !== undefined) throw new ProblemError(400, 'this is a CPU endpoint; gpu cannot be set on it', ['$.gpu: a CPU endpoint cannot take gpu; create a GPU endpoint instead']);
-  if (current.gpu && body.cpu !== undefined) throw new ProblemError(400, 'this is a GPU endpoint; cpu cannot be set on it', ['$.cpu: a GPU endpoint cannot take cpu; create a CPU endpoint instead']);
+  if (current.cpu && body.gpu !== undefined)
+    throw new ProblemError(400, 'this is a CPU endpoint; gpu cannot be set on it', [
+      '$.gpu: a CPU endpoint cannot take gpu; create a GPU endpoint instead',
+    ]);
+  if (current.gpu && body.cpu !== undefined)
+    throw new ProblemError(400, 'this is a GPU endpoint; cpu cannot be set on it', [
+      '$.cpu: a GPU endpoint cannot take cpu; create a CPU endpoint instead',
+    ]);
   const merged = mergePatch(current, body);
   const sentIdleTimeout = typeof (body.workers as Body | undefined)?.idleTimeout === 'number';
   // Rules that only fail on the combination of stored and sent fields (scaler switch, idleTimeout).
@@ -76,7 +99,10 @@ function releasesView(ctx: EmulatorContext, endpoint: StoredEndpoint): Body {
       workersTotal: workers.length,
       percentOnLatest: workers.length === 0 ? 0 : Math.floor((onLatest / workers.length) * 100),
     },
-    releases: (ctx.state.releases[endpoint.id] ?? []).map((r) => ({ ...r, workerCount: workers.filter((w) => w.version === r.version).length })),
+    releases: (ctx.state.releases[endpoint.id] ?? []).map((r) => ({
+      ...r,
+      workerCount: workers.filter((w) => w.version === r.version).length,
+    })),
   };
 }
 
@@ -85,7 +111,14 @@ function workersView(ctx: EmulatorContext, endpoint: StoredEndpoint): Body {
   const count = (status: string): number => workers.filter((w) => w.status === status).length;
   return {
     endpointVersion: endpoint.version,
-    summary: { running: count('RUNNING'), idle: count('IDLE'), initializing: count('INITIALIZING'), throttled: count('THROTTLED'), unhealthy: count('UNHEALTHY'), total: workers.length },
+    summary: {
+      running: count('RUNNING'),
+      idle: count('IDLE'),
+      initializing: count('INITIALIZING'),
+      throttled: count('THROTTLED'),
+      unhealthy: count('UNHEALTHY'),
+      total: workers.length,
+    },
     workers,
   };
 }
@@ -93,9 +126,18 @@ function workersView(ctx: EmulatorContext, endpoint: StoredEndpoint): Body {
 export function serverlessRoutes(ctx: EmulatorContext): Route[] {
   const show = (e: StoredEndpoint): Body => endpointResponse(e, ctx.jobsUrl());
   return [
-    route('GET', '/v2/serverless', 'List serverless endpoints', () => ({ status: 200, body: { endpoints: ctx.state.endpoints.map(show) } })),
-    route('POST', '/v2/serverless', 'Create a serverless endpoint', async ({ req }) => ({ status: 201, body: show(await create(ctx, await readJsonBody(req))) })),
-    route('GET', '/v2/serverless/{id}', 'Get a serverless endpoint', ({ params }) => ({ status: 200, body: show(requireEndpoint(ctx, params.id)) })),
+    route('GET', '/v2/serverless', 'List serverless endpoints', () => ({
+      status: 200,
+      body: { endpoints: ctx.state.endpoints.map(show) },
+    })),
+    route('POST', '/v2/serverless', 'Create a serverless endpoint', async ({ req }) => ({
+      status: 201,
+      body: show(await create(ctx, await readJsonBody(req))),
+    })),
+    route('GET', '/v2/serverless/{id}', 'Get a serverless endpoint', ({ params }) => ({
+      status: 200,
+      body: show(requireEndpoint(ctx, params.id)),
+    })),
     route('PATCH', '/v2/serverless/{id}', 'Update a serverless endpoint', async ({ req, params }) => {
       const current = requireEndpoint(ctx, params.id);
       const body = await readJsonBody(req);
@@ -109,7 +151,13 @@ export function serverlessRoutes(ctx: EmulatorContext): Route[] {
       ctx.persist();
       return { status: 204 };
     }),
-    route('GET', '/v2/serverless/{id}/workers', 'List serverless endpoint workers', ({ params }) => ({ status: 200, body: workersView(ctx, requireEndpoint(ctx, params.id)) })),
-    route('GET', '/v2/serverless/{id}/releases', 'List serverless endpoint releases', ({ params }) => ({ status: 200, body: releasesView(ctx, requireEndpoint(ctx, params.id)) })),
+    route('GET', '/v2/serverless/{id}/workers', 'List serverless endpoint workers', ({ params }) => ({
+      status: 200,
+      body: workersView(ctx, requireEndpoint(ctx, params.id)),
+    })),
+    route('GET', '/v2/serverless/{id}/releases', 'List serverless endpoint releases', ({ params }) => ({
+      status: 200,
+      body: releasesView(ctx, requireEndpoint(ctx, params.id)),
+    })),
   ];
 }

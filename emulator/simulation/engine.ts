@@ -50,7 +50,9 @@ export class Simulation {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.safeTick(), TICK_MS);
+    this.timer = setInterval(() => {
+      this.safeTick();
+    }, TICK_MS);
     this.timer.unref();
   }
 
@@ -121,7 +123,10 @@ export class Simulation {
   }
 
   private tryPlace(endpoint: StoredEndpoint, worker: Worker, now: number): void {
-    const placement = place(endpoint, [...this.workers.values()].filter((w) => w !== worker));
+    const placement = place(
+      endpoint,
+      [...this.workers.values()].filter((w) => w !== worker),
+    );
     if (!placement) return;
     worker.gpuTypeId = placement.gpuTypeId;
     worker.cpuFlavorId = placement.cpuFlavorId;
@@ -129,7 +134,11 @@ export class Simulation {
     worker.dataCenterId = placement.dataCenterId;
     worker.status = 'INITIALIZING';
     worker.placedAt = now;
-    this.logs.append(worker.id, 'system', `placed on ${placement.gpuTypeId ? `${endpoint.gpu?.count ?? 1}x ${placement.gpuTypeId}` : `${placement.cpuFlavorId} with ${placement.vcpuCount} vCPUs`} in ${placement.dataCenterId}`);
+    this.logs.append(
+      worker.id,
+      'system',
+      `placed on ${placement.gpuTypeId ? `${endpoint.gpu?.count ?? 1}x ${placement.gpuTypeId}` : `${placement.cpuFlavorId} with ${placement.vcpuCount} vCPUs`} in ${placement.dataCenterId}`,
+    );
     this.logs.append(worker.id, 'system', `pulling image ${worker.image}`);
   }
 
@@ -153,7 +162,9 @@ export class Simulation {
     this.tryPlace(endpoint, worker, now);
     if (worker.status === 'THROTTLED') {
       const where = endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds.join(', ') : 'any data center';
-      const what = endpoint.gpu ? `GPU pools ${endpoint.gpu.pools.join(', ')}` : `CPU flavors ${(endpoint.cpu ?? []).map((c) => c.id).join(', ')}`;
+      const what = endpoint.gpu
+        ? `GPU pools ${endpoint.gpu.pools.join(', ')}`
+        : `CPU flavors ${(endpoint.cpu ?? []).map((c) => c.id).join(', ')}`;
       this.logs.append(worker.id, 'system', `throttled: no free capacity for ${what} in ${where}; waiting`);
     }
   }
@@ -198,7 +209,8 @@ export class Simulation {
     // Rolling update: an old-version worker leaves once it is idle and enough new ones serve.
     for (const w of stale) {
       if (w.status === 'THROTTLED' || w.status === 'INITIALIZING') this.remove(w, 'replaced by a newer release before it started');
-      else if (w.status === 'IDLE' && w.activeRequests === 0 && freshReady >= Math.min(desired, 1)) this.remove(w, `replaced by release version ${endpoint.version}`);
+      else if (w.status === 'IDLE' && w.activeRequests === 0 && freshReady >= Math.min(desired, 1))
+        this.remove(w, `replaced by release version ${endpoint.version}`);
     }
     let surplus = fresh.length - desired;
     for (const w of fresh.filter((x) => x.status === 'THROTTLED')) {
@@ -207,7 +219,9 @@ export class Simulation {
       surplus--;
     }
     const idleMs = endpoint.workers.idleTimeout !== undefined ? endpoint.workers.idleTimeout * 1000 : REQUEST_COUNT_IDLE_MS;
-    const idle = fresh.filter((w) => w.status === 'IDLE' && w.activeRequests === 0 && w.idleSince !== undefined).sort((a, b) => a.idleSince! - b.idleSince!);
+    const idle = fresh
+      .filter((w) => w.status === 'IDLE' && w.activeRequests === 0 && w.idleSince !== undefined)
+      .sort((a, b) => a.idleSince! - b.idleSince!);
     for (const w of idle) {
       if (surplus <= 0) break;
       if (this.sim(now - w.idleSince!) < idleMs) continue;
@@ -317,7 +331,13 @@ export class Simulation {
     }
   }
 
-  private finish(job: Job, worker: Worker | undefined, status: 'COMPLETED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED', at: number, result: { output?: unknown; error?: string }): void {
+  private finish(
+    job: Job,
+    worker: Worker | undefined,
+    status: 'COMPLETED' | 'FAILED' | 'TIMED_OUT' | 'CANCELLED',
+    at: number,
+    result: { output?: unknown; error?: string },
+  ): void {
     job.status = status;
     job.finishedAt = Math.min(at, this.now());
     if (result.output !== undefined) job.output = result.output;
@@ -337,14 +357,22 @@ export class Simulation {
   }
 
   private sendWebhook(job: Job): void {
-    void fetch(job.webhook!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(this.view(job)), signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+    void fetch(job.webhook!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(this.view(job)),
+      signal: AbortSignal.timeout(5000),
+    }).catch(() => undefined);
   }
 
   cancel(job: Job): void {
     if (isTerminal(job.status)) return;
     if (job.status === 'IN_QUEUE') {
       const queue = this.queues.get(job.endpointId) ?? [];
-      this.queues.set(job.endpointId, queue.filter((id) => id !== job.id));
+      this.queues.set(
+        job.endpointId,
+        queue.filter((id) => id !== job.id),
+      );
       this.finish(job, undefined, 'CANCELLED', this.now(), {});
       return;
     }
@@ -399,7 +427,13 @@ export class Simulation {
         inQueue: jobs.filter((j) => j.status === 'IN_QUEUE').length,
         retried: stats.retried,
       },
-      workers: { idle: count('IDLE'), running: count('RUNNING'), initializing: count('INITIALIZING'), throttled: count('THROTTLED'), unhealthy: count('UNHEALTHY') },
+      workers: {
+        idle: count('IDLE'),
+        running: count('RUNNING'),
+        initializing: count('INITIALIZING'),
+        throttled: count('THROTTLED'),
+        unhealthy: count('UNHEALTHY'),
+      },
     };
   }
 
@@ -413,7 +447,7 @@ export class Simulation {
       }
       const wake = (): void => {
         clearTimeout(timer);
-        set!.delete(wake);
+        set.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, Math.max(0, timeoutMs));
@@ -443,7 +477,8 @@ export class Simulation {
   }
 
   endpointDeleted(endpointId: string): void {
-    for (const job of this.jobs.values()) if (job.endpointId === endpointId && !isTerminal(job.status)) this.finish(job, undefined, 'CANCELLED', this.now(), {});
+    for (const job of this.jobs.values())
+      if (job.endpointId === endpointId && !isTerminal(job.status)) this.finish(job, undefined, 'CANCELLED', this.now(), {});
     for (const w of this.workersOf(endpointId)) this.remove(w, 'endpoint deleted');
     this.queues.delete(endpointId);
   }

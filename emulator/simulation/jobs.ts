@@ -46,13 +46,20 @@ const MAX_SLEEP_MS = 24 * 3600 * 1000;
 export function planFor(input: unknown): HandlerPlan {
   const object = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   const chunks = Array.isArray(object.stream) ? object.stream : [];
-  const sleep = typeof object.sleepMs === 'number' && Number.isFinite(object.sleepMs) && object.sleepMs >= 0 ? Math.min(object.sleepMs, MAX_SLEEP_MS) : undefined;
+  const sleep =
+    typeof object.sleepMs === 'number' && Number.isFinite(object.sleepMs) && object.sleepMs >= 0
+      ? Math.min(object.sleepMs, MAX_SLEEP_MS)
+      : undefined;
   const durationMs = sleep ?? (chunks.length > 0 ? chunks.length * STREAM_CHUNK_MS : DEFAULT_DURATION_MS);
   const logLines = Array.isArray(object.log) ? object.log.filter((l): l is string => typeof l === 'string') : [];
   const output = 'output' in object ? object.output : chunks.length > 0 ? chunks : { echo: input };
   return {
     durationMs,
-    ...(typeof object.fail === 'string' ? { failMessage: object.fail } : object.fail === true ? { failMessage: 'handler raised an error' } : {}),
+    ...(typeof object.fail === 'string'
+      ? { failMessage: object.fail }
+      : object.fail === true
+        ? { failMessage: 'handler raised an error' }
+        : {}),
     chunks,
     output,
     logLines,
@@ -67,7 +74,8 @@ export function isTerminal(status: JobStatus): boolean {
 export function jobView(job: Job, timeScale: number): Record<string, unknown> {
   const view: Record<string, unknown> = { id: job.id, status: job.status };
   if (job.startedAt !== undefined) view.delayTime = Math.round((job.startedAt - job.submittedAt) * timeScale);
-  if (job.startedAt !== undefined && job.finishedAt !== undefined) view.executionTime = Math.round((job.finishedAt - job.startedAt) * timeScale);
+  if (job.startedAt !== undefined && job.finishedAt !== undefined)
+    view.executionTime = Math.round((job.finishedAt - job.startedAt) * timeScale);
   if (job.workerId) view.workerId = job.workerId;
   if (job.status === 'COMPLETED') view.output = job.output;
   if (job.error !== undefined && (job.status === 'FAILED' || job.status === 'TIMED_OUT')) view.error = job.error;
@@ -76,12 +84,16 @@ export function jobView(job: Job, timeScale: number): Record<string, unknown> {
 }
 
 /** Validates a `/run` or `/runsync` body; returns a reason when it cannot be queued. */
-export function parseSubmission(body: unknown): { ok: true; input: unknown; webhook?: string; executionTimeoutMs?: number } | { ok: false; errors: string[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, errors: ['$: the body is an object with an input member'] };
+export function parseSubmission(
+  body: unknown,
+): { ok: true; input: unknown; webhook?: string; executionTimeoutMs?: number } | { ok: false; errors: string[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, errors: ['$: the body is an object with an input member'] };
   const object = body as Record<string, unknown>;
   const errors: string[] = [];
   if (!('input' in object) || object.input === null || object.input === undefined) errors.push('$.input: missing required property: input');
-  if (object.webhook !== undefined && (typeof object.webhook !== 'string' || !/^https?:\/\//.test(object.webhook))) errors.push('$.webhook: must be an http(s) URL');
+  if (object.webhook !== undefined && (typeof object.webhook !== 'string' || !/^https?:\/\//.test(object.webhook)))
+    errors.push('$.webhook: must be an http(s) URL');
   let executionTimeoutMs: number | undefined;
   if (object.policy !== undefined) {
     const policy = object.policy;
@@ -89,11 +101,17 @@ export function parseSubmission(body: unknown): { ok: true; input: unknown; webh
     else {
       const timeout = (policy as Record<string, unknown>).executionTimeout;
       if (timeout !== undefined) {
-        if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1) errors.push('$.policy.executionTimeout: must be a positive integer of milliseconds');
+        if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1)
+          errors.push('$.policy.executionTimeout: must be a positive integer of milliseconds');
         else executionTimeoutMs = timeout;
       }
     }
   }
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, input: object.input, ...(typeof object.webhook === 'string' ? { webhook: object.webhook } : {}), ...(executionTimeoutMs !== undefined ? { executionTimeoutMs } : {}) };
+  return {
+    ok: true,
+    input: object.input,
+    ...(typeof object.webhook === 'string' ? { webhook: object.webhook } : {}),
+    ...(executionTimeoutMs !== undefined ? { executionTimeoutMs } : {}),
+  };
 }

@@ -68,7 +68,7 @@ export class LogStore {
       this.listeners.set(workerId, set);
     }
     set.add(listener);
-    return () => set!.delete(listener);
+    return () => set.delete(listener);
   }
 
   forget(workerIds: Iterable<string>): void {

@@ -128,7 +128,13 @@
     const max = step * ticks;
     // Small amounts (a few minutes of a worker) get the digits that tell their ticks apart.
     const axisUsd = step < 0.01 ? new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }) : usd;
-    const root = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': `Spend per ${view.buckets.length === 1 ? 'bucket' : 'bucket, ' + n + ' buckets'}; arrow keys move between bars` });
+    const root = svg('svg', {
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'group',
+      'aria-label': `Spend per ${view.buckets.length === 1 ? 'bucket' : 'bucket, ' + n + ' buckets'}; arrow keys move between bars`,
+    });
     for (let t = 0; t <= ticks; t++) {
       const y = m.top + plotH - (plotH * t) / ticks;
       svg('line', { class: 'grid', x1: m.left, x2: width - m.right, y1: y, y2: y }, root);
@@ -140,7 +146,11 @@
     focused = Math.min(focused, n - 1);
     for (let i = 0; i < n; i++) {
       const x = m.left + slot * i + (slot - barW) / 2;
-      const bar = svg('g', { class: 'bar', tabindex: i === focused ? 0 : -1, role: 'img', 'aria-label': barLabel(i), 'data-index': i }, root);
+      const bar = svg(
+        'g',
+        { class: 'bar', tabindex: i === focused ? 0 : -1, role: 'img', 'aria-label': barLabel(i), 'data-index': i },
+        root,
+      );
       svg('rect', { class: 'hit', x: m.left + slot * i, y: m.top, width: slot, height: plotH }, bar);
       let y = m.top + plotH;
       view.series.forEach((s, k) => {
@@ -149,7 +159,17 @@
         svg('rect', { class: `seg s${k}`, x, y: y - h, width: barW, height: h }, bar);
         y -= h;
       });
-      svg('rect', { class: 'ring', x: x - 2, y: Math.min(y, m.top + plotH - 2) - 2, width: barW + 4, height: m.top + plotH - Math.min(y, m.top + plotH - 2) + 4 }, bar);
+      svg(
+        'rect',
+        {
+          class: 'ring',
+          x: x - 2,
+          y: Math.min(y, m.top + plotH - 2) - 2,
+          width: barW + 4,
+          height: m.top + plotH - Math.min(y, m.top + plotH - 2) + 4,
+        },
+        bar,
+      );
       bar.addEventListener('focus', () => {
         focused = i;
         showDetail(i);
@@ -159,7 +179,11 @@
     // As many bucket labels as fit without overlapping, always the first.
     const every = Math.max(1, Math.ceil((n * 84) / plotW));
     for (let i = 0; i < n; i += every) {
-      const label = svg('text', { class: 'axis', x: m.left + slot * (i + 0.5), y: height - m.bottom + 18, 'text-anchor': 'middle', 'aria-hidden': 'true' }, root);
+      const label = svg(
+        'text',
+        { class: 'axis', x: m.left + slot * (i + 0.5), y: height - m.bottom + 18, 'text-anchor': 'middle', 'aria-hidden': 'true' },
+        root,
+      );
       label.textContent = view.buckets[i].label.replace(/^week of /, '');
     }
     root.addEventListener('keydown', (event) => {
@@ -186,13 +210,17 @@
   function drawTable() {
     const table = /** @type {HTMLTableElement} */ ($('table'));
     const head = document.createElement('tr');
-    head.append(cell('th', 'Bucket (UTC)'), ...view.table.columns.map((c, k) => {
-      const th = cell('th', '', 'num');
-      const swatch = cell('span', '', `swatch s${k}`);
-      swatch.setAttribute('aria-hidden', 'true');
-      th.append(swatch, document.createTextNode(c));
-      return th;
-    }), cell('th', 'Total', 'num'));
+    head.append(
+      cell('th', 'Bucket (UTC)'),
+      ...view.table.columns.map((c, k) => {
+        const th = cell('th', '', 'num');
+        const swatch = cell('span', '', `swatch s${k}`);
+        swatch.setAttribute('aria-hidden', 'true');
+        th.append(swatch, document.createTextNode(c));
+        return th;
+      }),
+      cell('th', 'Total', 'num'),
+    );
     for (const th of head.children) th.setAttribute('scope', 'col');
     table.tHead?.replaceChildren(head);
     table.tBodies[0].replaceChildren(
@@ -234,7 +262,8 @@
     $('empty').hidden = !view.empty;
     for (const id of ['chart', 'detail', 'legend', 'table']) $(id).hidden = view.empty;
     $('detail').textContent = '';
-    $('components').textContent = view.components.length > 1 ? `By component: ${view.components.map((c) => `${c.label} ${c.amount}`).join(' · ')}` : '';
+    $('components').textContent =
+      view.components.length > 1 ? `By component: ${view.components.map((c) => `${c.label} ${c.amount}`).join(' · ')}` : '';
     exportButton.disabled = !canExport;
     if (!view.empty) {
       drawLegend();
@@ -250,7 +279,11 @@
       case 'init':
         if (kinds.length === 0) {
           kinds = m.kinds;
-          options(kind, kinds.map((k) => k.id), kinds.map((k) => k.label));
+          options(
+            kind,
+            kinds.map((k) => k.id),
+            kinds.map((k) => k.label),
+          );
           options(bucketSize, m.bucketSizes);
           maxLastN = m.maxLastN;
           input('lastN').max = String(maxLastN);

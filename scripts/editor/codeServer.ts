@@ -88,8 +88,10 @@ export class CodeServer {
     const args = [
       CODE_SERVER_ENTRY,
       ...common,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -112,7 +114,9 @@ export class CodeServer {
 
   private waitForListening(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`code-server did not listen within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        fail(new Error(`code-server did not listen within ${START_TIMEOUT_MS} ms`));
+      }, START_TIMEOUT_MS);
       const fail = (error: Error) => {
         clearTimeout(timer);
         reject(new Error(`${error.message}\n--- code-server output ---\n${this.output.join('')}`));
@@ -126,7 +130,9 @@ export class CodeServer {
       };
       this.child.stdout!.on('data', onData);
       this.child.stderr!.on('data', onData);
-      this.child.once('exit', (code, signal) => fail(new Error(`code-server exited early (code ${code}, signal ${signal})`)));
+      this.child.once('exit', (code, signal) => {
+        fail(new Error(`code-server exited early (code ${code}, signal ${signal})`));
+      });
     });
   }
 
@@ -144,10 +150,15 @@ export class CodeServer {
     running.delete(this);
     const exited = new Promise<void>((resolve) => {
       if (this.child.exitCode !== null || this.child.signalCode !== null) resolve();
-      else this.child.once('exit', () => resolve());
+      else
+        this.child.once('exit', () => {
+          resolve();
+        });
     });
     this.killGroup('SIGTERM');
-    const timer = setTimeout(() => this.killGroup('SIGKILL'), 5_000);
+    const timer = setTimeout(() => {
+      this.killGroup('SIGKILL');
+    }, 5_000);
     await exited;
     clearTimeout(timer);
     // Whatever ignored SIGTERM (pty host, language server) goes now.
@@ -162,7 +173,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() => {
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'));
+      });
     });
   });
 }

@@ -9,7 +9,15 @@ export const SCREENSHOT_DIR = join(OUTPUT_DIR, 'screenshots');
 
 const CODE_SERVER_VERSION = '4.100.3';
 const EDITOR_CACHE_DIR = process.env.EDITOR_CACHE_DIR ?? join(REPO_ROOT, '.cache', 'editor');
-export const CODE_SERVER_ENTRY = join(EDITOR_CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const CODE_SERVER_ENTRY = join(
+  EDITOR_CACHE_DIR,
+  `code-server-${CODE_SERVER_VERSION}`,
+  'node_modules',
+  'code-server',
+  'out',
+  'node',
+  'entry.js',
+);
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The file `npm run package` writes (vsce's default name). */

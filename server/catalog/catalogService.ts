@@ -64,7 +64,11 @@ export class CatalogService {
   }
 
   get status(): CatalogStatus {
-    return { state: this.state, ...(this.fetchedAt ? { fetchedAt: this.fetchedAt } : {}), ...(this.lastError ? { error: this.lastError } : {}) };
+    return {
+      state: this.state,
+      ...(this.fetchedAt ? { fetchedAt: this.fetchedAt } : {}),
+      ...(this.lastError ? { error: this.lastError } : {}),
+    };
   }
 
   /** Called when the catalog or only its status (a failed refresh) changed. */
@@ -152,7 +156,13 @@ export class CatalogService {
   private async saveCache(apiUrl: string, data: CatalogData): Promise<void> {
     const file = this.options.cacheFile;
     if (!file || !this.fetchedAt) return;
-    const cache: CacheFile = { version: 1, apiUrl, fetchedAt: this.fetchedAt, data, ...(this.properties ? { liveProperties: [...this.properties] } : {}) };
+    const cache: CacheFile = {
+      version: 1,
+      apiUrl,
+      fetchedAt: this.fetchedAt,
+      data,
+      ...(this.properties ? { liveProperties: [...this.properties] } : {}),
+    };
     try {
       await writeFileAtomic(file, JSON.stringify(cache));
     } catch (error) {

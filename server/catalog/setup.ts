@@ -38,13 +38,24 @@ export function createCatalogService(setup: CatalogSetup): CatalogService {
   let client: ApiClient | undefined;
   if (config.apiKey) {
     try {
-      client = createApiClient({ ...config, log: (entry) => setup.log(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`) });
+      client = createApiClient({
+        ...config,
+        log: (entry) => {
+          setup.log(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`);
+        },
+      });
     } catch (error) {
       setup.log(`catalog disabled: ${(error as Error).message}`);
     }
   }
   // One cache per service URL, so the emulator's catalog never stands in for the real one.
-  const cacheFile = join(setup.cacheDir ?? defaultCacheDir(env), `catalog-${createHash('sha256').update(config.apiUrl ?? DEFAULT_API_URL).digest('hex').slice(0, 16)}.json`);
+  const cacheFile = join(
+    setup.cacheDir ?? defaultCacheDir(env),
+    `catalog-${createHash('sha256')
+      .update(config.apiUrl ?? DEFAULT_API_URL)
+      .digest('hex')
+      .slice(0, 16)}.json`,
+  );
   return new CatalogService({
     client,
     pinned,

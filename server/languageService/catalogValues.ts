@@ -51,7 +51,9 @@ export function poolValue(catalog: Catalog, pool: string, dataCenters: readonly 
   const memory = [...new Set(members.map((t) => t.memory))].join('/');
   const prices = members.map((t) => t.price?.secure).filter((p): p is number => p !== undefined && p > 0);
   const priceRange = prices.length > 0 ? `, ${money(Math.min(...prices))}-${money(Math.max(...prices))}/h per GPU` : '';
-  const inStock = members.some((t) => t.dataCenters?.some((dc) => dc.availability !== 'NONE' && (dataCenters.length === 0 || dataCenters.includes(dc.id))));
+  const inStock = members.some((t) =>
+    t.dataCenters?.some((dc) => dc.availability !== 'NONE' && (dataCenters.length === 0 || dataCenters.includes(dc.id))),
+  );
   const where = dataCenters.length > 0 ? ` in ${dataCenters.join(', ')}` : '';
   return {
     value: pool,
@@ -63,7 +65,11 @@ export function poolValue(catalog: Catalog, pool: string, dataCenters: readonly 
 export function gpuTypeValue(catalog: Catalog, id: string): CatalogValue | undefined {
   const type = catalog.gpuTypes.get(id);
   if (!type) return undefined;
-  return { value: id, detail: `${type.memory} GB, pool ${type.pool ?? 'none'}`, documentation: `**${type.name}** (${id})\n\n${gpuTypeLine(type)}\n\nPool: ${type.pool ?? 'in no serverless pool'}` };
+  return {
+    value: id,
+    detail: `${type.memory} GB, pool ${type.pool ?? 'none'}`,
+    documentation: `**${type.name}** (${id})\n\n${gpuTypeLine(type)}\n\nPool: ${type.pool ?? 'in no serverless pool'}`,
+  };
 }
 
 const PROVIDERS: ValueProvider[] = [
@@ -100,7 +106,9 @@ const PROVIDERS: ValueProvider[] = [
       const counts = [2, 4, 8, 16, 32, 64, 128].filter((n) => !flavor || (n >= flavor.vcpu.min && n <= flavor.vcpu.max));
       return counts.map((n) => ({
         value: n,
-        detail: flavor ? `${n * flavor.ramGbPerVcpu} GB RAM${flavor.price ? `, ${money(n * flavor.price.serverlessPerVcpu)}/h` : ''}` : 'power of two',
+        detail: flavor
+          ? `${n * flavor.ramGbPerVcpu} GB RAM${flavor.price ? `, ${money(n * flavor.price.serverlessPerVcpu)}/h` : ''}`
+          : 'power of two',
         documentation: flavor ? `${n} vCPUs of ${flavor.name}: ${n * flavor.ramGbPerVcpu} GB RAM` : `${n} vCPUs`,
       }));
     },
@@ -112,7 +120,11 @@ const PROVIDERS: ValueProvider[] = [
       return [...catalog.dataCenters.values()].map((dc) => {
         const stock = types.map((t) => t.dataCenters?.find((d) => d.id === dc.id)?.availability ?? 'NONE');
         const best = ['HIGH', 'MEDIUM', 'LOW', 'NONE'].find((level) => stock.includes(level as never)) ?? 'unknown';
-        return { value: dc.id, detail: `${dc.name}${types.length > 0 ? ` · stock for the chosen pools: ${best}` : ''}`, documentation: `**${dc.name}** (${dc.id})` };
+        return {
+          value: dc.id,
+          detail: `${dc.name}${types.length > 0 ? ` · stock for the chosen pools: ${best}` : ''}`,
+          documentation: `**${dc.name}** (${dc.id})`,
+        };
       });
     },
   },
@@ -125,11 +137,21 @@ const PROVIDERS: ValueProvider[] = [
   },
   {
     pattern: ['networkVolumes', '*'],
-    values: (catalog) => [...(catalog.networkVolumes?.values() ?? [])].map((v) => ({ value: v.id, detail: `${v.name} · ${v.dataCenter}`, documentation: `**${v.name}** in ${v.dataCenter}` })),
+    values: (catalog) =>
+      [...(catalog.networkVolumes?.values() ?? [])].map((v) => ({
+        value: v.id,
+        detail: `${v.name} · ${v.dataCenter}`,
+        documentation: `**${v.name}** in ${v.dataCenter}`,
+      })),
   },
   {
     pattern: ['registry'],
-    values: (catalog) => [...(catalog.data.registries ?? [])].map((r) => ({ value: r.id, detail: r.name, documentation: `Registry credential **${r.name}**` })),
+    values: (catalog) =>
+      [...(catalog.data.registries ?? [])].map((r) => ({
+        value: r.id,
+        detail: r.name,
+        documentation: `Registry credential **${r.name}**`,
+      })),
   },
 ];
 
@@ -139,7 +161,11 @@ function cudaValues(catalog: Catalog, spec: Record<string, unknown>): CatalogVal
   const versions = [...new Set(types.flatMap((t) => t.cudaVersions ?? []))].sort(compareVersions).reverse();
   return versions.map((version) => {
     const supporting = types.filter((t) => t.cudaVersions?.includes(version));
-    return { value: version, detail: `${supporting.length} of ${types.length} GPU types`, documentation: `CUDA **${version}** on: ${supporting.map((t) => t.name).join(', ')}` };
+    return {
+      value: version,
+      detail: `${supporting.length} of ${types.length} GPU types`,
+      documentation: `CUDA **${version}** on: ${supporting.map((t) => t.name).join(', ')}`,
+    };
   });
 }
 
@@ -147,12 +173,20 @@ export function templateDoc(catalog: Catalog, id: string): string {
   const t = catalog.templates.get(id);
   if (!t) return '';
   const env = Object.entries(t.env ?? {}).map(([k, v]) => `- \`${k}\` = \`${v}\``);
-  const cuda = t.allowedCudaVersions?.length ? [`CUDA: ${t.allowedCudaVersions.join(', ')} (seeds gpu.allowedCudaVersions when the spec sets no CUDA constraint)`] : [];
-  return [`**${t.name}** (${t.id})${t.serverless ? '' : ' — pod template, not usable for endpoints'}`, '', `Image: \`${t.image}\``, ...cuda, ...(env.length > 0 ? ['', 'Environment:', ...env] : [])].join('\n');
+  const cuda = t.allowedCudaVersions?.length
+    ? [`CUDA: ${t.allowedCudaVersions.join(', ')} (seeds gpu.allowedCudaVersions when the spec sets no CUDA constraint)`]
+    : [];
+  return [
+    `**${t.name}** (${t.id})${t.serverless ? '' : ' — pod template, not usable for endpoints'}`,
+    '',
+    `Image: \`${t.image}\``,
+    ...cuda,
+    ...(env.length > 0 ? ['', 'Environment:', ...env] : []),
+  ].join('\n');
 }
 
 function matches(pattern: readonly (string | number)[], path: JsonPath): boolean {
-  return pattern.length === path.length && pattern.every((p, i) => p === '*' ? typeof path[i] === 'number' : p === path[i]);
+  return pattern.length === path.length && pattern.every((p, i) => (p === '*' ? typeof path[i] === 'number' : p === path[i]));
 }
 
 /** Values allowed at `path`, or undefined when the catalog has nothing to say there. */

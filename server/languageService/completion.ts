@@ -41,12 +41,25 @@ export function completeAt(context: CursorContext, data: unknown, format: SpecFo
 }
 
 /** Catalog values at the cursor; on a list key with no value yet (`pools: |`), a one-item list. */
-function catalogValueCompletions(catalog: Catalog, context: CursorContext, data: unknown, format: SpecFormat, view: SchemaView | undefined): SpecCompletion[] | undefined {
+function catalogValueCompletions(
+  catalog: Catalog,
+  context: CursorContext,
+  data: unknown,
+  format: SpecFormat,
+  view: SchemaView | undefined,
+): SpecCompletion[] | undefined {
   const asList = view?.types.includes('array') && typeof context.path[context.path.length - 1] !== 'number';
   const values = catalogValuesAt(catalog, data, asList ? [...context.path, 0] : context.path);
   if (!values) return undefined;
   return values.map((entry: CatalogValue, index) => {
-    const text = typeof entry.value === 'number' ? String(entry.value) : format === 'json' ? JSON.stringify(entry.value) : context.insideQuotes ? entry.value : scalarText(entry.value, 'yaml');
+    const text =
+      typeof entry.value === 'number'
+        ? String(entry.value)
+        : format === 'json'
+          ? JSON.stringify(entry.value)
+          : context.insideQuotes
+            ? entry.value
+            : scalarText(entry.value, 'yaml');
     return {
       label: String(entry.value),
       kind: 'value' as const,

@@ -27,7 +27,10 @@ function basis(cost: SpecCost): string {
     const gpus = cost.gpuCount === 1 ? '1 GPU' : `${cost.gpuCount} GPUs`;
     const cheapest = cost.placements[0];
     const priciest = cost.placements[cost.placements.length - 1];
-    const types = cheapest === priciest ? `${cheapest.name} at ${formatUsd(cheapest.unitPrice)}` : `${cheapest.name} at ${formatUsd(cheapest.unitPrice)} to ${priciest.name} at ${formatUsd(priciest.unitPrice)}`;
+    const types =
+      cheapest === priciest
+        ? `${cheapest.name} at ${formatUsd(cheapest.unitPrice)}`
+        : `${cheapest.name} at ${formatUsd(cheapest.unitPrice)} to ${priciest.name} at ${formatUsd(priciest.unitPrice)}`;
     return `Per worker: ${gpus} × ${types} per GPU-hour (secure-cloud price; ${cost.placements.length} GPU type${cost.placements.length === 1 ? '' : 's'} in the selection).`;
   }
   const each = cost.placements.map((p) => `${p.id} ${p.vcpuCount} vCPU × ${formatUsd(p.unitPrice)} = ${formatUsd(p.perWorkerHour)}`);
@@ -37,7 +40,9 @@ function basis(cost: SpecCost): string {
 export function costMarkdown(cost: SpecCost): string {
   const lines = ['---', '', '**Cost from catalog prices**', ''];
   if (!cost.alwaysOn || !cost.atMax) {
-    lines.push(`The catalog has no price for ${cost.unpriced.length > 0 ? cost.unpriced.join(', ') : 'this selection'}, so its cost cannot be estimated.`);
+    lines.push(
+      `The catalog has no price for ${cost.unpriced.length > 0 ? cost.unpriced.join(', ') : 'this selection'}, so its cost cannot be estimated.`,
+    );
     return lines.join('\n');
   }
   lines.push(
@@ -48,7 +53,8 @@ export function costMarkdown(cost: SpecCost): string {
     '',
     basis(cost),
   );
-  if (cost.placements.length > 1) lines.push('', 'A range runs from the cheapest placement to the priciest; the scheduler picks among them.');
+  if (cost.placements.length > 1)
+    lines.push('', 'A range runs from the cheapest placement to the priciest; the scheduler picks among them.');
   if (cost.unpriced.length > 0) lines.push('', `Not priced (no catalog price): ${cost.unpriced.join(', ')}.`);
   lines.push(
     '',

@@ -28,7 +28,11 @@ const MARKER = 'zzEsCursorzz';
 
 /** The document holding `offset`, or the one it precedes (comments above a document's first key). */
 export function documentAt(documents: readonly SpecDocument[], offset: number): SpecDocument | undefined {
-  return documents.find((d) => containsOffset(d.span, offset)) ?? documents.find((d) => offset < d.span.offset) ?? documents[documents.length - 1];
+  return (
+    documents.find((d) => containsOffset(d.span, offset)) ??
+    documents.find((d) => offset < d.span.offset) ??
+    documents[documents.length - 1]
+  );
 }
 
 /** `document` is the parsed document under the cursor, when there is one: it often answers without a re-parse. */
@@ -45,7 +49,12 @@ function jsonCompletionContext(text: string, offset: number): CursorContext | un
   let prefix = '';
   let replaceSpan: TextSpan = { offset, length: 0 };
   let insideQuotes = false;
-  if (previous && (previous.type === 'string' || previous.type === 'property') && offset > previous.offset && offset <= previous.offset + previous.length) {
+  if (
+    previous &&
+    (previous.type === 'string' || previous.type === 'property') &&
+    offset > previous.offset &&
+    offset <= previous.offset + previous.length
+  ) {
     insideQuotes = previous.type === 'string';
     prefix = text.slice(previous.offset + 1, offset);
     replaceSpan = { offset: previous.offset, length: previous.length };
@@ -87,9 +96,20 @@ function yamlCompletionContext(text: string, offset: number, document?: SpecDocu
     prefix = valueLine[4];
     quoted = valueLine[3] !== '';
     // The cursor is in a value the last parse already placed: its path is known, no re-parse needed.
-    const bareKey = after.trim() === '' && /^\s*(?:-\s+)*[^\s:#][^:#]*?:\s+$/.test(before) ? { offset: lineStart + valueLine[1].length, key: valueLine[2] } : undefined;
+    const bareKey =
+      after.trim() === '' && /^\s*(?:-\s+)*[^\s:#][^:#]*?:\s+$/.test(before)
+        ? { offset: lineStart + valueLine[1].length, key: valueLine[2] }
+        : undefined;
     const typed = typedValuePath(document?.root, text, offset, prefix, bareKey);
-    if (typed) return { path: typed, position: 'value', prefix, replaceSpan: { offset: wordStart(prefix), length: prefix.length + (after.match(/^[\w$.-]*/)?.[0].length ?? 0) }, siblingKeys: [], insideQuotes: quoted };
+    if (typed)
+      return {
+        path: typed,
+        position: 'value',
+        prefix,
+        replaceSpan: { offset: wordStart(prefix), length: prefix.length + (after.match(/^[\w$.-]*/)?.[0].length ?? 0) },
+        siblingKeys: [],
+        insideQuotes: quoted,
+      };
     patched = text.slice(0, offset) + MARKER + text.slice(offset);
   } else {
     return undefined;
@@ -108,7 +128,13 @@ function yamlCompletionContext(text: string, offset: number, document?: SpecDocu
  * The path of the value the cursor is in, from the last parse: a scalar whose text from its start to the
  * cursor is `prefix`, or, right after `key: `, that key's property.
  */
-function typedValuePath(root: SpecNode | undefined, text: string, offset: number, prefix: string, bareKey?: { offset: number; key: string }): JsonPath | undefined {
+function typedValuePath(
+  root: SpecNode | undefined,
+  text: string,
+  offset: number,
+  prefix: string,
+  bareKey?: { offset: number; key: string },
+): JsonPath | undefined {
   if (prefix === '') {
     if (!bareKey) return undefined;
     const property = nodeAt(root, bareKey.offset);
@@ -130,7 +156,9 @@ interface MarkerHit {
 function findMarker(patched: string, markerOffset: number): MarkerHit | undefined {
   if (!patched.startsWith(MARKER, markerOffset)) return undefined;
   // Only the `---` document holding the cursor is parsed again, however many the file has.
-  const chunk = splitYamlDocuments(patched)?.filter((c) => c.offset <= markerOffset).pop() ?? { offset: 0, text: patched };
+  const chunk = splitYamlDocuments(patched)
+    ?.filter((c) => c.offset <= markerOffset)
+    .pop() ?? { offset: 0, text: patched };
   // The YAML parser recurses per level: text the spec parser refused as too deep would overflow it.
   if (yamlNestingBeyond(chunk.text, YAML_SCAN_LIMIT) >= 0) return undefined;
   const documents = YAML.parseAllDocuments(chunk.text, { prettyErrors: false, uniqueKeys: false });
@@ -153,7 +181,9 @@ function findMarker(patched: string, markerOffset: number): MarkerHit | undefine
         visit(pair.value, [...path, key]);
       }
     } else if (YAML.isSeq(node)) {
-      node.items.forEach((item, index) => visit(item, [...path, index]));
+      node.items.forEach((item, index) => {
+        visit(item, [...path, index]);
+      });
     } else if (YAML.isScalar(node) && typeof node.value === 'string' && node.value.includes(MARKER)) {
       hit = { path, position: 'value', siblingKeys: [] };
     }
@@ -163,16 +193,25 @@ function findMarker(patched: string, markerOffset: number): MarkerHit | undefine
 }
 
 /** The key or value under the cursor, for hovers: its path and whether the key was hovered. */
-export function nodeAt(root: SpecNode | undefined, offset: number): { path: JsonPath; onKey: boolean; node?: SpecNode; span: TextSpan } | undefined {
+export function nodeAt(
+  root: SpecNode | undefined,
+  offset: number,
+): { path: JsonPath; onKey: boolean; node?: SpecNode; span: TextSpan } | undefined {
   if (!root) return undefined;
   let node: SpecNode = root;
   const path: JsonPathSegment[] = [];
   for (;;) {
     if (node.kind === 'object') {
-      const property = node.properties.find((p) => containsOffset(p.keySpan, offset) || (p.value !== undefined && containsOffset(p.value, offset)));
+      const property = node.properties.find(
+        (p) => containsOffset(p.keySpan, offset) || (p.value !== undefined && containsOffset(p.value, offset)),
+      );
       if (!property) return path.length > 0 ? { path, onKey: false, node, span: node } : undefined;
       path.push(property.key);
-      if (containsOffset(property.keySpan, offset) && offset < spanEnd(property.keySpan) + 1 && !(property.value && containsOffset(property.value, offset))) {
+      if (
+        containsOffset(property.keySpan, offset) &&
+        offset < spanEnd(property.keySpan) + 1 &&
+        !(property.value && containsOffset(property.value, offset))
+      ) {
         return { path, onKey: true, node: property.value, span: property.keySpan };
       }
       node = property.value!;

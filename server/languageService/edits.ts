@@ -3,7 +3,14 @@
  * property or list item. The user's formatting and comments elsewhere stay exactly as they were.
  */
 import * as jsonc from 'jsonc-parser';
-import { findProperty, type JsonPath, type PropertyNode, type SpecDocument, type SpecFormat, type SpecNode } from '../../core/endpointSpec/tree';
+import {
+  findProperty,
+  type JsonPath,
+  type PropertyNode,
+  type SpecDocument,
+  type SpecFormat,
+  type SpecNode,
+} from '../../core/endpointSpec/tree';
 
 export interface TextEdit {
   readonly offset: number;
@@ -54,14 +61,21 @@ export function replaceValue(text: string, document: SpecDocument, path: JsonPat
 export function renameKey(document: SpecDocument, path: JsonPath, newKey: string, format: SpecFormat): TextEdit[] {
   const target = resolvePath(document.root, path);
   if (!target?.property) return [];
-  return [{ offset: target.property.keySpan.offset, length: target.property.keySpan.length, newText: format === 'json' ? JSON.stringify(newKey) : newKey }];
+  return [
+    {
+      offset: target.property.keySpan.offset,
+      length: target.property.keySpan.length,
+      newText: format === 'json' ? JSON.stringify(newKey) : newKey,
+    },
+  ];
 }
 
 /** Removes a property or a list item; an object left empty is removed with it, so no `key:` with a null value remains. */
 export function remove(text: string, document: SpecDocument, path: JsonPath, format: SpecFormat): TextEdit[] {
   const target = resolvePath(document.root, path);
   if (!target || path.length === 0) return [];
-  const siblings = target.parent?.kind === 'object' ? target.parent.properties.length : target.parent?.kind === 'array' ? target.parent.items.length : 0;
+  const siblings =
+    target.parent?.kind === 'object' ? target.parent.properties.length : target.parent?.kind === 'array' ? target.parent.items.length : 0;
   if (siblings === 1 && target.parentPath.length > 0) return remove(text, document, target.parentPath, format);
   if (format === 'json') {
     const edits = jsonc.modify(text, [...path], undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
@@ -88,8 +102,18 @@ function removeYaml(text: string, target: Resolved): TextEdit[] {
 
 /** In `[a, b, c]` or `{a: 1, b: 2}`: take the separator before the entry, or after it for the first one. */
 function removeFromFlow(parent: SpecNode, start: number, end: number): TextEdit[] {
-  const starts = parent.kind === 'object' ? parent.properties.map((p) => p.keySpan.offset) : parent.kind === 'array' ? parent.items.map((i) => i.offset) : [];
-  const ends = parent.kind === 'object' ? parent.properties.map((p) => (p.value ? p.value.offset + p.value.length : p.keySpan.offset + p.keySpan.length)) : parent.kind === 'array' ? parent.items.map((i) => i.offset + i.length) : [];
+  const starts =
+    parent.kind === 'object'
+      ? parent.properties.map((p) => p.keySpan.offset)
+      : parent.kind === 'array'
+        ? parent.items.map((i) => i.offset)
+        : [];
+  const ends =
+    parent.kind === 'object'
+      ? parent.properties.map((p) => (p.value ? p.value.offset + p.value.length : p.keySpan.offset + p.keySpan.length))
+      : parent.kind === 'array'
+        ? parent.items.map((i) => i.offset + i.length)
+        : [];
   const index = starts.indexOf(start);
   if (index === -1) return [];
   if (index > 0) return [{ offset: ends[index - 1], length: end - ends[index - 1], newText: '' }];
@@ -108,7 +132,14 @@ export function scalarText(value: string | number | boolean, format: SpecFormat)
  * Adds `key: value` after the last property of the object at `objectPath` (which must have one):
  * on a new line at that property's indentation, or inline for a one-line flow object.
  */
-export function addProperty(text: string, document: SpecDocument, objectPath: JsonPath, key: string, value: unknown, format: SpecFormat): TextEdit[] {
+export function addProperty(
+  text: string,
+  document: SpecDocument,
+  objectPath: JsonPath,
+  key: string,
+  value: unknown,
+  format: SpecFormat,
+): TextEdit[] {
   const object = resolvePath(document.root, objectPath)?.node;
   if (object?.kind !== 'object' || object.properties.length === 0) return [];
   const last = object.properties[object.properties.length - 1];

@@ -6,7 +6,13 @@ import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import { catalogValuesAt } from './catalogValues';
 import { costHoverMarkdown } from './costHover';
 
-export function hoverMarkdown(path: JsonPath, onKey: boolean, node: SpecNode | undefined, data: unknown, catalog?: Catalog): string | undefined {
+export function hoverMarkdown(
+  path: JsonPath,
+  onKey: boolean,
+  node: SpecNode | undefined,
+  data: unknown,
+  catalog?: Catalog,
+): string | undefined {
   const markdown = fieldHover(path, onKey, node, data, catalog);
   // The cost of the spec follows the field's own documentation where the cost depends on that field.
   const cost = markdown && catalog ? costHoverMarkdown(path, data, catalog) : undefined;
@@ -18,7 +24,8 @@ function fieldHover(path: JsonPath, onKey: boolean, node: SpecNode | undefined, 
   if (!view) return undefined;
   if (catalog && !onKey && node?.kind === 'scalar' && node.value !== null) {
     const entry = catalogValuesAt(catalog, data, path)?.find((v) => String(v.value) === String(node.value));
-    if (entry) return `${entry.documentation}
+    if (entry)
+      return `${entry.documentation}
 
 ---
 

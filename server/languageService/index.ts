@@ -64,6 +64,13 @@ export function hover(offset: number, analysis: CheckResult, catalog?: Catalog):
   return markdown ? { markdown, span: target.span } : undefined;
 }
 
-export function fixes(text: string, format: SpecFormat, analysis: CheckResult, request: FixRequest, documentIndex: number, catalog?: Catalog): QuickFix[] {
+export function fixes(
+  text: string,
+  format: SpecFormat,
+  analysis: CheckResult,
+  request: FixRequest,
+  documentIndex: number,
+  catalog?: Catalog,
+): QuickFix[] {
   return quickFixes(request, text, format, analysis.documents[documentIndex], catalog);
 }

@@ -33,11 +33,16 @@ interface FixContext extends FixRequest {
 
 type FixProvider = (context: FixContext) => Array<QuickFix | undefined>;
 
-const fix = (title: string, edits: TextEdit[], preferred = false): QuickFix | undefined => (edits.length > 0 ? { title, edits, preferred } : undefined);
+const fix = (title: string, edits: TextEdit[], preferred = false): QuickFix | undefined =>
+  edits.length > 0 ? { title, edits, preferred } : undefined;
 
-const removeAt = (c: FixContext, path: JsonPath, title: string, preferred = true) => fix(title, remove(c.text, c.document, path, c.format), preferred);
+const removeAt = (c: FixContext, path: JsonPath, title: string, preferred = true) =>
+  fix(title, remove(c.text, c.document, path, c.format), preferred);
 
-const replaceWithSuggestion: FixProvider = (c) => (c.suggestion ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)] : []);
+const replaceWithSuggestion: FixProvider = (c) =>
+  c.suggestion
+    ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)]
+    : [];
 
 const PROVIDERS: Record<string, FixProvider> = {
   'legacy-field': (c) => {
@@ -45,7 +50,11 @@ const PROVIDERS: Record<string, FixProvider> = {
     if (!root || typeof c.document.data !== 'object' || c.document.data === null) return [];
     const result = migrateLegacyBody(c.document.data as Record<string, unknown>, c.catalog);
     if (!result.ok) return [];
-    const text = serializeSpec(result.migration.spec, c.format, result.migration.notes.map((n) => `converted from REST v1: ${n}`));
+    const text = serializeSpec(
+      result.migration.spec,
+      c.format,
+      result.migration.notes.map((n) => `converted from REST v1: ${n}`),
+    );
     return [fix('Convert this spec to REST v2', [{ offset: root.offset, length: root.length, newText: text }], true)];
   },
   'pool-unknown': replaceWithSuggestion,
@@ -63,10 +72,22 @@ const PROVIDERS: Record<string, FixProvider> = {
       ...(others.length > 0 ? addProperty(c.text, c.document, ['gpu'], 'excludedTypes', others, c.format) : []),
     ];
     const type = String(valueAt(c.document.data, c.path));
-    return [fix(others.length > 0 ? `Use pool ${c.suggestion} and exclude its other types (only ${type} stays)` : `Use pool ${c.suggestion}`, edits, true)];
+    return [
+      fix(
+        others.length > 0 ? `Use pool ${c.suggestion} and exclude its other types (only ${type} stays)` : `Use pool ${c.suggestion}`,
+        edits,
+        true,
+      ),
+    ];
   },
-  'unknown-property': (c) => [c.suggestion ? fix(`Rename to ${c.suggestion}`, renameKey(c.document, c.path, c.suggestion, c.format), true) : undefined, removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}`, false)],
-  'invalid-enum': (c) => (c.suggestion ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)] : []),
+  'unknown-property': (c) => [
+    c.suggestion ? fix(`Rename to ${c.suggestion}`, renameKey(c.document, c.path, c.suggestion, c.format), true) : undefined,
+    removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}`, false),
+  ],
+  'invalid-enum': (c) =>
+    c.suggestion
+      ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)]
+      : [],
   'response-only-field': (c) => [removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}, which the service sets`)],
   'idle-timeout-not-applicable': (c) => [removeAt(c, c.path, 'Remove idleTimeout')],
   'cuda-outside-gpu': (c) => [removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}`)],
@@ -74,7 +95,8 @@ const PROVIDERS: Record<string, FixProvider> = {
     removeAt(c, ['gpu', 'minCudaVersion'], 'Keep allowedCudaVersions, remove minCudaVersion', false),
     removeAt(c, ['gpu', 'allowedCudaVersions'], 'Keep minCudaVersion, remove allowedCudaVersions', false),
   ],
-  'compute-choice': (c) => (c.path.length === 1 ? [removeAt(c, c.path, `Remove ${String(c.path[0])} (keep the other compute)`, false)] : []),
+  'compute-choice': (c) =>
+    c.path.length === 1 ? [removeAt(c, c.path, `Remove ${String(c.path[0])} (keep the other compute)`, false)] : [],
   'duplicate-item': (c) => [removeAt(c, c.path, 'Remove the duplicate')],
   'duplicate-id': (c) => [removeAt(c, c.path, 'Remove the duplicate')],
   'excluded-type-duplicate': (c) => [removeAt(c, c.path, 'Remove the duplicate')],
@@ -88,7 +110,9 @@ const PROVIDERS: Record<string, FixProvider> = {
     const value = valueAt(c.document.data, c.path);
     if (typeof value !== 'number' || isPowerOfTwo(value)) return [];
     const lower = 2 ** Math.floor(Math.log2(value));
-    return [lower, lower * 2].filter((n) => n >= 2).map((n) => fix(`Change vcpuCount to ${n}`, replaceValue(c.text, c.document, c.path, String(n))));
+    return [lower, lower * 2]
+      .filter((n) => n >= 2)
+      .map((n) => fix(`Change vcpuCount to ${n}`, replaceValue(c.text, c.document, c.path, String(n))));
   },
   'timeout-units': (c) => {
     const value = valueAt(c.document.data, c.path);
@@ -102,13 +126,22 @@ const PROVIDERS: Record<string, FixProvider> = {
     const count = typeof delay === 'number' && Number.isInteger(delay) && delay >= 1 ? delay : 1;
     const edits = [...replaceValue(c.text, c.document, ['scaling', 'type'], 'REQUEST_COUNT')];
     if (resolvePath(c.document.root, ['scaling', 'queueDelay'])) {
-      edits.push(...renameKey(c.document, ['scaling', 'queueDelay'], 'requestCount', c.format), ...replaceValue(c.text, c.document, ['scaling', 'queueDelay'], String(count)));
+      edits.push(
+        ...renameKey(c.document, ['scaling', 'queueDelay'], 'requestCount', c.format),
+        ...replaceValue(c.text, c.document, ['scaling', 'queueDelay'], String(count)),
+      );
     }
     return [fix(`Scale on REQUEST_COUNT (requestCount: ${count})`, edits, true)];
   },
 };
 
-export function quickFixes(request: FixRequest, text: string, format: SpecFormat, document: SpecDocument | undefined, catalog?: Catalog): QuickFix[] {
+export function quickFixes(
+  request: FixRequest,
+  text: string,
+  format: SpecFormat,
+  document: SpecDocument | undefined,
+  catalog?: Catalog,
+): QuickFix[] {
   const provider = PROVIDERS[request.code];
   if (!provider || !document) return [];
   const fixes = provider({ ...request, text, format, document, catalog }).filter((f): f is QuickFix => f !== undefined);

@@ -16,4 +16,3 @@ export function runLanguageServer(): void {
     catalogFile: process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined,
   });
 }
-

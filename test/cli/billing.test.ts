@@ -54,25 +54,86 @@ describe('endpoint-studio billing', () => {
   it('takes each flag: bucket size, grouping, endpoint and GPU filters; --output json is the service answer', async () => {
     await withLedger(async (emu, api) => {
       const byGpu = captureIo(emu);
-      assert.equal(await runBilling(['serverless', '--bucket-size=week', '--grouping', 'gpuId', '--gpu-id', 'cpu3c', ...WINDOW, '--output', 'json'], byGpu), 0, byGpu.stderr);
+      assert.equal(
+        await runBilling(
+          ['serverless', '--bucket-size=week', '--grouping', 'gpuId', '--gpu-id', 'cpu3c', ...WINDOW, '--output', 'json'],
+          byGpu,
+        ),
+        0,
+        byGpu.stderr,
+      );
       const answer = JSON.parse(byGpu.stdout);
-      assert.deepEqual(answer.metadata.query, { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-11T00:00:00Z', bucketSize: 'week', serverlessId: null, gpuId: 'cpu3c', grouping: 'gpuId' });
-      assert.deepEqual(answer.records.map((r: { gpuId: string; totalAmount: number }) => [r.gpuId, r.totalAmount]), [['cpu3c', 0.3]]);
+      assert.deepEqual(answer.metadata.query, {
+        startTime: '2026-05-04T00:00:00Z',
+        endTime: '2026-05-11T00:00:00Z',
+        bucketSize: 'week',
+        serverlessId: null,
+        gpuId: 'cpu3c',
+        grouping: 'gpuId',
+      });
+      assert.deepEqual(
+        answer.records.map((r: { gpuId: string; totalAmount: number }) => [r.gpuId, r.totalAmount]),
+        [['cpu3c', 0.3]],
+      );
 
       const endpoint = captureIo(emu);
-      assert.equal(await runBilling(['serverless', '--endpoint-id', 'ep_alpha', '--bucket-size', 'hour', '--start-time', '2026-05-04T10:00:00Z', '--end-time', '2026-05-04T12:00:00Z', '-o', 'json'], endpoint), 0);
-      const direct = await api().billing.serverless({ bucketSize: 'hour', startTime: '2026-05-04T10:00:00Z', endTime: '2026-05-04T12:00:00Z', endpointId: 'ep_alpha', grouping: 'endpointId' });
+      assert.equal(
+        await runBilling(
+          [
+            'serverless',
+            '--endpoint-id',
+            'ep_alpha',
+            '--bucket-size',
+            'hour',
+            '--start-time',
+            '2026-05-04T10:00:00Z',
+            '--end-time',
+            '2026-05-04T12:00:00Z',
+            '-o',
+            'json',
+          ],
+          endpoint,
+        ),
+        0,
+      );
+      const direct = await api().billing.serverless({
+        bucketSize: 'hour',
+        startTime: '2026-05-04T10:00:00Z',
+        endTime: '2026-05-04T12:00:00Z',
+        endpointId: 'ep_alpha',
+        grouping: 'endpointId',
+      });
       assert.deepEqual(JSON.parse(endpoint.stdout), direct, 'json output is the answer as it came');
 
       const pods = captureIo(emu);
-      assert.equal(await runBilling(['pods', '--pod-id', 'pod_9', '--gpu-id', 'NVIDIA L4', '--grouping', 'podId', ...WINDOW, '--output', 'json'], pods), 0);
-      assert.deepEqual(JSON.parse(pods.stdout).metadata.query, { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-06T00:00:00Z', bucketSize: 'day', podId: 'pod_9', gpuId: 'NVIDIA L4', grouping: 'podId' });
+      assert.equal(
+        await runBilling(
+          ['pods', '--pod-id', 'pod_9', '--gpu-id', 'NVIDIA L4', '--grouping', 'podId', ...WINDOW, '--output', 'json'],
+          pods,
+        ),
+        0,
+      );
+      assert.deepEqual(JSON.parse(pods.stdout).metadata.query, {
+        startTime: '2026-05-04T00:00:00Z',
+        endTime: '2026-05-06T00:00:00Z',
+        bucketSize: 'day',
+        podId: 'pod_9',
+        gpuId: 'NVIDIA L4',
+        grouping: 'podId',
+      });
       const podsTable = captureIo(emu);
       assert.equal(await runBilling(['pods', ...WINDOW], podsTable), 0);
-      assert.equal(podsTable.stdout, 'pods billing (USD), 2026-05-04T00:00:00Z to 2026-05-06T00:00:00Z by day, grouped by gpuId\nno spend in this window\n', 'pods default to gpuId');
+      assert.equal(
+        podsTable.stdout,
+        'pods billing (USD), 2026-05-04T00:00:00Z to 2026-05-06T00:00:00Z by day, grouped by gpuId\nno spend in this window\n',
+        'pods default to gpuId',
+      );
 
       const volumes = captureIo(emu);
-      assert.equal(await runBilling(['network-volume', '--start-time', '2026-05-04T00:00:00Z', '--end-time', '2026-05-05T00:00:00Z'], volumes), 0);
+      assert.equal(
+        await runBilling(['network-volume', '--start-time', '2026-05-04T00:00:00Z', '--end-time', '2026-05-05T00:00:00Z'], volumes),
+        0,
+      );
       assert.match(volumes.stdout, /NETWORKVOLUMEID\s+STANDARD\s+HIGH PERFORMANCE\s+TOTAL/);
       assert.match(volumes.stdout, /vol_std\s+0\.23\s+0\.00\s+0\.23/);
       assert.match(volumes.stdout, /vol_hp\s+0\.00\s+0\.06\s+0\.06/);
@@ -122,13 +183,20 @@ describe('endpoint-studio billing', () => {
 
       // Two years of hours is more buckets than the service answers: its 400 is passed on.
       const refused = captureIo(emu);
-      assert.equal(await runBilling(['serverless', '--bucket-size', 'hour', '--start-time', '2024-01-01T00:00:00Z', '--end-time', '2026-01-01T00:00:00Z'], refused), 1);
+      assert.equal(
+        await runBilling(
+          ['serverless', '--bucket-size', 'hour', '--start-time', '2024-01-01T00:00:00Z', '--end-time', '2026-01-01T00:00:00Z'],
+          refused,
+        ),
+        1,
+      );
       assert.match(refused.stderr, /^endpoint-studio billing: billing failed: .*buckets/);
 
       const wrongKey = captureIo(emu, { ENDPOINT_STUDIO_API_KEY: 'es_wrong_key_0123456789abcdef' });
       assert.equal(await runBilling(['pods'], wrongKey), 1);
       assert.match(wrongKey.stderr, /billing failed: .*401|billing failed: .*nauthori[sz]ed/i);
-      for (const io of [refused, wrongKey]) assert.ok(!io.stderr.includes(TEST_KEY) && !io.stderr.includes('es_wrong_key_0123456789abcdef'));
+      for (const io of [refused, wrongKey])
+        assert.ok(!io.stderr.includes(TEST_KEY) && !io.stderr.includes('es_wrong_key_0123456789abcdef'));
     });
   });
 
@@ -144,7 +212,9 @@ describe('endpoint-studio billing', () => {
           let stderr = '';
           child.stdout.on('data', (d: Buffer) => (stdout += d));
           child.stderr.on('data', (d: Buffer) => (stderr += d));
-          child.on('close', (status) => resolve({ status, stdout, stderr }));
+          child.on('close', (status) => {
+            resolve({ status, stdout, stderr });
+          });
         });
       const ok = await run(['billing', 'serverless', '--grouping', 'podId', ...WINDOW]);
       assert.equal(ok.status, 0, ok.stderr);
@@ -178,20 +248,46 @@ describe('billing CSV', () => {
       assert.equal(csvFileName('serverless', answer), 'billing-serverless-day-2026-05-04-2026-05-06.csv');
 
       const byGpu = request({ kind: 'serverless', grouping: 'gpuId', startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z' });
-      assert.match(billingCsv('serverless', 'gpuId', await fetchBilling(api(), byGpu)), /^startTime,endTime,gpuId,.*\r\n.*,NVIDIA GeForce RTX 4090,3,0,0\.1,0,3\.1\r\n/);
+      assert.match(
+        billingCsv('serverless', 'gpuId', await fetchBilling(api(), byGpu)),
+        /^startTime,endTime,gpuId,.*\r\n.*,NVIDIA GeForce RTX 4090,3,0,0\.1,0,3\.1\r\n/,
+      );
 
       const volumes = request({ kind: 'networkVolumes', startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z' });
-      assert.match(billingCsv('networkVolumes', undefined, await fetchBilling(api(), volumes)), /^startTime,endTime,networkVolumeId,standardAmount,highPerformanceAmount,totalAmount\r\n/);
+      assert.match(
+        billingCsv('networkVolumes', undefined, await fetchBilling(api(), volumes)),
+        /^startTime,endTime,networkVolumeId,standardAmount,highPerformanceAmount,totalAmount\r\n/,
+      );
       const all = request({ kind: 'all', lastN: 1 });
-      assert.match(billingCsv('all', undefined, await fetchBilling(api(), all)), /^startTime,endTime,podGpuAmount,.*,clusterNetworkingAmount,totalAmount\r\n/);
+      assert.match(
+        billingCsv('all', undefined, await fetchBilling(api(), all)),
+        /^startTime,endTime,podGpuAmount,.*,clusterNetworkingAmount,totalAmount\r\n/,
+      );
     });
   });
 
   it('quotes commas, quotes and line breaks, and defuses cells a spreadsheet would run as formulas', () => {
     const answer = {
-      records: [{ startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', podId: '=HYPERLINK("x"),1', gpuAmount: 1, cpuAmount: 0, diskAmount: 0, totalAmount: 1 }],
-      metadata: { query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' as const }, recordCount: 1, totals: {} },
+      records: [
+        {
+          startTime: '2026-05-04T00:00:00Z',
+          endTime: '2026-05-05T00:00:00Z',
+          podId: '=HYPERLINK("x"),1',
+          gpuAmount: 1,
+          cpuAmount: 0,
+          diskAmount: 0,
+          totalAmount: 1,
+        },
+      ],
+      metadata: {
+        query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' as const },
+        recordCount: 1,
+        totals: {},
+      },
     };
-    assert.equal(billingCsv('pods', 'podId', answer).split('\r\n')[1], `2026-05-04T00:00:00Z,2026-05-05T00:00:00Z,"'=HYPERLINK(""x""),1",1,0,0,1`);
+    assert.equal(
+      billingCsv('pods', 'podId', answer).split('\r\n')[1],
+      `2026-05-04T00:00:00Z,2026-05-05T00:00:00Z,"'=HYPERLINK(""x""),1",1,0,0,1`,
+    );
   });
 });

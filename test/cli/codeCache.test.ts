@@ -11,12 +11,15 @@ const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 
 describe('code cache of the command line bundle', () => {
   let cacheDir: string;
-  const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ENDPOINT_STUDIO_CACHE_DIR: cacheDir } });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ENDPOINT_STUDIO_CACHE_DIR: cacheDir } });
   const caches = (): string[] => readdirSync(join(cacheDir, 'code-cache')).filter((f) => f.startsWith('cli-'));
   before(() => {
     cacheDir = mkdtempSync(join(tmpdir(), 'es-code-cache-'));
   });
-  after(() => rmSync(cacheDir, { recursive: true, force: true }));
+  after(() => {
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
 
   it('is written by the first run and read, unchanged, by the next', () => {
     assert.equal(run('--version').stdout, '0.1.0\n');
@@ -35,6 +38,9 @@ describe('code cache of the command line bundle', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stderr, '');
     assert.ok(readFileSync(file).length > 10_000, 'replaced by a real cache');
-    assert.deepEqual(readdirSync(join(cacheDir, 'code-cache')).filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(join(cacheDir, 'code-cache')).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   });
 });

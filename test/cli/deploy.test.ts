@@ -50,7 +50,13 @@ function workspace(spec = SPEC): { root: string; file: string; cleanup(): void }
   mkdirSync(join(root, 'specs'));
   const file = join(root, 'specs', 'worker.endpoint.yaml');
   writeFileSync(file, spec);
-  return { root, file, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    file,
+    cleanup: () => {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
 
 const readBindingFile = (root: string): { deployments: Record<string, Record<string, { endpointId: string; endpointName: string }>> } =>
@@ -83,7 +89,8 @@ describe('endpoint-studio plan, deploy, pull', () => {
         const again = captureIo(emu);
         assert.equal(await runDeploy([ws.file], again), 0, 'nothing to confirm when nothing changes');
         assert.match(again.stdout, /matches the spec: nothing to deploy/);
-        for (const io of [plan, unconfirmed, deploy, again]) assert.ok(!`${io.stdout}${io.stderr}`.includes(TEST_KEY), 'the key is never printed');
+        for (const io of [plan, unconfirmed, deploy, again])
+          assert.ok(!`${io.stdout}${io.stderr}`.includes(TEST_KEY), 'the key is never printed');
       } finally {
         ws.cleanup();
       }
@@ -98,7 +105,7 @@ describe('endpoint-studio plan, deploy, pull', () => {
         writeFileSync(ws.file, `${SPEC}workers:\n  max: 6\n`);
         const plan = captureIo(emu);
         assert.equal(await runPlan([ws.file], plan), 0);
-        assert.match(plan.stdout, /1 change\n  ~ workers\.max: 3 → 6\n/);
+        assert.match(plan.stdout, /1 change\n {2}~ workers\.max: 3 → 6\n/);
 
         const json = captureIo(emu);
         assert.equal(await runPlan(['--format', 'json', ws.file], json), 0);
@@ -156,7 +163,13 @@ describe('endpoint-studio plan, deploy, pull', () => {
       const ws = workspace();
       try {
         assert.equal(await runDeploy([ws.file, '--yes'], captureIo(emu)), 0);
-        writeFileSync(ws.file, SPEC.replace('type: QUEUE', 'type: LOAD_BALANCER').replace(/scaling:\n.*\n.*\n/, 'scaling:\n  type: REQUEST_COUNT\n  requestCount: 2\n'));
+        writeFileSync(
+          ws.file,
+          SPEC.replace('type: QUEUE', 'type: LOAD_BALANCER').replace(
+            /scaling:\n.*\n.*\n/,
+            'scaling:\n  type: REQUEST_COUNT\n  requestCount: 2\n',
+          ),
+        );
         const plan = captureIo(emu);
         assert.equal(await runPlan([ws.file], plan), 1);
         assert.match(plan.stdout, /! type: the type of an endpoint cannot change/);
@@ -183,7 +196,10 @@ describe('endpoint-studio plan, deploy, pull', () => {
         assert.equal(await runDeploy([ws.file, '--yes'], captureIo(emu)), 0);
         const second = readBindingFile(ws.root).deployments['specs/worker.endpoint.yaml']['0'].endpointId;
         assert.notEqual(second, first);
-        assert.deepEqual((await client().serverless.list()).map((e) => e.id), [second]);
+        assert.deepEqual(
+          (await client().serverless.list()).map((e) => e.id),
+          [second],
+        );
       } finally {
         ws.cleanup();
       }

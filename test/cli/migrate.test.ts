@@ -16,7 +16,9 @@ describe('endpoint-studio migrate', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'es-migrate-'));
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('prints the v2 spec and leaves the file alone', () => {
     const file = join(dir, 'graphql.endpoint.yaml');
@@ -36,7 +38,10 @@ describe('endpoint-studio migrate', () => {
     const spec = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     assert.deepEqual(spec.gpu, { pools: ['ADA_24'], excludedTypes: ['NVIDIA GeForce RTX 4090'] });
     assert.equal(run(['validate', '--catalog', CATALOG, file]).status, 0);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('exits 1 and keeps the file when GPU types need a catalog', () => {

@@ -10,7 +10,8 @@ import { REPO_ROOT } from '../support/lspClient';
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const run = (args: string[], cwd = REPO_ROOT) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
 
-const VALID = 'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
+const VALID =
+  'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
 
 describe('endpoint-studio validate', () => {
   let dir: string;
@@ -18,11 +19,20 @@ describe('endpoint-studio validate', () => {
     dir = mkdtempSync(join(tmpdir(), 'es-cli-'));
     mkdirSync(join(dir, 'specs', 'nested'), { recursive: true });
     writeFileSync(join(dir, 'specs', 'good.endpoint.yaml'), VALID);
-    writeFileSync(join(dir, 'specs', 'nested', 'bad.endpoint.json'), JSON.stringify({ name: 'demo', type: 'QUEUE', image: 'x', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 0.1 } }, null, 2));
+    writeFileSync(
+      join(dir, 'specs', 'nested', 'bad.endpoint.json'),
+      JSON.stringify(
+        { name: 'demo', type: 'QUEUE', image: 'x', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 0.1 } },
+        null,
+        2,
+      ),
+    );
     writeFileSync(join(dir, 'specs', 'warn.endpoint.yaml'), `${VALID}timeout: 300\n`);
     writeFileSync(join(dir, 'specs', 'notes.yaml'), 'not: a spec\n');
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('exits 0 on a valid spec', () => {
     const result = run(['validate', join(dir, 'specs', 'good.endpoint.yaml')]);

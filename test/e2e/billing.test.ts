@@ -31,14 +31,19 @@ function row(workbench: Workbench, title: PaneTitle, text: string | RegExp) {
 async function rowText(workbench: Workbench, title: PaneTitle, text: string | RegExp): Promise<string> {
   const found = row(workbench, title, text);
   await found.waitFor();
-  const parts = await Promise.all(['.label-name', '.label-description'].map(async (part) => ((await found.locator(part).count()) ? await found.locator(part).first().innerText() : '')));
+  const parts = await Promise.all(
+    ['.label-name', '.label-description'].map(async (part) =>
+      (await found.locator(part).count()) ? await found.locator(part).first().innerText() : '',
+    ),
+  );
   return parts.join(' ').trim();
 }
 
 /** Shows the Endpoint Studio container and opens the Billing pane, which starts collapsed. */
 async function openBillingView(workbench: Workbench): Promise<void> {
   const page = workbench.page;
-  if (!(await viewPane(workbench, 'Endpoints').isVisible())) await page.locator('.part.activitybar .action-item a[aria-label^="Endpoint Studio"]').first().click();
+  if (!(await viewPane(workbench, 'Endpoints').isVisible()))
+    await page.locator('.part.activitybar .action-item a[aria-label^="Endpoint Studio"]').first().click();
   const header = viewPane(workbench, 'Billing').locator('.pane-header');
   await header.waitFor();
   // Wider than the default, so rows (and screenshots) show whole descriptions.
@@ -62,7 +67,12 @@ async function billingFrame(workbench: Workbench): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(async () => {
     for (const frame of workbench.page.frames()) {
-      if (await frame.locator('form#controls[aria-label="Billing query"]').count().catch(() => 0)) {
+      if (
+        await frame
+          .locator('form#controls[aria-label="Billing query"]')
+          .count()
+          .catch(() => 0)
+      ) {
         found = frame;
         return true;
       }
@@ -84,7 +94,14 @@ describe('billing in the editor, against the emulator', () => {
     // Simulated time runs fast, so the live worker below accrues visible spend within seconds.
     emulator = await startEmulator({ port: 0, jobsPort: 0, statePath, timeScale: 50 });
     api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
-    const live = await api.serverless.create({ name: 'billing-gpu', type: 'QUEUE', image: 'myorg/billing-gpu:1.0', gpu: { pools: ['ADA_24'], count: 1 }, workers: { min: 1, max: 1, idleTimeout: 600 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    const live = await api.serverless.create({
+      name: 'billing-gpu',
+      type: 'QUEUE',
+      image: 'myorg/billing-gpu:1.0',
+      gpu: { pools: ['ADA_24'], count: 1 },
+      workers: { min: 1, max: 1, idleTimeout: 600 },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    });
     await waitUntil(async () => {
       const spend = await api.billing.serverless({ lastN: 1, endpointId: live.id });
       return spend.metadata.totals.totalAmount >= 0.01;
@@ -114,39 +131,50 @@ describe('billing in the editor, against the emulator', () => {
     assert.match(await rowText(workbench, 'Billing', 'billing-gpu'), /^billing-gpu \$\d+\.\d\d · [a-z0-9]+$/);
   });
 
-  editorTest('the chart panel draws stacked bars, legend and table for the window typed in; arrows move between bars', async (workbench) => {
-    await row(workbench, 'Billing', /^Serverless/).click();
-    const frame = await billingFrame(workbench);
-    // The row opens the last 30 days by day, grouped by endpoint (the CLI's default grouping).
-    await frame.locator('#subtitle', { hasText: /by day · stacked by endpoint/ }).waitFor();
-    assert.equal(await frame.locator('#grouping').inputValue(), 'endpointId');
-    assert.equal(await frame.locator('.bar').count(), 30);
+  editorTest(
+    'the chart panel draws stacked bars, legend and table for the window typed in; arrows move between bars',
+    async (workbench) => {
+      await row(workbench, 'Billing', /^Serverless/).click();
+      const frame = await billingFrame(workbench);
+      // The row opens the last 30 days by day, grouped by endpoint (the CLI's default grouping).
+      await frame.locator('#subtitle', { hasText: /by day · stacked by endpoint/ }).waitFor();
+      assert.equal(await frame.locator('#grouping').inputValue(), 'endpointId');
+      assert.equal(await frame.locator('.bar').count(), 30);
 
-    await frame.locator('#rangeBetween').check();
-    await frame.locator('#startTime').fill('2026-05-04T00:00:00Z');
-    await frame.locator('#endTime').fill('2026-05-13T00:00:00Z');
-    await frame.locator('#endTime').press('Enter');
-    // 4–12 May: ep_alpha 3.60, ep_beta 0.30 + 0.75.
-    await frame.locator('#title', { hasText: 'Serverless billing: $4.65' }).waitFor();
-    assert.equal(await frame.locator('#subtitle').textContent(), '2026-05-04T00:00:00Z to 2026-05-13T00:00:00Z (UTC), by day · stacked by endpoint');
-    assert.equal(await frame.locator('svg .bar').count(), 9, 'one bar per day, spend or not');
-    assert.equal(await frame.locator('svg .bar').nth(0).locator('rect.seg').count(), 2, 'the first day stacks both endpoints');
-    assert.deepEqual(await frame.locator('#legend li').allTextContents(), ['ep_alpha $3.60', 'ep_beta $1.05']);
-    assert.deepEqual(await frame.locator('#table thead th').allTextContents(), ['Bucket (UTC)', 'ep_alpha', 'ep_beta', 'Total']);
-    assert.deepEqual(await frame.locator('#table tbody tr').first().locator('th, td').allTextContents(), ['2026-05-04', '3.10', '0.30', '3.40']);
-    assert.deepEqual(await frame.locator('#table tfoot tr').locator('th, td').allTextContents(), ['Total', '3.60', '1.05', '4.65']);
-    assert.match((await frame.locator('#components').textContent()) ?? '', /GPU \$3\.50 · CPU \$1\.00 · Disk \$0\.10 · Fee \$0\.05/);
+      await frame.locator('#rangeBetween').check();
+      await frame.locator('#startTime').fill('2026-05-04T00:00:00Z');
+      await frame.locator('#endTime').fill('2026-05-13T00:00:00Z');
+      await frame.locator('#endTime').press('Enter');
+      // 4–12 May: ep_alpha 3.60, ep_beta 0.30 + 0.75.
+      await frame.locator('#title', { hasText: 'Serverless billing: $4.65' }).waitFor();
+      assert.equal(
+        await frame.locator('#subtitle').textContent(),
+        '2026-05-04T00:00:00Z to 2026-05-13T00:00:00Z (UTC), by day · stacked by endpoint',
+      );
+      assert.equal(await frame.locator('svg .bar').count(), 9, 'one bar per day, spend or not');
+      assert.equal(await frame.locator('svg .bar').nth(0).locator('rect.seg').count(), 2, 'the first day stacks both endpoints');
+      assert.deepEqual(await frame.locator('#legend li').allTextContents(), ['ep_alpha $3.60', 'ep_beta $1.05']);
+      assert.deepEqual(await frame.locator('#table thead th').allTextContents(), ['Bucket (UTC)', 'ep_alpha', 'ep_beta', 'Total']);
+      assert.deepEqual(await frame.locator('#table tbody tr').first().locator('th, td').allTextContents(), [
+        '2026-05-04',
+        '3.10',
+        '0.30',
+        '3.40',
+      ]);
+      assert.deepEqual(await frame.locator('#table tfoot tr').locator('th, td').allTextContents(), ['Total', '3.60', '1.05', '4.65']);
+      assert.match((await frame.locator('#components').textContent()) ?? '', /GPU \$3\.50 · CPU \$1\.00 · Disk \$0\.10 · Fee \$0\.05/);
 
-    // Keyboard: the first bar takes the focus; arrows move it and say what the bar holds.
-    await frame.locator('svg .bar[tabindex="0"]').focus();
-    await frame.locator('#detail', { hasText: '2026-05-04: total $3.40; ep_alpha $3.10, ep_beta $0.30' }).waitFor();
-    await workbench.page.keyboard.press('ArrowRight');
-    await frame.locator('#detail', { hasText: '2026-05-05: total $0.50; ep_alpha $0.50' }).waitFor();
-    await workbench.page.keyboard.press('End');
-    await frame.locator('#detail', { hasText: '2026-05-12: total $0.75; ep_beta $0.75' }).waitFor();
-    assert.equal(await frame.locator('svg .bar[tabindex="0"]').getAttribute('aria-label'), '2026-05-12: total $0.75; ep_beta $0.75');
-    await workbench.screenshot('billing--chart-by-endpoint');
-  });
+      // Keyboard: the first bar takes the focus; arrows move it and say what the bar holds.
+      await frame.locator('svg .bar[tabindex="0"]').focus();
+      await frame.locator('#detail', { hasText: '2026-05-04: total $3.40; ep_alpha $3.10, ep_beta $0.30' }).waitFor();
+      await workbench.page.keyboard.press('ArrowRight');
+      await frame.locator('#detail', { hasText: '2026-05-05: total $0.50; ep_alpha $0.50' }).waitFor();
+      await workbench.page.keyboard.press('End');
+      await frame.locator('#detail', { hasText: '2026-05-12: total $0.75; ep_beta $0.75' }).waitFor();
+      assert.equal(await frame.locator('svg .bar[tabindex="0"]').getAttribute('aria-label'), '2026-05-12: total $0.75; ep_beta $0.75');
+      await workbench.screenshot('billing--chart-by-endpoint');
+    },
+  );
 
   editorTest('grouping by GPU type restacks the bars; the week bucket snaps to Monday', async (workbench) => {
     const frame = await billingFrame(workbench);
@@ -164,10 +192,18 @@ describe('billing in the editor, against the emulator', () => {
     // The editor's own save dialog: the proposed name in the workspace; Enter accepts it.
     const input = workbench.page.locator('.quick-input-widget input');
     await input.waitFor();
-    await waitUntil(async () => (await input.inputValue()).endsWith('billing-serverless-week-2026-05-04-2026-05-18.csv'), 'the proposed file name', () => '');
+    await waitUntil(
+      async () => (await input.inputValue()).endsWith('billing-serverless-week-2026-05-04-2026-05-18.csv'),
+      'the proposed file name',
+      () => '',
+    );
     await workbench.page.keyboard.press('Enter');
     const file = join(session.workspace, 'billing-serverless-week-2026-05-04-2026-05-18.csv');
-    await waitUntil(async () => existsSync(file), 'the CSV file', () => readdirSync(session.workspace).join(', '));
+    await waitUntil(
+      async () => existsSync(file),
+      'the CSV file',
+      () => readdirSync(session.workspace).join(', '),
+    );
     const lines = readFileSync(file, 'utf8').split('\r\n');
     assert.equal(lines[0], 'startTime,endTime,gpuId,gpuAmount,cpuAmount,diskAmount,feeAmount,totalAmount');
     assert.ok(lines.includes('2026-05-04T00:00:00Z,2026-05-11T00:00:00Z,NVIDIA GeForce RTX 4090,3.5,0,0.1,0,3.6'), lines.join('\n'));
@@ -199,7 +235,10 @@ describe('billing in the editor, against the emulator', () => {
     assert.match(text, /^billing-gpu QUEUE · GPU ADA_24 ×1 · workers 1–1 · .* · \$\d+\.\d{2,4} last 7 days$/);
     assert.doesNotMatch(text, /\$0\.00 last/, 'the running worker has spent something');
     await row(workbench, 'Endpoints', 'billing-gpu').hover();
-    await workbench.page.locator('.monaco-hover, .workbench-hover', { hasText: /Spend over the last 7 days \(UTC days, today included\): \$\d/ }).first().waitFor();
+    await workbench.page
+      .locator('.monaco-hover, .workbench-hover', { hasText: /Spend over the last 7 days \(UTC days, today included\): \$\d/ })
+      .first()
+      .waitFor();
   });
 
   editorTest('a spec shows its cost in the hover on workers.min and in the deploy confirmation', async (workbench) => {
@@ -214,9 +253,16 @@ describe('billing in the editor, against the emulator', () => {
     await workbench.runCommand('Endpoint Studio: Deploy Spec');
     const dialog = workbench.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible' });
-    assert.match(await dialog.innerText(), /always-on cost: \$0\.00\/h \(\$0\.00\/month\) for workers\.min 0; \$1\.08–\$2\.07\/h at workers\.max 3/);
+    assert.match(
+      await dialog.innerText(),
+      /always-on cost: \$0\.00\/h \(\$0\.00\/month\) for workers\.min 0; \$1\.08–\$2\.07\/h at workers\.max 3/,
+    );
     await workbench.screenshot('billing--deploy-confirmation');
-    await dialog.locator('a.monaco-button, button').filter({ hasText: /^Cancel$/ }).first().click();
+    await dialog
+      .locator('a.monaco-button, button')
+      .filter({ hasText: /^Cancel$/ })
+      .first()
+      .click();
     await dialog.waitFor({ state: 'hidden' });
   });
 });

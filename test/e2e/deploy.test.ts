@@ -18,7 +18,10 @@ const { editorTest } = useEditorSession('deploy', async (): Promise<EditorSessio
   emulator = await startEmulator({ port: 0, jobsPort: 0 });
   api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
   // The extension falls back to a key in its environment when no profile is stored.
-  return { env: { ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY }, userSettings: { 'endpointStudio.api.url': emulator.restUrl, 'endpointStudio.api.jobsUrl': emulator.jobsUrl } };
+  return {
+    env: { ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY },
+    userSettings: { 'endpointStudio.api.url': emulator.restUrl, 'endpointStudio.api.jobsUrl': emulator.jobsUrl },
+  };
 });
 
 async function clickCodeLens(workbench: Workbench, title: RegExp): Promise<void> {
@@ -31,7 +34,11 @@ async function confirmModal(workbench: Workbench, button: string): Promise<strin
   const dialog = workbench.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible' });
   const text = (await dialog.innerText()).trim();
-  await dialog.locator('a.monaco-button, button').filter({ hasText: new RegExp(`^${button}$`) }).first().click();
+  await dialog
+    .locator('a.monaco-button, button')
+    .filter({ hasText: new RegExp(`^${button}$`) })
+    .first()
+    .click();
   return text;
 }
 
@@ -49,7 +56,11 @@ editorTest('Deploy from the CodeLens creates the endpoint and binds the spec', a
       return false;
     }
   }, 'the binding file to be written');
-  await workbench.page.locator('.codelens-decoration').filter({ hasText: /Deployed as/ }).first().waitFor({ state: 'visible' });
+  await workbench.page
+    .locator('.codelens-decoration')
+    .filter({ hasText: /Deployed as/ })
+    .first()
+    .waitFor({ state: 'visible' });
 });
 
 editorTest('an edit turns the lens into an update of exactly that change', async (workbench) => {
@@ -65,5 +76,9 @@ editorTest('an edit turns the lens into an update of exactly that change', async
   await waitUntil(async () => (await api.serverless.get(endpoint.id)).workers.max === 5, 'workers.max to be 5 on the emulator');
   const releases = await api.serverless.releases(endpoint.id);
   assert.ok(JSON.stringify(releases).includes('workers.max'), 'the release records the field diff');
-  await workbench.page.locator('.codelens-decoration').filter({ hasText: /Deployed as/ }).first().waitFor({ state: 'visible' });
+  await workbench.page
+    .locator('.codelens-decoration')
+    .filter({ hasText: /Deployed as/ })
+    .first()
+    .waitFor({ state: 'visible' });
 });

@@ -45,7 +45,11 @@ function row(workbench: Workbench, title: 'Endpoints' | 'Catalog', text: string 
 async function rowText(workbench: Workbench, title: 'Endpoints' | 'Catalog', text: string | RegExp): Promise<string> {
   const found = row(workbench, title, text);
   await found.waitFor();
-  const parts = await Promise.all(['.label-name', '.label-description'].map(async (part) => ((await found.locator(part).count()) ? await found.locator(part).first().innerText() : '')));
+  const parts = await Promise.all(
+    ['.label-name', '.label-description'].map(async (part) =>
+      (await found.locator(part).count()) ? await found.locator(part).first().innerText() : '',
+    ),
+  );
   return parts.join(' ').trim();
 }
 
@@ -65,7 +69,11 @@ async function contextAction(workbench: Workbench, text: string | RegExp, action
   const count = await menu.locator('.action-item').count();
   for (let step = 0; step <= count; step++) {
     await workbench.page.keyboard.press('ArrowDown');
-    const focused = (await menu.locator('.action-item.focused').textContent().catch(() => '')) ?? '';
+    const focused =
+      (await menu
+        .locator('.action-item.focused')
+        .textContent()
+        .catch(() => '')) ?? '';
     if (focused.includes(action)) {
       await workbench.page.keyboard.press('Enter');
       await menu.waitFor({ state: 'hidden' });
@@ -85,8 +93,25 @@ describe('signed in, against the emulator', () => {
   before(async () => {
     emulator = await startEmulator({ port: 0, jobsPort: 0 });
     api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
-    gpuEndpoint = await api.serverless.create({ name: 'explorer-gpu', type: 'QUEUE', image: 'myorg/explorer-gpu:1.0', gpu: { pools: ['ADA_24'], count: 1 }, workers: { min: 1, max: 3, idleTimeout: 10 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 }, flashboot: 'FLASHBOOT', env: { LOG_LEVEL: 'info' } });
-    cpuEndpoint = await api.serverless.create({ name: 'explorer-http', type: 'LOAD_BALANCER', image: 'myorg/explorer-http:2.0', cpu: [{ id: 'cpu3c', vcpuCount: 2 }], workers: { min: 0, max: 2 }, scaling: { type: 'REQUEST_COUNT', requestCount: 10 }, ports: ['8080/http'] });
+    gpuEndpoint = await api.serverless.create({
+      name: 'explorer-gpu',
+      type: 'QUEUE',
+      image: 'myorg/explorer-gpu:1.0',
+      gpu: { pools: ['ADA_24'], count: 1 },
+      workers: { min: 1, max: 3, idleTimeout: 10 },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+      flashboot: 'FLASHBOOT',
+      env: { LOG_LEVEL: 'info' },
+    });
+    cpuEndpoint = await api.serverless.create({
+      name: 'explorer-http',
+      type: 'LOAD_BALANCER',
+      image: 'myorg/explorer-http:2.0',
+      cpu: [{ id: 'cpu3c', vcpuCount: 2 }],
+      workers: { min: 0, max: 2 },
+      scaling: { type: 'REQUEST_COUNT', requestCount: 10 },
+      ports: ['8080/http'],
+    });
     // A second release, so the Releases node has a field diff to show.
     await api.serverless.update(gpuEndpoint.id, { workers: { max: 4 } });
     // Filled in before the editor starts: the extension falls back to a key in its environment.
@@ -107,13 +132,17 @@ describe('signed in, against the emulator', () => {
   editorTest('expanding an endpoint shows its configuration, request URLs, workers and releases', async (workbench) => {
     await openExplorer(workbench);
     await expand(workbench, 'Endpoints', 'explorer-gpu');
-    for (const group of ['Configuration', 'Request URLs', 'Workers', 'Releases']) await row(workbench, 'Endpoints', new RegExp(`^${group}`)).waitFor();
+    for (const group of ['Configuration', 'Request URLs', 'Workers', 'Releases'])
+      await row(workbench, 'Endpoints', new RegExp(`^${group}`)).waitFor();
     await expand(workbench, 'Endpoints', /^Configuration/);
     assert.equal(await rowText(workbench, 'Endpoints', /^Image/), 'Image myorg/explorer-gpu:1.0');
     assert.equal(await rowText(workbench, 'Endpoints', /^Scaling/), 'Scaling queue delay 4 s');
     assert.equal(await rowText(workbench, 'Endpoints', /^Env/), 'Env LOG_LEVEL', 'env values are not shown, they may be secrets');
     await expand(workbench, 'Endpoints', /^Request URLs/);
-    assert.equal(await rowText(workbench, 'Endpoints', /^runSync/), `runSync ${gpuEndpoint.requestUrls && 'runSync' in gpuEndpoint.requestUrls ? gpuEndpoint.requestUrls.runSync : '?'}`);
+    assert.equal(
+      await rowText(workbench, 'Endpoints', /^runSync/),
+      `runSync ${gpuEndpoint.requestUrls && 'runSync' in gpuEndpoint.requestUrls ? gpuEndpoint.requestUrls.runSync : '?'}`,
+    );
     await workbench.screenshot('explorer--configuration-and-urls');
     // Folded again, so workers and releases fit on the screen.
     await row(workbench, 'Endpoints', /^Configuration/).click();
@@ -183,11 +212,20 @@ describe('signed in, against the emulator', () => {
     await input.locator('.quick-input-message', { hasText: 'exactly' }).waitFor();
     await workbench.screenshot('explorer--delete-wrong-name');
     assert.ok(await input.isVisible(), 'a wrong name keeps the confirmation open');
-    assert.ok((await api.serverless.list()).some((e) => e.id === cpuEndpoint.id), 'a wrong name deletes nothing');
+    assert.ok(
+      (await api.serverless.list()).some((e) => e.id === cpuEndpoint.id),
+      'a wrong name deletes nothing',
+    );
     await workbench.answerInput('explorer-http');
-    await waitUntil(async () => !(await api.serverless.list()).some((e) => e.id === cpuEndpoint.id), 'the endpoint to be gone from the emulator');
+    await waitUntil(
+      async () => !(await api.serverless.list()).some((e) => e.id === cpuEndpoint.id),
+      'the endpoint to be gone from the emulator',
+    );
     await waitUntil(async () => !(await row(workbench, 'Endpoints', 'explorer-http').isVisible()), 'the endpoint to leave the tree');
-    assert.ok((await api.serverless.list()).some((e) => e.id === gpuEndpoint.id), 'the other endpoint is untouched');
+    assert.ok(
+      (await api.serverless.list()).some((e) => e.id === gpuEndpoint.id),
+      'the other endpoint is untouched',
+    );
   });
 
   editorTest('a refresh while one is in flight starts no second request', async (workbench) => {

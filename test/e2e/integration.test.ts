@@ -29,7 +29,9 @@ before(async () => {
         const [first, ...rest] = args;
         hostLog.push(`${type === 'info' || type === 'log' ? '' : `[${type}] `}${format(first, ...rest)}`);
       });
-      await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(code));
+      await page.exposeFunction('codeAutomationExit', (code: number) => {
+        reportExit(code);
+      });
     },
     query: (server, workspace) => {
       const remote = (path: string) => `vscode-remote://127.0.0.1:${server.port}${path}`;
@@ -48,7 +50,9 @@ after(async () => {
 
 test('the vscode API integration suite passes in the extension host', { timeout: SUITE_TIMEOUT_MS }, async () => {
   const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`the integration suite did not finish within ${SUITE_TIMEOUT_MS} ms`)), SUITE_TIMEOUT_MS - 5_000).unref(),
+    setTimeout(() => {
+      reject(new Error(`the integration suite did not finish within ${SUITE_TIMEOUT_MS} ms`));
+    }, SUITE_TIMEOUT_MS - 5_000).unref(),
   );
   let code: number;
   try {

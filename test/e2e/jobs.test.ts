@@ -23,15 +23,31 @@ after(() => emulator.close());
 const { editorTest } = useEditorSession('jobs', async (): Promise<EditorSessionOptions> => {
   emulator = await startEmulator({ port: 0, jobsPort: 0, timeScale: 20 });
   api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
-  const queue = { type: 'QUEUE' as const, image: 'myorg/jobs:1.0', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY' as const, queueDelay: 4 } };
+  const queue = {
+    type: 'QUEUE' as const,
+    image: 'myorg/jobs:1.0',
+    gpu: { pools: ['ADA_24'] },
+    scaling: { type: 'QUEUE_DELAY' as const, queueDelay: 4 },
+  };
   gpu = await api.serverless.create({ ...queue, name: 'jobs-gpu', workers: { min: 1, max: 1, idleTimeout: 600 } });
   // No worker can start here, so what is submitted stays queued until purged.
   idle = await api.serverless.create({ ...queue, name: 'queue-idle', workers: { min: 0, max: 0 } });
-  await api.serverless.create({ name: 'jobs-lb', type: 'LOAD_BALANCER', image: 'myorg/lb:1.0', gpu: { pools: ['ADA_24'] }, workers: { min: 1, max: 1, idleTimeout: 600 }, scaling: { type: 'REQUEST_COUNT', requestCount: 1 } });
+  await api.serverless.create({
+    name: 'jobs-lb',
+    type: 'LOAD_BALANCER',
+    image: 'myorg/lb:1.0',
+    gpu: { pools: ['ADA_24'] },
+    workers: { min: 1, max: 1, idleTimeout: 600 },
+    scaling: { type: 'REQUEST_COUNT', requestCount: 1 },
+  });
   await waitUntil(async () => (await api.serverless.workers(gpu.id)).workers.some((w) => w.status === 'IDLE'), 'the queue worker to boot');
   return {
     env: { ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY },
-    userSettings: { 'endpointStudio.api.url': emulator.restUrl, 'endpointStudio.api.jobsUrl': emulator.jobsUrl, 'endpointStudio.jobs.pollIntervalMs': 250 },
+    userSettings: {
+      'endpointStudio.api.url': emulator.restUrl,
+      'endpointStudio.api.jobsUrl': emulator.jobsUrl,
+      'endpointStudio.jobs.pollIntervalMs': 250,
+    },
   };
 });
 
@@ -48,7 +64,11 @@ async function clickCodeLens(workbench: Workbench, title: RegExp): Promise<void>
 async function editorTexts(workbench: Workbench): Promise<string[]> {
   const texts = await workbench.page.locator('.editor-group-container .editor-instance .monaco-editor .view-lines').evaluateAll((els) =>
     els.map((e) =>
-      Array.from((e as unknown as { querySelectorAll(selector: string): ArrayLike<{ style: { top: string }; textContent: string | null }> }).querySelectorAll('.view-line'))
+      Array.from(
+        (
+          e as unknown as { querySelectorAll(selector: string): ArrayLike<{ style: { top: string }; textContent: string | null }> }
+        ).querySelectorAll('.view-line'),
+      )
         .map((line) => ({ top: parseFloat(line.style.top) || 0, text: line.textContent ?? '' }))
         .sort((a, b) => a.top - b.top)
         .map((line) => line.text)
@@ -61,7 +81,11 @@ async function editorTexts(workbench: Workbench): Promise<string[]> {
 /** Waits for an editor on screen whose text passes `until`, and returns that text. */
 async function editorShowing(workbench: Workbench, until: (text: string) => boolean, description: string): Promise<string> {
   let texts: string[] = [];
-  await waitUntil(async () => (texts = await editorTexts(workbench)).some(until), description, () => texts.join('\n-----\n'));
+  await waitUntil(
+    async () => (texts = await editorTexts(workbench)).some(until),
+    description,
+    () => texts.join('\n-----\n'),
+  );
   return texts.find(until) as string;
 }
 
@@ -84,7 +108,12 @@ async function openNewRequest(workbench: Workbench, workspace: string, name: str
     await quickInput.locator('input').waitFor();
     await page.keyboard.type(name);
     const row = quickInput.locator('.monaco-list-row', { hasText: name }).first();
-    if (await row.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+    if (
+      await row.waitFor({ timeout: 3000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await row.click();
       await row.waitFor({ state: 'hidden' });
       return true;
@@ -108,7 +137,11 @@ async function contextAction(workbench: Workbench, text: string, action: string)
   const count = await menu.locator('.action-item').count();
   for (let step = 0; step <= count; step++) {
     await page.keyboard.press('ArrowDown');
-    const focused = (await menu.locator('.action-item.focused').textContent().catch(() => '')) ?? '';
+    const focused =
+      (await menu
+        .locator('.action-item.focused')
+        .textContent()
+        .catch(() => '')) ?? '';
     if (focused.includes(action)) {
       await page.keyboard.press('Enter');
       await menu.waitFor({ state: 'hidden' });
@@ -120,34 +153,52 @@ async function contextAction(workbench: Workbench, text: string, action: string)
 
 const jobIdIn = (text: string): string => /"jobId": "([^"]+)"/.exec(text)?.[1] ?? '';
 
-editorTest('a request file runs from its CodeLens on a chosen endpoint; the result shows status, times, worker and output', async (workbench) => {
-  await workbench.openFile('sdxl-worker.request.json');
-  await clickCodeLens(workbench, /Run…/);
-  await workbench.pickQuickInputRow('jobs-gpu');
-  const text = await editorShowing(workbench, (t) => t.includes('"status": "COMPLETED"'), 'the completed result');
-  assert.match(text, /"endpoint": \{[\s\S]*"name": "jobs-gpu"/);
-  assert.match(text, /"delayTime": \d+/);
-  assert.match(text, /"executionTime": \d+/);
-  assert.match(text, /"workerId": "[^"]+"/);
-  assert.match(text, /"output": \{\s*"echo": \{\s*"prompt": "a lighthouse on a cliff at dusk, oil painting"/);
-  assert.ok(!text.includes(DEFAULT_DEV_API_KEY));
-  await workbench.page.locator(`.tab[data-resource-name="${jobIdIn(text)}.json"]`).waitFor();
-  // The choice is remembered for the file: the lens now names the endpoint.
-  await workbench.page.locator('.codelens-decoration').filter({ hasText: 'Run on jobs-gpu' }).first().waitFor({ state: 'visible' });
-});
+editorTest(
+  'a request file runs from its CodeLens on a chosen endpoint; the result shows status, times, worker and output',
+  async (workbench) => {
+    await workbench.openFile('sdxl-worker.request.json');
+    await clickCodeLens(workbench, /Run…/);
+    await workbench.pickQuickInputRow('jobs-gpu');
+    const text = await editorShowing(workbench, (t) => t.includes('"status": "COMPLETED"'), 'the completed result');
+    assert.match(text, /"endpoint": \{[\s\S]*"name": "jobs-gpu"/);
+    assert.match(text, /"delayTime": \d+/);
+    assert.match(text, /"executionTime": \d+/);
+    assert.match(text, /"workerId": "[^"]+"/);
+    assert.match(text, /"output": \{\s*"echo": \{\s*"prompt": "a lighthouse on a cliff at dusk, oil painting"/);
+    assert.ok(!text.includes(DEFAULT_DEV_API_KEY));
+    await workbench.page.locator(`.tab[data-resource-name="${jobIdIn(text)}.json"]`).waitFor();
+    // The choice is remembered for the file: the lens now names the endpoint.
+    await workbench.page.locator('.codelens-decoration').filter({ hasText: 'Run on jobs-gpu' }).first().waitFor({ state: 'visible' });
+  },
+);
 
-editorTest('streamed chunks appear in the result while the job runs, then the result completes with all of them', async (workbench, session) => {
-  await openNewRequest(workbench, session.workspace, 'stream.request.json', { input: { stream: ['chunk-one', 'chunk-two', 'chunk-three', 'chunk-four'], sleepMs: 120_000 } });
-  await clickCodeLens(workbench, /Run…/);
-  await workbench.pickQuickInputRow('jobs-gpu');
-  // The request (shown at the end of the document) names every chunk; only the stream array counts.
-  const streamed = (t: string): string => /"stream": \[([^\]]*)\]/.exec(t)?.[1] ?? '';
-  await editorShowing(workbench, (t) => t.includes('"status": "IN_PROGRESS"') && streamed(t).includes('"chunk-one"') && !streamed(t).includes('"chunk-four"'), 'a running job with some chunks');
-  await toast(workbench, /Run on jobs-gpu/).filter({ hasText: /in progress · .* · \d chunks?/ }).waitFor();
-  await workbench.screenshot('jobs--streaming-in-progress');
-  const text = await editorShowing(workbench, (t) => t.includes('"status": "COMPLETED"') && t.includes('"chunk-four"'), 'the completed result with every chunk');
-  assert.match(text, /"stream": \[\s*"chunk-one",\s*"chunk-two",\s*"chunk-three",\s*"chunk-four"\s*\]/);
-});
+editorTest(
+  'streamed chunks appear in the result while the job runs, then the result completes with all of them',
+  async (workbench, session) => {
+    await openNewRequest(workbench, session.workspace, 'stream.request.json', {
+      input: { stream: ['chunk-one', 'chunk-two', 'chunk-three', 'chunk-four'], sleepMs: 120_000 },
+    });
+    await clickCodeLens(workbench, /Run…/);
+    await workbench.pickQuickInputRow('jobs-gpu');
+    // The request (shown at the end of the document) names every chunk; only the stream array counts.
+    const streamed = (t: string): string => /"stream": \[([^\]]*)\]/.exec(t)?.[1] ?? '';
+    await editorShowing(
+      workbench,
+      (t) => t.includes('"status": "IN_PROGRESS"') && streamed(t).includes('"chunk-one"') && !streamed(t).includes('"chunk-four"'),
+      'a running job with some chunks',
+    );
+    await toast(workbench, /Run on jobs-gpu/)
+      .filter({ hasText: /in progress · .* · \d chunks?/ })
+      .waitFor();
+    await workbench.screenshot('jobs--streaming-in-progress');
+    const text = await editorShowing(
+      workbench,
+      (t) => t.includes('"status": "COMPLETED"') && t.includes('"chunk-four"'),
+      'the completed result with every chunk',
+    );
+    assert.match(text, /"stream": \[\s*"chunk-one",\s*"chunk-two",\s*"chunk-three",\s*"chunk-four"\s*\]/);
+  },
+);
 
 editorTest('a failed job says why, and offers Retry and the logs of the worker that ran it', async (workbench, session) => {
   await clearNotifications(workbench);
@@ -162,11 +213,19 @@ editorTest('a failed job says why, and offers Retry and the logs of the worker t
   assert.match(text, /"error": "CUDA out of memory"/);
   await failure.locator('.monaco-button', { hasText: /^Retry$/ }).click();
   await editorShowing(workbench, (t) => t.includes('"status": "FAILED"') && /"retries": 1/.test(t), 'the retried job failing again');
-  await toast(workbench, /on jobs-gpu failed: CUDA out of memory/).locator('.monaco-button', { hasText: /^Open Worker Logs$/ }).click();
+  await toast(workbench, /on jobs-gpu failed: CUDA out of memory/)
+    .locator('.monaco-button', { hasText: /^Open Worker Logs$/ })
+    .click();
   let logs: import('playwright-core').Frame | undefined;
   await waitUntil(async () => {
     for (const frame of workbench.page.frames()) {
-      if (await frame.locator('#target', { hasText: `jobs-gpu · worker ${workerId}` }).count().catch(() => 0)) logs = frame;
+      if (
+        await frame
+          .locator('#target', { hasText: `jobs-gpu · worker ${workerId}` })
+          .count()
+          .catch(() => 0)
+      )
+        logs = frame;
     }
     return logs !== undefined;
   }, 'the Logs panel on the worker that ran the job');
@@ -178,7 +237,11 @@ editorTest('cancelling the progress notification cancels the job on the service'
   await openNewRequest(workbench, session.workspace, 'long.request.json', { input: { sleepMs: 36_000_000 } });
   await clickCodeLens(workbench, /Run…/);
   await workbench.pickQuickInputRow('jobs-gpu');
-  const running = await editorShowing(workbench, (t) => t.includes('"status": "IN_PROGRESS"') && t.includes('36000000'), 'the long job running');
+  const running = await editorShowing(
+    workbench,
+    (t) => t.includes('"status": "IN_PROGRESS"') && t.includes('36000000'),
+    'the long job running',
+  );
   const progress = toast(workbench, /Run on jobs-gpu/);
   await progress.hover();
   await progress.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
@@ -209,7 +272,11 @@ editorTest('purge asks first, naming the endpoint, then empties its queue', asyn
   await dialog.waitFor({ state: 'visible' });
   assert.match(await dialog.innerText(), /Purge the queue of queue-idle\?[\s\S]*Jobs in progress keep running/);
   await workbench.screenshot('jobs--purge-confirmation');
-  await dialog.locator('a.monaco-button, button').filter({ hasText: /^Purge Queue$/ }).first().click();
+  await dialog
+    .locator('a.monaco-button, button')
+    .filter({ hasText: /^Purge Queue$/ })
+    .first()
+    .click();
   await toast(workbench, /Purged the queue of queue-idle; jobs removed: 2/).waitFor();
   assert.equal((await api.jobs.health(idle.id)).jobs.inQueue, 0);
 });
@@ -221,7 +288,9 @@ editorTest('a load balancer is pinged from the Endpoints view; its base and heal
   await ping.waitFor();
   await ping.locator('.monaco-button', { hasText: /^Show URLs$/ }).click();
   // Markdown documents wrap long lines; the URLs are checked as one line.
-  const text = (await editorShowing(workbench, (t) => t.includes('# Health of jobs-lb (load balancer)'), 'the load balancer document')).replace(/\n(?![-#|`])/g, '');
+  const text = (
+    await editorShowing(workbench, (t) => t.includes('# Health of jobs-lb (load balancer)'), 'the load balancer document')
+  ).replace(/\n(?![-#|`])/g, '');
   assert.match(text, /- base: http:\/\/127\.0\.0\.1:\d+\/lb\/\S+/);
   assert.match(text, /- health: http:\/\/127\.0\.0\.1:\d+\/lb\/\S+\/ping/);
   assert.match(text, /- answer: 200 \(healthy\) in \d+ ms/);

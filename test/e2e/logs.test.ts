@@ -25,7 +25,12 @@ async function logsFrame(workbench: Workbench): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(async () => {
     for (const frame of workbench.page.frames()) {
-      if (await frame.locator('#lines[role="log"]').count().catch(() => 0)) {
+      if (
+        await frame
+          .locator('#lines[role="log"]')
+          .count()
+          .catch(() => 0)
+      ) {
         found = frame;
         return true;
       }
@@ -36,12 +41,20 @@ async function logsFrame(workbench: Workbench): Promise<Frame> {
 }
 
 async function shownRows(frame: Frame): Promise<ShownRow[]> {
-  return frame.locator('#lines .row').evaluateAll((rows) => rows.map((r) => ({ cls: r.className, id: r.getAttribute('data-id') ?? '', text: (r.textContent ?? '').trim() })));
+  return frame
+    .locator('#lines .row')
+    .evaluateAll((rows) =>
+      rows.map((r) => ({ cls: r.className, id: r.getAttribute('data-id') ?? '', text: (r.textContent ?? '').trim() })),
+    );
 }
 
 async function waitForRows(frame: Frame, until: (rows: ShownRow[]) => boolean, description: string): Promise<ShownRow[]> {
   let rows: ShownRow[] = [];
-  await waitUntil(async () => until((rows = await shownRows(frame))), description, () => rows.map((r) => r.text).join('\n'));
+  await waitUntil(
+    async () => until((rows = await shownRows(frame))),
+    description,
+    () => rows.map((r) => r.text).join('\n'),
+  );
   return rows;
 }
 
@@ -72,7 +85,14 @@ describe('the Logs panel, against the emulator', () => {
     emulator = await startEmulator({ port: 0, jobsPort: 0, timeScale: 20 });
     proxy = await startDropProxy(emulator.restUrl);
     api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
-    endpoint = await api.serverless.create({ name: 'logs-gpu', type: 'QUEUE', image: 'myorg/logs-gpu:1.0', gpu: { pools: ['ADA_24'], count: 1 }, workers: { min: 1, max: 1, idleTimeout: 600 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    endpoint = await api.serverless.create({
+      name: 'logs-gpu',
+      type: 'QUEUE',
+      image: 'myorg/logs-gpu:1.0',
+      gpu: { pools: ['ADA_24'], count: 1 },
+      workers: { min: 1, max: 1, idleTimeout: 600 },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    });
     await waitUntil(async () => {
       const idle = (await api.serverless.workers(endpoint.id)).workers.find((w) => w.status === 'IDLE');
       if (idle) workerId = idle.id;
@@ -99,8 +119,14 @@ describe('the Logs panel, against the emulator', () => {
     const frame = await logsFrame(workbench);
     await frame.locator('#target', { hasText: 'logs-gpu · all workers' }).waitFor();
     const rows = await waitForRows(frame, (r) => r.some((x) => x.text.includes('hello from the first job')), 'the job line');
-    assert.ok(rows.some((r) => r.text.includes(`[${workerId}/system]`) && r.text.includes('container started')), 'system lines tagged with the worker');
-    assert.ok(rows.some((r) => r.text.includes(`[${workerId}/container]`) && r.text.includes('Worker ready.')), 'container lines tagged with the worker');
+    assert.ok(
+      rows.some((r) => r.text.includes(`[${workerId}/system]`) && r.text.includes('container started')),
+      'system lines tagged with the worker',
+    );
+    assert.ok(
+      rows.some((r) => r.text.includes(`[${workerId}/container]`) && r.text.includes('Worker ready.')),
+      'container lines tagged with the worker',
+    );
     assert.match(rows[0].text, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/, 'rows start with their timestamp');
     // Live follow: a line written now appears without any action.
     await api.jobs.runSync(endpoint.id, { input: { log: ['a live line'] } });
@@ -114,7 +140,11 @@ describe('the Logs panel, against the emulator', () => {
     assert.ok(proxy.dropAll() > 0, 'the editor had connections open');
     // Written while the stream is down: the resume with Last-Event-ID must bring it.
     await api.jobs.runSync(endpoint.id, { input: { log: ['written during the drop'] } });
-    const rows = await waitForRows(frame, (r) => r.some((x) => x.text.includes('written during the drop')), 'the line written during the drop');
+    const rows = await waitForRows(
+      frame,
+      (r) => r.some((x) => x.text.includes('written during the drop')),
+      'the line written during the drop',
+    );
     const markerAt = rows.findIndex((r) => r.cls.includes('marker') && /stream dropped .*resuming after /.test(r.text));
     assert.ok(markerAt >= 0, 'a reconnect marker row');
     const lineAt = rows.findIndex((r) => r.text.includes('written during the drop'));
@@ -122,7 +152,8 @@ describe('the Logs panel, against the emulator', () => {
     const ids = rows.filter((r) => r.id !== '').map((r) => r.id);
     assert.equal(new Set(ids).size, ids.length, 'no line repeated');
     const all = rows.filter((r) => !r.cls.includes('marker')).map((r) => r.text);
-    for (const line of ['hello from the first job', 'a live line', 'written during the drop']) assert.equal(all.filter((t) => t.includes(line)).length, 1, line);
+    for (const line of ['hello from the first job', 'a live line', 'written during the drop'])
+      assert.equal(all.filter((t) => t.includes(line)).length, 1, line);
     await frame.locator('#status', { hasText: /1 reconnect/ }).waitFor();
     await workbench.screenshot('logs--reconnect-marker');
   });
@@ -130,7 +161,11 @@ describe('the Logs panel, against the emulator', () => {
   editorTest('the filter narrows the rows (text and regex); markers stay', async (workbench) => {
     const frame = await logsFrame(workbench);
     await frame.locator('#filter').fill('LIVE');
-    let rows = await waitForRows(frame, (r) => r.filter((x) => !x.cls.includes('marker')).every((x) => x.text.toLowerCase().includes('live')), 'only matching rows');
+    let rows = await waitForRows(
+      frame,
+      (r) => r.filter((x) => !x.cls.includes('marker')).every((x) => x.text.toLowerCase().includes('live')),
+      'only matching rows',
+    );
     assert.ok(rows.some((r) => r.text.includes('a live line')));
     await frame.locator('#regex').check();
     await frame.locator('#filter').fill('^.*(first|during)');
@@ -144,16 +179,28 @@ describe('the Logs panel, against the emulator', () => {
   editorTest('hiding the panel closes the stream; showing it again resumes after the last line', async (workbench) => {
     assert.ok(logStreams().length > 0, 'a log stream is open while the panel shows');
     await workbench.runCommand('View: Toggle Panel Visibility');
-    await waitUntil(async () => logStreams().length === 0, 'the log stream to close', () => logStreams().join('\n'));
+    await waitUntil(
+      async () => logStreams().length === 0,
+      'the log stream to close',
+      () => logStreams().join('\n'),
+    );
     await api.jobs.runSync(endpoint.id, { input: { log: ['written while hidden'] } });
     await workbench.runCommand('View: Toggle Panel Visibility');
     const frame = await logsFrame(workbench);
     // The re-shown view receives the kept lines and the resumed stream; wait for both before counting.
-    const rows = await waitForRows(frame, (r) => r.some((x) => x.text.includes('written while hidden')) && r.some((x) => x.text.includes('a live line')), 'the kept lines and the line written while hidden');
+    const rows = await waitForRows(
+      frame,
+      (r) => r.some((x) => x.text.includes('written while hidden')) && r.some((x) => x.text.includes('a live line')),
+      'the kept lines and the line written while hidden',
+    );
     const ids = rows.filter((r) => r.id !== '').map((r) => r.id);
     assert.equal(new Set(ids).size, ids.length, 'no line repeated');
     assert.equal(rows.filter((r) => r.text.includes('a live line')).length, 1);
-    await waitUntil(async () => logStreams().length === 1, 'one log stream again', () => logStreams().join('\n'));
+    await waitUntil(
+      async () => logStreams().length === 1,
+      'one log stream again',
+      () => logStreams().join('\n'),
+    );
   });
 
   editorTest('Open Worker Logs from the Endpoints tree follows that one worker', async (workbench) => {
@@ -167,8 +214,15 @@ describe('the Logs panel, against the emulator', () => {
     const frame = await logsFrame(workbench);
     await frame.locator('#target', { hasText: `logs-gpu · worker ${workerId}` }).waitFor();
     const rows = await waitForRows(frame, (r) => r.some((x) => x.text.includes('written during the drop')), 'the worker backfill');
-    assert.ok(rows.some((r) => r.text.includes('[container]')) && !rows.some((r) => r.text.includes(`[${workerId}/`)), 'one worker: rows tagged by source only');
+    assert.ok(
+      rows.some((r) => r.text.includes('[container]')) && !rows.some((r) => r.text.includes(`[${workerId}/`)),
+      'one worker: rows tagged by source only',
+    );
     // Switching target aborted the endpoint's stream: only the worker's is open.
-    await waitUntil(async () => logStreams().length === 1, 'one log stream after switching target', () => logStreams().join('\n'));
+    await waitUntil(
+      async () => logStreams().length === 1,
+      'one log stream after switching target',
+      () => logStreams().join('\n'),
+    );
   });
 });

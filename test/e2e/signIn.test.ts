@@ -18,7 +18,8 @@ const { editorTest } = useEditorSession('sign-in', async (): Promise<EditorSessi
   return { userSettings: { 'endpointStudio.api.url': emulator.restUrl, 'endpointStudio.api.jobsUrl': emulator.jobsUrl } };
 });
 
-const statusBar = (workbench: Workbench) => workbench.page.locator('.statusbar-item', { hasText: /Endpoint Studio: signed out|\$\(account\)|personal|viewer|emulator/ }).first();
+const statusBar = (workbench: Workbench) =>
+  workbench.page.locator('.statusbar-item', { hasText: /Endpoint Studio: signed out|\$\(account\)|personal|viewer|emulator/ }).first();
 
 async function waitForStatus(workbench: Workbench, text: RegExp): Promise<void> {
   await workbench.page.locator('.statusbar-item').filter({ hasText: text }).first().waitFor({ state: 'visible' });

@@ -11,7 +11,11 @@ const { editorTest } = useEditorSession('workbench');
 
 editorTest('problems of an invalid YAML spec', async (workbench) => {
   await workbench.openFile('broken-worker.endpoint.yaml');
-  const problems = await workbench.problems('broken-worker.endpoint.yaml', (rows) => rows.length >= 4, 'the four problems of broken-worker');
+  const problems = await workbench.problems(
+    'broken-worker.endpoint.yaml',
+    (rows) => rows.length >= 4,
+    'the four problems of broken-worker',
+  );
   const summary = formatProblems(problems);
   assert.deepEqual(
     problems.map((p) => `${p.position} ${p.severity} ${p.code}`).sort(),
@@ -23,13 +27,20 @@ editorTest('problems of an invalid YAML spec', async (workbench) => {
     ],
     summary,
   );
-  assert.ok(problems.every((p) => p.source === 'endpoint-studio'), summary);
+  assert.ok(
+    problems.every((p) => p.source === 'endpoint-studio'),
+    summary,
+  );
   assert.match(summary, /unknown property in workers: idelTimeout; did you mean idleTimeout\?/);
 });
 
 editorTest('problems of an invalid JSON spec', async (workbench) => {
   await workbench.openFile('broken-http.endpoint.json');
-  const problems = await workbench.problems('broken-http.endpoint.json', (rows) => rows.some((p) => p.code === 'port-format'), 'the JSON spec problems');
+  const problems = await workbench.problems(
+    'broken-http.endpoint.json',
+    (rows) => rows.some((p) => p.code === 'port-format'),
+    'the JSON spec problems',
+  );
   const codes = new Set(problems.map((p) => p.code));
   for (const code of ['compute-choice', 'vcpu-not-power-of-two', 'scaler-not-allowed', 'port-format']) {
     assert.ok(codes.has(code), `${code} missing from\n${formatProblems(problems)}`);
@@ -67,7 +78,10 @@ editorTest('commands in the palette', async (workbench) => {
   await workbench.openCommandPalette('Endpoint Studio');
   const rows = await workbench.quickInputRows();
   for (const title of ['Endpoint Studio: New Endpoint Spec', 'Endpoint Studio: Restart Language Server']) {
-    assert.ok(rows.some((r) => r.startsWith(title)), `${title} missing from ${rows.join(' | ')}`);
+    assert.ok(
+      rows.some((r) => r.startsWith(title)),
+      `${title} missing from ${rows.join(' | ')}`,
+    );
   }
   await workbench.screenshot('workbench--commands');
   await workbench.page.keyboard.press('Escape');
@@ -78,7 +92,14 @@ editorTest('the Endpoint Studio output channel', async (workbench) => {
   await workbench.pickQuickInputRow('Endpoint Studio');
   // The Output view names the channel it shows in its channel picker.
   await waitUntil(
-    () => workbench.page.locator('.part.panel select').evaluateAll((selects) => selects.some((s) => (s as unknown as { selectedOptions: Array<{ text: string }> }).selectedOptions[0]?.text === 'Endpoint Studio')),
+    () =>
+      workbench.page
+        .locator('.part.panel select')
+        .evaluateAll((selects) =>
+          selects.some(
+            (s) => (s as unknown as { selectedOptions: Array<{ text: string }> }).selectedOptions[0]?.text === 'Endpoint Studio',
+          ),
+        ),
     'the Output view to show the Endpoint Studio channel',
   );
 });
@@ -94,7 +115,11 @@ editorTest('New Endpoint Spec creates a spec with zero problems', async (workben
   await workbench.goTo(1, 1);
   await workbench.page.keyboard.type('x');
   await workbench.page.keyboard.press('Escape');
-  await workbench.problems('e2e-worker.endpoint.yaml', (rows) => rows.some((p) => p.message.includes('xname')), 'the deliberate mistake in the new spec');
+  await workbench.problems(
+    'e2e-worker.endpoint.yaml',
+    (rows) => rows.some((p) => p.message.includes('xname')),
+    'the deliberate mistake in the new spec',
+  );
   await workbench.focusEditor();
   await workbench.page.keyboard.press('Control+Z');
   const after = await workbench.problems('e2e-worker.endpoint.yaml', (rows) => rows.length === 0, 'the new spec to be clean again');
@@ -107,6 +132,13 @@ editorTest('quick fix renames a misspelt key', async (workbench) => {
   const offered = await workbench.applyQuickFix('Rename to idleTimeout');
   assert.ok(offered.length >= 1);
   await workbench.waitForEditorText(/^ {2}idleTimeout: 10$/m);
-  const problems = await workbench.problems('broken-worker.endpoint.yaml', (rows) => rows.length > 0 && !rows.some((p) => p.code === 'unknown-property'), 'the unknown property to be gone');
-  assert.ok(problems.some((p) => p.code === 'invalid-enum'), 'the other problems remain');
+  const problems = await workbench.problems(
+    'broken-worker.endpoint.yaml',
+    (rows) => rows.length > 0 && !rows.some((p) => p.code === 'unknown-property'),
+    'the unknown property to be gone',
+  );
+  assert.ok(
+    problems.some((p) => p.code === 'invalid-enum'),
+    'the other problems remain',
+  );
 });

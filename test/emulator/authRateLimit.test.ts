@@ -4,7 +4,12 @@ import { call, create, gpuSpec, withEmulator, KEY } from './helpers';
 
 test('401 for a missing, malformed or unknown token, with no rate-limit headers', async () => {
   await withEmulator({}, async (e) => {
-    for (const headers of [{} as Record<string, string>, { Authorization: 'Basic abc' }, { Authorization: 'Bearer wrong' }, { Authorization: `Bearer ${KEY} extra` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Basic abc' },
+      { Authorization: 'Bearer wrong' },
+      { Authorization: `Bearer ${KEY} extra` },
+    ]) {
       const answer = await call(e.restUrl, 'GET', '/v2/serverless', undefined, null, headers);
       assert.equal(answer.status, 401, JSON.stringify(headers));
       assert.equal(answer.body.title, 'Unauthorized');
@@ -20,7 +25,11 @@ test('the read-only key reads but gets 403 on writes, with rate-limit headers', 
   await withEmulator({ readOnlyKey: 'es_dev_read_only' }, async (e) => {
     const ep = await create(e, gpuSpec());
     assert.equal((await call(e.restUrl, 'GET', '/v2/serverless', undefined, 'es_dev_read_only')).status, 200);
-    for (const [method, path, body] of [['POST', '/v2/serverless', gpuSpec()], ['PATCH', `/v2/serverless/${ep.id}`, { name: 'x' }], ['DELETE', `/v2/serverless/${ep.id}`, undefined]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/v2/serverless', gpuSpec()],
+      ['PATCH', `/v2/serverless/${ep.id}`, { name: 'x' }],
+      ['DELETE', `/v2/serverless/${ep.id}`, undefined],
+    ] as const) {
       const answer = await call(e.restUrl, method, path, body, 'es_dev_read_only');
       assert.equal(answer.status, 403, `${method} ${path}`);
       assert.equal(answer.body.title, 'Forbidden');

@@ -9,9 +9,16 @@ test('hostile input gets problem answers, never a crash', async () => {
     const malformed = await call(e.restUrl, 'POST', '/v2/serverless', '{"name": ');
     assert.equal(malformed.status, 400);
     assert.match(malformed.headers.get('content-type') ?? '', /problem\+json/);
-    const wrongType = await call(e.restUrl, 'POST', '/v2/serverless', JSON.stringify(gpuSpec()), undefined, { 'Content-Type': 'text/plain' });
+    const wrongType = await call(e.restUrl, 'POST', '/v2/serverless', JSON.stringify(gpuSpec()), undefined, {
+      'Content-Type': 'text/plain',
+    });
     assert.equal(wrongType.status, 415);
-    const huge = await call(e.restUrl, 'POST', '/v2/serverless', JSON.stringify({ ...gpuSpec(), env: { BIG: 'x'.repeat(2 * 1024 * 1024) } }));
+    const huge = await call(
+      e.restUrl,
+      'POST',
+      '/v2/serverless',
+      JSON.stringify({ ...gpuSpec(), env: { BIG: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
     assert.equal(huge.status, 413);
     const empty = await call(e.restUrl, 'POST', '/v2/serverless', '');
     assert.equal(empty.status, 400);
@@ -80,10 +87,20 @@ test('dropResponse: the request is handled but its answer is lost', async () => 
   try {
     emulator.setFaults({ dropResponse: true, paths: ['/v2/serverless'], count: 1 });
     const headers = { Authorization: `Bearer ${DEFAULT_DEV_API_KEY}`, 'Content-Type': 'application/json' };
-    const body = JSON.stringify({ name: 'lost-answer', type: 'QUEUE', image: 'x', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    const body = JSON.stringify({
+      name: 'lost-answer',
+      type: 'QUEUE',
+      image: 'x',
+      gpu: { pools: ['ADA_24'] },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    });
     await assert.rejects(fetch(`${emulator.restUrl}/v2/serverless`, { method: 'POST', headers, body }));
     const list = (await (await fetch(`${emulator.restUrl}/v2/serverless`, { headers })).json()) as { endpoints: { name: string }[] };
-    assert.deepEqual(list.endpoints.map((e) => e.name), ['lost-answer'], 'the create happened although no answer came');
+    assert.deepEqual(
+      list.endpoints.map((e) => e.name),
+      ['lost-answer'],
+      'the create happened although no answer came',
+    );
   } finally {
     await emulator.close();
   }

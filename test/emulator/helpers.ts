@@ -18,11 +18,22 @@ export interface Answer {
   body: any;
 }
 
-export async function call(base: string, method: string, path: string, body?: unknown, key: string | null = KEY, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string | null = KEY,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...extraHeaders };
   if (key !== null) headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -8,10 +8,14 @@ test('run, status, runsync with wait, failures and timeouts', async () => {
     const run = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { prompt: 'hi' } });
     assert.equal(run.status, 200);
     assert.equal(run.body.status, 'IN_QUEUE');
-    const done = await eventually(async () => {
-      const s = await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${run.body.id}`);
-      return s.body.status === 'COMPLETED' ? s.body : undefined;
-    }, 5000, 'completion');
+    const done = await eventually(
+      async () => {
+        const s = await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${run.body.id}`);
+        return s.body.status === 'COMPLETED' ? s.body : undefined;
+      },
+      5000,
+      'completion',
+    );
     assert.deepEqual(done.output, { echo: { prompt: 'hi' } });
     assert.ok(done.delayTime >= 0 && done.executionTime >= 0);
     const sync = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { output: 42 } });
@@ -41,7 +45,9 @@ test('retry requeues failed jobs only; cancel and purge-queue; health counts', a
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/retry/${ok.body.id}`)).status, 400);
     // One worker: a long job blocks the rest in the queue.
     const long = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { sleepMs: 1e6 } });
-    await eventually(async () => ((await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status === 'IN_PROGRESS' ? true : undefined));
+    await eventually(async () =>
+      (await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status === 'IN_PROGRESS' ? true : undefined,
+    );
     const queued = [];
     for (let i = 0; i < 3; i++) queued.push((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { i } })).body.id);
     const cancelled = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/cancel/${queued[0]}`);
@@ -54,7 +60,11 @@ test('retry requeues failed jobs only; cancel and purge-queue; health counts', a
     assert.equal(health.workers.running, 1);
     const purge = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/purge-queue`);
     assert.equal(purge.body.removed, 2);
-    assert.equal((await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status, 'IN_PROGRESS', 'in-progress jobs survive a purge');
+    assert.equal(
+      (await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status,
+      'IN_PROGRESS',
+      'in-progress jobs survive a purge',
+    );
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/cancel/${long.body.id}`)).body.status, 'CANCELLED');
   });
 });
@@ -83,7 +93,11 @@ test('workers start INITIALIZING, serve, scale to max and leave after idleTimeou
     assert.ok(first.workers.every((w: any) => w.status === 'INITIALIZING'));
     await eventually(async () => ((await workers(e, ep.id)).summary.total === 2 ? true : undefined), 5000, 'scale to max');
     await eventually(async () => ((await workers(e, ep.id)).summary.running === 2 ? true : undefined), 5000, 'two running');
-    await eventually(async () => ((await workers(e, ep.id)).summary.total === 0 ? true : undefined), 8000, 'scale to zero after idle timeout');
+    await eventually(
+      async () => ((await workers(e, ep.id)).summary.total === 0 ? true : undefined),
+      8000,
+      'scale to zero after idle timeout',
+    );
   });
 });
 
@@ -108,7 +122,10 @@ test('workers sit THROTTLED when the chosen pools have no stock; CPU endpoints p
 
 test('load balancer: health reflects ready workers and requests cold-start a worker', async () => {
   await withEmulator({ timeScale: 50 }, async (e) => {
-    const lb = await create(e, gpuSpec({ type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, env: { HEALTH_CHECK_PATH: '/healthz' } }));
+    const lb = await create(
+      e,
+      gpuSpec({ type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, env: { HEALTH_CHECK_PATH: '/healthz' } }),
+    );
     assert.equal((await call(lb.requestUrls.health, 'GET', '')).status, 503);
     const answer = await call(lb.requestUrls.base, 'POST', '/generate', { prompt: 'x' });
     assert.equal(answer.status, 200);

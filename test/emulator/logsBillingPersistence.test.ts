@@ -19,7 +19,9 @@ async function readEvents(url: string, count: number, headers: Record<string, st
   const events: SseEvent[] = [];
   const decoder = new TextDecoder();
   let buffer = '';
-  let timer = setTimeout(() => controller.abort(), quietMs);
+  let timer = setTimeout(() => {
+    controller.abort();
+  }, quietMs);
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true });
@@ -32,7 +34,9 @@ async function readEvents(url: string, count: number, headers: Record<string, st
         if (id && data) {
           events.push({ id, data: JSON.parse(data) });
           clearTimeout(timer);
-          timer = setTimeout(() => controller.abort(), quietMs);
+          timer = setTimeout(() => {
+            controller.abort();
+          }, quietMs);
         }
       }
       if (events.length >= count) break;
@@ -63,7 +67,11 @@ test('worker logs stream as SSE, resume with Last-Event-ID without loss or repea
     const total = (await readEvents(url, 1000, {}, 300)).length;
     const resumed = await readEvents(`${url}?tail=0`, total - 2, { 'Last-Event-ID': backfill[1].id });
     const lines = resumed.map((ev) => ev.data.line);
-    assert.deepEqual(resumed.map((ev) => ev.id), [...new Set(resumed.map((ev) => ev.id))], 'no repeats');
+    assert.deepEqual(
+      resumed.map((ev) => ev.id),
+      [...new Set(resumed.map((ev) => ev.id))],
+      'no repeats',
+    );
     assert.equal(lines[0], backfill[2].data.line, 'continues right after the last event seen');
     assert.ok(lines.indexOf('one') < lines.indexOf('two') && lines.indexOf('two') < lines.indexOf('three'));
     // The stream stays open and delivers new lines live.
@@ -83,17 +91,38 @@ test('worker logs stream as SSE, resume with Last-Event-ID without loss or repea
 
 test('billing windows align to bucket boundaries; lastN ends with the current bucket', async () => {
   await withEmulator({}, async (e) => {
-    const day = await call(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=day&startTime=2026-05-03T13:45:00Z&endTime=2026-05-05T01:00:00Z');
+    const day = await call(
+      e.restUrl,
+      'GET',
+      '/v2/billing/serverless?bucketSize=day&startTime=2026-05-03T13:45:00Z&endTime=2026-05-05T01:00:00Z',
+    );
     assert.equal(day.status, 200);
-    assert.deepEqual(day.body.metadata.query, { startTime: '2026-05-03T00:00:00Z', endTime: '2026-05-06T00:00:00Z', bucketSize: 'day', serverlessId: null, grouping: 'endpointId' });
-    const onBoundary = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=day&startTime=2026-05-01T00:00:00Z&endTime=2026-05-03T00:00:00Z');
+    assert.deepEqual(day.body.metadata.query, {
+      startTime: '2026-05-03T00:00:00Z',
+      endTime: '2026-05-06T00:00:00Z',
+      bucketSize: 'day',
+      serverlessId: null,
+      grouping: 'endpointId',
+    });
+    const onBoundary = await call(
+      e.restUrl,
+      'GET',
+      '/v2/billing?bucketSize=day&startTime=2026-05-01T00:00:00Z&endTime=2026-05-03T00:00:00Z',
+    );
     assert.equal(onBoundary.body.metadata.query.endTime, '2026-05-03T00:00:00Z');
     assert.equal(onBoundary.body.records.length, 2);
-    assert.deepEqual(onBoundary.body.records.map((r: any) => r.startTime), ['2026-05-01T00:00:00Z', '2026-05-02T00:00:00Z']);
+    assert.deepEqual(
+      onBoundary.body.records.map((r: any) => r.startTime),
+      ['2026-05-01T00:00:00Z', '2026-05-02T00:00:00Z'],
+    );
     const week = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=week&startTime=2026-05-07T10:00:00Z&endTime=2026-05-08T00:00:00Z');
     assert.equal(week.body.metadata.query.startTime, '2026-05-04T00:00:00Z', 'weeks start on Monday');
     assert.equal(week.body.metadata.query.endTime, '2026-05-11T00:00:00Z');
-    const month = await call(e.restUrl, 'GET', '/v2/billing/network-volumes?bucketSize=month&startTime=2026-02-10T00:00:00Z&endTime=2026-03-02T00:00:00Z');
+    const month = await call(
+      e.restUrl,
+      'GET',
+      '/v2/billing/network-volumes?bucketSize=month&startTime=2026-02-10T00:00:00Z&endTime=2026-03-02T00:00:00Z',
+    );
     assert.equal(month.body.metadata.query.startTime, '2026-02-01T00:00:00Z');
     assert.equal(month.body.metadata.query.endTime, '2026-04-01T00:00:00Z');
     const lastN = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=hour&lastN=3');

@@ -36,7 +36,9 @@ test('GPU selection: pools without excludedTypes clear exclusions; a gpu update 
     assert.deepEqual(countOnly.body.gpu.pools, ['AMPERE_24']);
     assert.deepEqual(countOnly.body.gpu.excludedTypes, ['NVIDIA L4']);
     assert.equal(countOnly.body.gpu.count, 2);
-    const both = await call(e.restUrl, 'PATCH', `/v2/serverless/${ep.id}`, { gpu: { pools: ['AMPERE_24', 'ADA_24'], excludedTypes: ['NVIDIA L4'] } });
+    const both = await call(e.restUrl, 'PATCH', `/v2/serverless/${ep.id}`, {
+      gpu: { pools: ['AMPERE_24', 'ADA_24'], excludedTypes: ['NVIDIA L4'] },
+    });
     assert.deepEqual(both.body.gpu.excludedTypes, ['NVIDIA L4']);
     const poolsOnly = await call(e.restUrl, 'PATCH', `/v2/serverless/${ep.id}`, { gpu: { pools: ['ADA_24'] } });
     assert.deepEqual(poolsOnly.body.gpu.excludedTypes, []);
@@ -62,7 +64,10 @@ test('scaler switch: a LOAD_BALANCER cannot switch to QUEUE_DELAY; a QUEUE can s
     const idle = await call(e.restUrl, 'PATCH', `/v2/serverless/${q.id}`, { workers: { idleTimeout: 20 } });
     assert.equal(idle.status, 400);
     assert.ok(idle.body.errors.some((x: string) => x.startsWith('$.workers.idleTimeout:')));
-    const back = await call(e.restUrl, 'PATCH', `/v2/serverless/${q.id}`, { scaling: { type: 'QUEUE_DELAY', queueDelay: 1 }, workers: { idleTimeout: 20 } });
+    const back = await call(e.restUrl, 'PATCH', `/v2/serverless/${q.id}`, {
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 1 },
+      workers: { idleTimeout: 20 },
+    });
     assert.equal(back.status, 200);
     assert.equal(back.body.workers.idleTimeout, 20);
   });
@@ -84,10 +89,14 @@ test('PATCH rejects unknown properties, type changes and unknown endpoints', asy
 test('a container change leaves running workers stale until replacements are ready', async () => {
   await withEmulator({ timeScale: 50 }, async (e) => {
     const ep = await create(e, gpuSpec({ workers: { min: 1, max: 2 } }));
-    const first = await eventually(async () => {
-      const w = await workers(e, ep.id);
-      return w.workers.length === 1 && w.workers[0].status === 'IDLE' ? w.workers[0] : undefined;
-    }, 5000, 'a ready worker');
+    const first = await eventually(
+      async () => {
+        const w = await workers(e, ep.id);
+        return w.workers.length === 1 && w.workers[0].status === 'IDLE' ? w.workers[0] : undefined;
+      },
+      5000,
+      'a ready worker',
+    );
     assert.equal(first.isStale, false);
     assert.equal(first.gpuTypeId, 'NVIDIA GeForce RTX 4090');
     await call(e.restUrl, 'PATCH', `/v2/serverless/${ep.id}`, { image: 'example/worker:2.0' });
@@ -97,10 +106,14 @@ test('a container change leaves running workers stale until replacements are rea
     assert.equal(old.isStale, true);
     const rollout = (await call(e.restUrl, 'GET', `/v2/serverless/${ep.id}/releases`)).body.rollout;
     assert.equal(rollout.inProgress, true);
-    const after = await eventually(async () => {
-      const w = await workers(e, ep.id);
-      return w.workers.length === 1 && w.workers[0].id !== first.id && w.workers[0].status === 'IDLE' ? w.workers[0] : undefined;
-    }, 5000, 'the replacement');
+    const after = await eventually(
+      async () => {
+        const w = await workers(e, ep.id);
+        return w.workers.length === 1 && w.workers[0].id !== first.id && w.workers[0].status === 'IDLE' ? w.workers[0] : undefined;
+      },
+      5000,
+      'the replacement',
+    );
     assert.equal(after.isStale, false);
     assert.equal(after.image, 'example/worker:2.0');
     // A scaling change reaches running workers in place.

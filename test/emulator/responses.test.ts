@@ -12,7 +12,13 @@ test('a GPU create answers 201 with the defaults applied', async () => {
     assert.equal(ep.flashboot, 'OFF');
     assert.deepEqual(ep.dataCenterIds, []);
     assert.deepEqual(ep.networkVolumes, []);
-    assert.deepEqual(ep.gpu, { pools: ['AMPERE_24', 'ADA_24'], excludedTypes: ['NVIDIA L4'], count: 1, allowedCudaVersions: [], minCudaVersion: null });
+    assert.deepEqual(ep.gpu, {
+      pools: ['AMPERE_24', 'ADA_24'],
+      excludedTypes: ['NVIDIA L4'],
+      count: 1,
+      allowedCudaVersions: [],
+      minCudaVersion: null,
+    });
     assert.equal('cpu' in ep, false);
     assert.ok(!Number.isNaN(Date.parse(ep.createdAt)));
     const fetched = await call(e.restUrl, 'GET', `/v2/serverless/${ep.id}`);
@@ -59,7 +65,15 @@ test('idleTimeout is omitted for QUEUE + REQUEST_COUNT', async () => {
 
 test('CPU endpoints report memory from the flavor multiplier, in submitted order, and gpu null', async () => {
   await withEmulator({}, async (e) => {
-    const ep = await create(e, cpuSpec({ cpu: [{ id: 'cpu3g', vcpuCount: 8 }, { id: 'cpu3c', vcpuCount: 2 }] }));
+    const ep = await create(
+      e,
+      cpuSpec({
+        cpu: [
+          { id: 'cpu3g', vcpuCount: 8 },
+          { id: 'cpu3c', vcpuCount: 2 },
+        ],
+      }),
+    );
     assert.deepEqual(ep.cpu, [
       { id: 'cpu3g', vcpuCount: 8, memory: 32 },
       { id: 'cpu3c', vcpuCount: 2, memory: 4 },
@@ -79,22 +93,41 @@ test('args are stored as sent and deconstructed; entrypoint/cmd arrays are encod
     assert.deepEqual(arrays.entrypoint, ['/bin/sh', '-c']);
     assert.deepEqual(arrays.cmd, ['echo hi']);
     // Sending back everything that was read is accepted.
-    const again = await call(e.restUrl, 'POST', '/v2/serverless', gpuSpec({ args: arrays.args, entrypoint: arrays.entrypoint, cmd: arrays.cmd }));
+    const again = await call(
+      e.restUrl,
+      'POST',
+      '/v2/serverless',
+      gpuSpec({ args: arrays.args, entrypoint: arrays.entrypoint, cmd: arrays.cmd }),
+    );
     assert.equal(again.status, 201);
   });
 });
 
 test('template resolution: body overrides, env merges per key, CUDA set seeds the GPU create', async () => {
   await withEmulator({}, async (e) => {
-    const ep = await create(e, { ...gpuSpec(), image: undefined, templateId: PUBLIC_TEMPLATE_IDS.vllm, disk: 80, env: { MODEL_NAME: 'mine', EXTRA: '1' } });
+    const ep = await create(e, {
+      ...gpuSpec(),
+      image: undefined,
+      templateId: PUBLIC_TEMPLATE_IDS.vllm,
+      disk: 80,
+      env: { MODEL_NAME: 'mine', EXTRA: '1' },
+    });
     assert.equal(ep.image, 'runpod/worker-v1-vllm:v2.7.0');
     assert.equal(ep.disk, 80);
     assert.deepEqual(ep.ports, ['8000/http']);
     assert.deepEqual(ep.env, { MODEL_NAME: 'mine', MAX_MODEL_LEN: '8192', GPU_MEMORY_UTILIZATION: '0.95', EXTRA: '1' });
     assert.deepEqual(ep.gpu.allowedCudaVersions, ['12.4', '12.6', '12.8']);
-    const floor = await create(e, { ...gpuSpec({ gpu: { pools: ['ADA_24'], minCudaVersion: '12.1' } }), image: undefined, templateId: PUBLIC_TEMPLATE_IDS.vllm });
+    const floor = await create(e, {
+      ...gpuSpec({ gpu: { pools: ['ADA_24'], minCudaVersion: '12.1' } }),
+      image: undefined,
+      templateId: PUBLIC_TEMPLATE_IDS.vllm,
+    });
     assert.deepEqual(floor.gpu.allowedCudaVersions, [], 'a floor in the body stops the seeding');
-    const own = await create(e, { ...gpuSpec({ gpu: { pools: ['ADA_24'], allowedCudaVersions: ['12.8'] } }), image: undefined, templateId: PUBLIC_TEMPLATE_IDS.vllm });
+    const own = await create(e, {
+      ...gpuSpec({ gpu: { pools: ['ADA_24'], allowedCudaVersions: ['12.8'] } }),
+      image: undefined,
+      templateId: PUBLIC_TEMPLATE_IDS.vllm,
+    });
     assert.deepEqual(own.gpu.allowedCudaVersions, ['12.8'], 'the body set wins');
     const cpu = await create(e, { ...cpuSpec(), image: undefined, templateId: PUBLIC_TEMPLATE_IDS.cpuWorker });
     assert.deepEqual(cpu.cmd, ['python', '-u', 'handler.py']);
@@ -102,7 +135,7 @@ test('template resolution: body overrides, env merges per key, CUDA set seeds th
   });
 });
 
-test('the caller\'s own serverless template can be used; later edits do not affect the endpoint', async () => {
+test("the caller's own serverless template can be used; later edits do not affect the endpoint", async () => {
   await withEmulator({}, async (e) => {
     const tpl = await call(e.restUrl, 'POST', '/v2/templates', { name: 'mine', image: 'me/worker:1', serverless: true, env: { A: '1' } });
     assert.equal(tpl.status, 201);
@@ -118,7 +151,8 @@ test('catalog: GPU types with pools, null pool for pod-only types, availability 
   await withEmulator({}, async (e) => {
     const plain = (await call(e.restUrl, 'GET', '/v2/catalog/gpus')).body.gpus;
     const pools = new Set(plain.map((g: any) => g.pool));
-    for (const pool of ['ADA_24', 'ADA_48_PRO', 'AMPERE_16', 'AMPERE_24', 'AMPERE_48', 'AMPERE_80', 'ADA_80_PRO', 'HOPPER_141', null]) assert.ok(pools.has(pool), String(pool));
+    for (const pool of ['ADA_24', 'ADA_48_PRO', 'AMPERE_16', 'AMPERE_24', 'AMPERE_48', 'AMPERE_80', 'ADA_80_PRO', 'HOPPER_141', null])
+      assert.ok(pools.has(pool), String(pool));
     assert.equal(plain[0].availability, undefined);
     const withStock = (await call(e.restUrl, 'GET', '/v2/catalog/gpus?include=AVAILABILITY&product=SERVERLESS')).body.gpus;
     const rtx = withStock.find((g: any) => g.id === 'NVIDIA GeForce RTX 4090');
@@ -148,7 +182,14 @@ test('openapi.json describes the emulated paths', async () => {
     const doc = await call(e.restUrl, 'GET', '/v2/openapi.json', undefined, null);
     assert.equal(doc.status, 200);
     assert.equal(doc.body.openapi, '3.1.0');
-    for (const path of ['/v2/serverless', '/v2/serverless/{id}', '/v2/serverless/{id}/workers/{workerId}/logs', '/v2/catalog/gpus', '/v2/billing/serverless']) assert.ok(doc.body.paths[path], path);
+    for (const path of [
+      '/v2/serverless',
+      '/v2/serverless/{id}',
+      '/v2/serverless/{id}/workers/{workerId}/logs',
+      '/v2/catalog/gpus',
+      '/v2/billing/serverless',
+    ])
+      assert.ok(doc.body.paths[path], path);
     assert.ok(doc.body.paths['/v2/serverless/{id}'].patch);
   });
 });

@@ -33,7 +33,10 @@ suite('Endpoint Studio explorer', () => {
     const container = contributes.viewsContainers.activitybar.find((c) => c.id === 'endpointStudio');
     assert.ok(container, 'the endpointStudio container is missing');
     assert.equal(container.title, 'Endpoint Studio');
-    assert.deepEqual(contributes.views.endpointStudio.map((v) => `${v.id}:${v.name}`), ['endpointStudio.endpoints:Endpoints', 'endpointStudio.catalog:Catalog', 'endpointStudio.billing:Billing']);
+    assert.deepEqual(
+      contributes.views.endpointStudio.map((v) => `${v.id}:${v.name}`),
+      ['endpointStudio.endpoints:Endpoints', 'endpointStudio.catalog:Catalog', 'endpointStudio.billing:Billing'],
+    );
   });
 
   test('registers every explorer command, each titled and categorised for the palette', async () => {
@@ -52,7 +55,8 @@ suite('Endpoint Studio explorer', () => {
       for (const entry of entries) {
         const command = byId.get(entry.command);
         assert.ok(command, `${menu} names ${entry.command}, which is not contributed`);
-        const isButton = menu === 'view/title' ? entry.group?.startsWith('navigation') : menu === 'view/item/context' && entry.group?.startsWith('inline');
+        const isButton =
+          menu === 'view/title' ? entry.group?.startsWith('navigation') : menu === 'view/item/context' && entry.group?.startsWith('inline');
         if (isButton) assert.ok(command.icon, `${entry.command} shows as a button in ${menu} but has no icon`);
       }
     }
@@ -61,10 +65,16 @@ suite('Endpoint Studio explorer', () => {
   test('welcome views link only to commands that exist', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const linked = contributes.viewsWelcome.flatMap((w) => [...w.contents.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]));
-    for (const id of ['endpointStudio.auth.signIn', 'endpointStudio.emulator.use', 'endpointStudio.spec.new', 'endpointStudio.endpoints.refresh']) {
+    for (const id of [
+      'endpointStudio.auth.signIn',
+      'endpointStudio.emulator.use',
+      'endpointStudio.spec.new',
+      'endpointStudio.endpoints.refresh',
+    ]) {
       assert.ok(linked.includes(id), `no welcome view links to ${id}`);
     }
-    for (const id of linked) assert.ok(registered.has(id) || WORKBENCH_COMMANDS.includes(id), `a welcome view links to ${id}, which is not registered`);
+    for (const id of linked)
+      assert.ok(registered.has(id) || WORKBENCH_COMMANDS.includes(id), `a welcome view links to ${id}, which is not registered`);
   });
 
   test('refreshing either view is safe whatever the sign-in state', async () => {

@@ -39,7 +39,12 @@ suite('Endpoint Studio extension', () => {
     const uri = workspaceFile('broken-http.endpoint.json');
     await openSpec('broken-http.endpoint.json');
     const diagnostics = await diagnosticsWhen(uri, (d) => d.length >= 5);
-    assert.deepEqual([...new Set(diagnostics.map(codeOf))].sort(), ['compute-choice', 'port-format', 'scaler-not-allowed', 'vcpu-not-power-of-two']);
+    assert.deepEqual([...new Set(diagnostics.map(codeOf))].sort(), [
+      'compute-choice',
+      'port-format',
+      'scaler-not-allowed',
+      'vcpu-not-power-of-two',
+    ]);
   });
 
   test('a valid spec has no diagnostics, and an edit that breaks it is reported then cleared', async () => {
@@ -61,15 +66,26 @@ suite('Endpoint Studio extension', () => {
     const editor = await openSpec('sdxl-worker.endpoint.yaml');
     const line = editor.document.lineAt(2);
     assert.equal(line.text, 'type: QUEUE');
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(2, 'type: '.length));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      editor.document.uri,
+      new vscode.Position(2, 'type: '.length),
+    );
     const labels = list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
     for (const value of ['QUEUE', 'LOAD_BALANCER']) assert.ok(labels.includes(value), `no ${value} in ${labels.join(', ')}`);
   });
 
   test('hovers document a field', async () => {
     const editor = await openSpec('sdxl-worker.endpoint.yaml');
-    const flashbootLine = editor.document.getText().split('\n').findIndex((l) => l.startsWith('flashboot:'));
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(flashbootLine, 2));
+    const flashbootLine = editor.document
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.startsWith('flashboot:'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      editor.document.uri,
+      new vscode.Position(flashbootLine, 2),
+    );
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /PRIORITY_FLASHBOOT/);
   });
@@ -79,7 +95,12 @@ suite('Endpoint Studio extension', () => {
     await openSpec('broken-worker.endpoint.yaml');
     const diagnostics = await diagnosticsWhen(uri, (d) => d.some((x) => codeOf(x) === 'unknown-property'));
     const unknown = diagnostics.find((d) => codeOf(d) === 'unknown-property')!;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, unknown.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      unknown.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const titles = actions.map((a) => a.title);
     assert.ok(titles.includes('Rename to idleTimeout'), `quick fixes offered: ${titles.join(' | ')}`);
   });

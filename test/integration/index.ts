@@ -14,10 +14,14 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env.ENDPOINT_STUDIO_INTEGRATION_GREP;
   if (grep) mocha.grep(grep);
-  const files = readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort();
   for (const file of files) mocha.addFile(join(__dirname, file));
   console.log(`${SUITE_BANNER}: ${files.join(', ')}`);
   return new Promise((resolve, reject) => {
-    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));
+    mocha.run((failures) => {
+      failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve();
+    });
   });
 }

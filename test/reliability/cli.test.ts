@@ -19,12 +19,19 @@ interface Run {
 
 /** Asynchronous, so the time bound is enforced by the test rather than hoped for. */
 function run(args: string[], env: NodeJS.ProcessEnv = {}, boundMs = 20_000): Promise<Run> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ENDPOINT_STUDIO_API_URL: 'http://127.0.0.1:1', ENDPOINT_STUDIO_API_KEY: '', RUNPOD_API_KEY: '', ...env } });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ENDPOINT_STUDIO_API_URL: 'http://127.0.0.1:1', ENDPOINT_STUDIO_API_KEY: '', RUNPOD_API_KEY: '', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<Run>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  const done = new Promise<Run>((resolve) =>
+    child.on('close', (status) => {
+      resolve({ status, stdout, stderr });
+    }),
+  );
   return within(boundMs, `endpoint-studio ${args.join(' ').slice(0, 100)}`, done).finally(() => child.kill('SIGKILL'));
 }
 
@@ -32,7 +39,11 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, boundMs = 20_000): Pro
 function assertNoCrashText(result: Run, what: string): void {
   const text = `${result.stdout}\n${result.stderr}`;
   assert.doesNotMatch(text, /^\s+at .+(\(.+:\d+:\d+\)|:\d+:\d+)$/m, `stack trace from ${what}:\n${text.slice(0, 2000)}`);
-  assert.doesNotMatch(text, /\b(RangeError|TypeError|ReferenceError|SyntaxError|FATAL ERROR|Maximum call stack)\b/, `error name from ${what}:\n${text.slice(0, 2000)}`);
+  assert.doesNotMatch(
+    text,
+    /\b(RangeError|TypeError|ReferenceError|SyntaxError|FATAL ERROR|Maximum call stack)\b/,
+    `error name from ${what}:\n${text.slice(0, 2000)}`,
+  );
 }
 
 let dir: string;

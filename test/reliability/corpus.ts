@@ -23,7 +23,8 @@ export interface HostileInput {
 
 const CORPUS = join(__dirname, 'corpus');
 
-const VALID = 'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
+const VALID =
+  'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
 const DEEP = 10_000;
 
 function fromText(name: string, format: Format, make: () => string, large = false): HostileInput {
@@ -59,7 +60,12 @@ export function generatedInputs(): HostileInput[] {
     fromText('deep-unclosed-10000', 'json', () => '[{"a":'.repeat(DEEP)),
     fromText('ten-mb-env', 'yaml', () => sized(tenMb, `${VALID}env:\n`, (i) => `  KEY_${i}: "${'v'.repeat(40)}"\n`), true),
     fromText('ten-mb-unknown-keys', 'yaml', () => sized(tenMb, VALID, (i) => `k${i}: v\n`), true),
-    fromText('ten-mb-env', 'json', () => sized(tenMb, '{"name": "demo", "env": {', (i) => `${i === 0 ? '' : ','}"KEY_${i}": "${'v'.repeat(40)}"`) + '}}', true),
+    fromText(
+      'ten-mb-env',
+      'json',
+      () => sized(tenMb, '{"name": "demo", "env": {', (i) => `${i === 0 ? '' : ','}"KEY_${i}": "${'v'.repeat(40)}"`) + '}}',
+      true,
+    ),
     fromText('ten-mb-line', 'yaml', () => `${VALID}args: "${'x'.repeat(tenMb)}"\n`, true),
     fromText('long-key', 'yaml', () => `${'k'.repeat(2_000_000)}: 1\n`, true),
     fromText('hundred-thousand-lines', 'yaml', () => `${VALID}# ${'comment\n# '.repeat(100_000)}\n`, true),
@@ -79,7 +85,14 @@ export function corpusFiles(): HostileInput[] {
     .map((fileName) => {
       const format: Format = fileName.endsWith('.json') ? 'json' : 'yaml';
       const bytes = (): Buffer => readFileSync(join(CORPUS, fileName));
-      return { name: fileName.replace(/\.endpoint\.(yaml|json)$/, ''), fileName, format, large: false, bytes, text: () => bytes().toString('utf8') };
+      return {
+        name: fileName.replace(/\.endpoint\.(yaml|json)$/, ''),
+        fileName,
+        format,
+        large: false,
+        bytes,
+        text: () => bytes().toString('utf8'),
+      };
     });
 }
 

@@ -36,7 +36,11 @@ function raw(url: string, chunks: (string | Buffer)[], boundMs = 10_000): Promis
       clearTimeout(timer);
       const text = Buffer.concat(received).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), head: split < 0 ? text : text.slice(0, split), body: split < 0 ? '' : text.slice(split + 4) });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+        head: split < 0 ? text : text.slice(0, split),
+        body: split < 0 ? '' : text.slice(split + 4),
+      });
     });
     socket.on('connect', () => {
       for (const chunk of chunks) socket.write(chunk);
@@ -54,7 +58,11 @@ const get = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost:
 /** A problem answer: the status wanted (or any 4xx), problem+json, a detail that says something. */
 function assertProblem(answer: RawAnswer, status: number | '4xx', what: string): void {
   count({ inputsTried: 1 });
-  if (status === '4xx') assert.ok(answer.status >= 400 && answer.status < 500, `${what}: status ${answer.status}\n${answer.head}\n${answer.body.slice(0, 300)}`);
+  if (status === '4xx')
+    assert.ok(
+      answer.status >= 400 && answer.status < 500,
+      `${what}: status ${answer.status}\n${answer.head}\n${answer.body.slice(0, 300)}`,
+    );
   else assert.equal(answer.status, status, `${what}: ${answer.head}\n${answer.body.slice(0, 300)}`);
   assert.match(answer.head, /content-type: application\/problem\+json/i, what);
   const problem = JSON.parse(answer.body) as { status: number; title: string; detail: string };
@@ -62,11 +70,23 @@ function assertProblem(answer: RawAnswer, status: number | '4xx', what: string):
   assert.ok(problem.detail.length > 10, what);
 }
 
-const spec = (name: string): Record<string, unknown> => ({ name, type: 'QUEUE', image: 'example/worker:1.0', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+const spec = (name: string): Record<string, unknown> => ({
+  name,
+  type: 'QUEUE',
+  image: 'example/worker:1.0',
+  gpu: { pools: ['ADA_24'] },
+  scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+});
 
 let emu: RunningEmulator;
 before(async () => {
-  emu = await startEmulator({ port: 0, jobsPort: 0, apiKey: SECRET_KEY, seed: 3, rateLimits: { minute: 100_000, hour: 1_000_000, day: 10_000_000 } });
+  emu = await startEmulator({
+    port: 0,
+    jobsPort: 0,
+    apiKey: SECRET_KEY,
+    seed: 3,
+    rateLimits: { minute: 100_000, hour: 1_000_000, day: 10_000_000 },
+  });
 });
 after(async () => {
   await emu.close();
@@ -80,30 +100,68 @@ async function stillServing(): Promise<void> {
 
 describe('hostile headers and request lines', () => {
   it('oversized headers get 431, broken ones 400, each as a problem', async () => {
-    assertProblem(await raw(emu.restUrl, [`GET /v2/serverless HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`]), 431, 'one 100 KB header');
-    assertProblem(await raw(emu.restUrl, [`GET /v2/serverless HTTP/1.1\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`]), 431, '3,000 headers');
+    assertProblem(
+      await raw(emu.restUrl, [`GET /v2/serverless HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`]),
+      431,
+      'one 100 KB header',
+    );
+    assertProblem(
+      await raw(emu.restUrl, [
+        `GET /v2/serverless HTTP/1.1\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+      ]),
+      431,
+      '3,000 headers',
+    );
     assertProblem(await raw(emu.restUrl, [`GET /${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`]), 431, 'a 70 KB path');
     assertProblem(await raw(emu.restUrl, ['GARBAGE\r\n\r\n']), 400, 'no request line');
-    assertProblem(await raw(emu.restUrl, [Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03])]), 400, 'a TLS hello on the plain port');
-    assertProblem(await raw(emu.restUrl, ['GET /v2/serverless HTTP/1.1\r\nHost: x\r\nBad Header Name: v\r\n\r\n']), 400, 'a space in a header name');
-    assertProblem(await raw(emu.restUrl, ['GET /v2/serverless HTTP/1.1\r\nHost: x\r\nX: a\u0000b\r\n\r\n']), 400, 'a NUL in a header value');
-    assertProblem(await raw(emu.restUrl, [get('/v2/serverless').replace(`Bearer ${SECRET_KEY}`, 'Bearer \u00ff\u00fe')]), 401, 'a non-ASCII key');
+    assertProblem(
+      await raw(emu.restUrl, [Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03])]),
+      400,
+      'a TLS hello on the plain port',
+    );
+    assertProblem(
+      await raw(emu.restUrl, ['GET /v2/serverless HTTP/1.1\r\nHost: x\r\nBad Header Name: v\r\n\r\n']),
+      400,
+      'a space in a header name',
+    );
+    assertProblem(
+      await raw(emu.restUrl, ['GET /v2/serverless HTTP/1.1\r\nHost: x\r\nX: a\u0000b\r\n\r\n']),
+      400,
+      'a NUL in a header value',
+    );
+    assertProblem(
+      await raw(emu.restUrl, [get('/v2/serverless').replace(`Bearer ${SECRET_KEY}`, 'Bearer \u00ff\u00fe')]),
+      401,
+      'a non-ASCII key',
+    );
     await stillServing();
   });
 
   it('bad Content-Length: not a number, negative, twice, with chunked, shorter than the body', async () => {
-    const head = (extra: string) => `POST /v2/serverless HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nConnection: close\r\n${extra}\r\n`;
+    const head = (extra: string) =>
+      `POST /v2/serverless HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nConnection: close\r\n${extra}\r\n`;
     assertProblem(await raw(emu.restUrl, [head('Content-Length: abc\r\n'), '{}']), 400, 'Content-Length: abc');
     assertProblem(await raw(emu.restUrl, [head('Content-Length: -5\r\n'), '{}']), 400, 'Content-Length: -5');
     assertProblem(await raw(emu.restUrl, [head('Content-Length: 2\r\nContent-Length: 9\r\n'), '{}']), 400, 'two Content-Lengths');
-    assertProblem(await raw(emu.restUrl, [head('Content-Length: 2\r\nTransfer-Encoding: chunked\r\n'), '2\r\n{}\r\n0\r\n\r\n']), 400, 'Content-Length with chunked');
+    assertProblem(
+      await raw(emu.restUrl, [head('Content-Length: 2\r\nTransfer-Encoding: chunked\r\n'), '2\r\n{}\r\n0\r\n\r\n']),
+      400,
+      'Content-Length with chunked',
+    );
     assertProblem(await raw(emu.restUrl, [head('Content-Length: 99999999999\r\n'), '{}']), 413, 'a declared 100 GB body');
     assertProblem(await raw(emu.restUrl, [head('Transfer-Encoding: chunked\r\n'), 'zz\r\n{}\r\n0\r\n\r\n']), 400, 'a bad chunk size');
     // Promised 1,000 bytes, sent 2 and hung up: nothing to answer, and nothing may break.
     const { hostname, port } = new URL(emu.restUrl);
     await new Promise<void>((resolve) => {
       const socket = connect({ host: hostname, port: Number(port) }, () => socket.end(`${head('Content-Length: 1000\r\n')}{}`));
-      socket.on('close', () => resolve()).on('error', () => resolve()).resume();
+      socket
+        .on('close', () => {
+          resolve();
+        })
+        .on('error', () => {
+          resolve();
+        })
+        .resume();
     });
     count({ inputsTried: 1 });
     await stillServing();
@@ -112,30 +170,74 @@ describe('hostile headers and request lines', () => {
 
 describe('hostile bodies', () => {
   it('invalid UTF-8, NULs, deep JSON, huge numbers and 10 MB bodies are problems, not crashes', async () => {
-    assertProblem(await raw(emu.restUrl, post('/v2/serverless', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]))), 400, 'invalid UTF-8 in a key');
-    assertProblem(await raw(emu.restUrl, post('/v2/serverless', Buffer.concat([Buffer.from('{"name": "caf'), Buffer.from([0xc3, 0x28, 0xa0]), Buffer.from('", "type": "QUEUE"}')]))), '4xx', 'invalid UTF-8 in a value');
+    assertProblem(
+      await raw(emu.restUrl, post('/v2/serverless', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]))),
+      400,
+      'invalid UTF-8 in a key',
+    );
+    assertProblem(
+      await raw(
+        emu.restUrl,
+        post(
+          '/v2/serverless',
+          Buffer.concat([Buffer.from('{"name": "caf'), Buffer.from([0xc3, 0x28, 0xa0]), Buffer.from('", "type": "QUEUE"}')]),
+        ),
+      ),
+      '4xx',
+      'invalid UTF-8 in a value',
+    );
     assertProblem(await raw(emu.restUrl, post('/v2/serverless', '\u0000\u0000\u0000')), 400, 'NULs');
-    assertProblem(await raw(emu.restUrl, post('/v2/serverless', `${'['.repeat(10_000)}${']'.repeat(10_000)}`)), '4xx', '10,000-deep arrays');
-    assertProblem(await raw(emu.restUrl, post('/v2/serverless', `${JSON.stringify(spec('deep')).slice(0, -1)}, "env": ${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`)), '4xx', '5,000-deep env');
-    assertProblem(await raw(emu.restUrl, post('/v2/serverless', `{"name": "n", "workers": {"max": 1${'0'.repeat(400)}}, "timeout": 1e999}`)), '4xx', 'huge numbers');
-    assertProblem(await raw(emu.restUrl, post('/v2/serverless', '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}')), '4xx', 'prototype keys');
+    assertProblem(
+      await raw(emu.restUrl, post('/v2/serverless', `${'['.repeat(10_000)}${']'.repeat(10_000)}`)),
+      '4xx',
+      '10,000-deep arrays',
+    );
+    assertProblem(
+      await raw(
+        emu.restUrl,
+        post('/v2/serverless', `${JSON.stringify(spec('deep')).slice(0, -1)}, "env": ${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`),
+      ),
+      '4xx',
+      '5,000-deep env',
+    );
+    assertProblem(
+      await raw(emu.restUrl, post('/v2/serverless', `{"name": "n", "workers": {"max": 1${'0'.repeat(400)}}, "timeout": 1e999}`)),
+      '4xx',
+      'huge numbers',
+    );
+    assertProblem(
+      await raw(emu.restUrl, post('/v2/serverless', '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}')),
+      '4xx',
+      'prototype keys',
+    );
     const tenMb = Buffer.alloc(10 * 1024 * 1024, 0x20);
     assertProblem(await raw(emu.restUrl, post('/v2/serverless', tenMb), 30_000), 413, '10 MB body with its length declared');
     const chunked = `POST /v2/serverless HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
     const pieces = Array.from({ length: 10 }, () => `100000\r\n${' '.repeat(0x100000)}\r\n`);
     assertProblem(await raw(emu.restUrl, [chunked, ...pieces, '0\r\n\r\n'], 30_000), 413, '10 MB body, chunked');
-    assertProblem(await raw(emu.jobsUrl, post('/v2/some-endpoint/run', `${'['.repeat(10_000)}`)), '4xx', 'deep JSON to the job API');
-    assertProblem(await raw(emu.jobsUrl, post('/v2/some-endpoint/run', Buffer.from([0xff, 0xfe, 0xfd]))), '4xx', 'invalid UTF-8 to the job API');
+    assertProblem(await raw(emu.jobsUrl, post('/v2/some-endpoint/run', '['.repeat(10_000))), '4xx', 'deep JSON to the job API');
+    assertProblem(
+      await raw(emu.jobsUrl, post('/v2/some-endpoint/run', Buffer.from([0xff, 0xfe, 0xfd]))),
+      '4xx',
+      'invalid UTF-8 to the job API',
+    );
     await stillServing();
   });
 
   it('fast-check: random bodies of random bytes are answered below 500', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a)), fc.json().map((j) => Buffer.from(j)), fc.string({ unit: 'binary', maxLength: 300 }).map((s) => Buffer.from(s))), async (body) => {
-        const answer = await raw(emu.restUrl, post('/v2/serverless', body));
-        count({ inputsTried: 1 });
-        assert.ok(answer.status >= 200 && answer.status < 500, `status ${answer.status} for ${body.toString('hex').slice(0, 200)}`);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a)),
+          fc.json().map((j) => Buffer.from(j)),
+          fc.string({ unit: 'binary', maxLength: 300 }).map((s) => Buffer.from(s)),
+        ),
+        async (body) => {
+          const answer = await raw(emu.restUrl, post('/v2/serverless', body));
+          count({ inputsTried: 1 });
+          assert.ok(answer.status >= 200 && answer.status < 500, `status ${answer.status} for ${body.toString('hex').slice(0, 200)}`);
+        },
+      ),
       { numRuns: 60 },
     );
     await stillServing();
@@ -169,7 +271,10 @@ describe('hostile paths', () => {
   }
 
   it('fast-check: random paths are answered below 500', async () => {
-    const segment = fc.oneof(fc.webSegment(), fc.constantFrom('..', '.', '%2e%2e', '%00', '%ff', '~', 'serverless', 'v2', 'workers', 'logs', 'releases'));
+    const segment = fc.oneof(
+      fc.webSegment(),
+      fc.constantFrom('..', '.', '%2e%2e', '%00', '%ff', '~', 'serverless', 'v2', 'workers', 'logs', 'releases'),
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { maxLength: 8 }), async (segments) => {
         const answer = await raw(emu.restUrl, [get(`/${segments.join('/')}`)]);

@@ -7,16 +7,33 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { ApiError, createApiClient, DEFAULT_RETRY_POLICY, type ApiClient, type ApiClientConfig, type CreateEndpointRequest, type RetryNotice, type WorkerLogEvent } from '../../core/api';
+import {
+  ApiError,
+  createApiClient,
+  DEFAULT_RETRY_POLICY,
+  type ApiClient,
+  type ApiClientConfig,
+  type CreateEndpointRequest,
+  type RetryNotice,
+  type WorkerLogEvent,
+} from '../../core/api';
 import { applyPlan, planDeployment, type Spec } from '../../core/deploy';
 import { startEmulator, type FaultOptions, type RunningEmulator } from '../../emulator';
 import { count, reportFigures, SECRET_KEY } from './support';
 import { countingProxy, cuttingProxy, type CountingProxy } from './wire';
 
-after(() => reportFigures(__filename));
+after(() => {
+  reportFigures(__filename);
+});
 
-const spec = (name: string, extra: Record<string, unknown> = {}): CreateEndpointRequest =>
-  ({ name, type: 'QUEUE', image: 'example/worker:1.0', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 }, ...extra }) as CreateEndpointRequest;
+const spec = (name: string, extra: Record<string, unknown> = {}): CreateEndpointRequest => ({
+  name,
+  type: 'QUEUE',
+  image: 'example/worker:1.0',
+  gpu: { pools: ['ADA_24'] },
+  scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+  ...extra,
+});
 
 interface Rig {
   emu: RunningEmulator;
@@ -27,9 +44,17 @@ interface Rig {
 }
 
 async function withRig<T>(fn: (rig: Rig) => Promise<T>): Promise<T> {
-  const emu = await startEmulator({ port: 0, jobsPort: 0, apiKey: SECRET_KEY, seed: 5, timeScale: 50, rateLimits: { minute: 100_000, hour: 1_000_000, day: 10_000_000 } });
+  const emu = await startEmulator({
+    port: 0,
+    jobsPort: 0,
+    apiKey: SECRET_KEY,
+    seed: 5,
+    timeScale: 50,
+    rateLimits: { minute: 100_000, hour: 1_000_000, day: 10_000_000 },
+  });
   const proxy = await countingProxy(emu.restUrl);
-  const api = (extra: Partial<ApiClientConfig> = {}): ApiClient => createApiClient({ apiUrl: proxy.url, jobsUrl: emu.jobsUrl, apiKey: SECRET_KEY, retry: { baseDelayMs: 30, maxDelayMs: 200 }, ...extra });
+  const api = (extra: Partial<ApiClientConfig> = {}): ApiClient =>
+    createApiClient({ apiUrl: proxy.url, jobsUrl: emu.jobsUrl, apiKey: SECRET_KEY, retry: { baseDelayMs: 30, maxDelayMs: 200 }, ...extra });
   const fault = (f: FaultOptions): void => {
     emu.setFaults(f);
   };
@@ -67,14 +92,24 @@ describe('429 storms', () => {
       // Every call's first two attempts are refused; the third gets through.
       fault({ force429: true, count: 20, paths: ['/v2/serverless/'] });
       const { value, maxLagMs } = await loopLag(Promise.all(ids.map((id) => client.serverless.get(id))));
-      assert.deepEqual(value.map((e) => e.id), ids);
+      assert.deepEqual(
+        value.map((e) => e.id),
+        ids,
+      );
       const storm = proxy.received.slice(start);
       count({ faultsInjected: 20, stormRequests: storm.length, stormCalls: ids.length });
       assert.equal(storm.length, ids.length * (1 + DEFAULT_RETRY_POLICY.maxRateLimitRetries), 'three requests per call, no more');
       for (const id of ids) {
         const attempts = storm.filter((r) => r.path === `/v2/serverless/${id}`);
-        assert.deepEqual(attempts.map((r) => r.status), [429, 429, 200]);
-        for (let i = 1; i < attempts.length; i++) assert.ok(attempts[i].at - attempts[i - 1].at >= 950, `Retry-After: 1 respected (waited ${Math.round(attempts[i].at - attempts[i - 1].at)} ms)`);
+        assert.deepEqual(
+          attempts.map((r) => r.status),
+          [429, 429, 200],
+        );
+        for (let i = 1; i < attempts.length; i++)
+          assert.ok(
+            attempts[i].at - attempts[i - 1].at >= 950,
+            `Retry-After: 1 respected (waited ${Math.round(attempts[i].at - attempts[i - 1].at)} ms)`,
+          );
       }
       assert.equal(notices.length, 20);
       assert.ok(notices.every((n) => n.reason === 'rateLimited' && n.waitMs === 1000 && n.retryAt > 0 && !n.path.includes(SECRET_KEY)));
@@ -88,10 +123,18 @@ describe('429 storms', () => {
       fault({ force429: true, count: 10_000 });
       const start = proxy.received.length;
       const calls = 8;
-      const results = await Promise.allSettled([...Array.from({ length: calls - 2 }, () => client.serverless.list()), client.serverless.create(spec('refused')), client.serverless.create(spec('refused-too'))]);
+      const results = await Promise.allSettled([
+        ...Array.from({ length: calls - 2 }, () => client.serverless.list()),
+        client.serverless.create(spec('refused')),
+        client.serverless.create(spec('refused-too')),
+      ]);
       const storm = proxy.received.slice(start);
       count({ faultsInjected: storm.length, stormRequests: storm.length, stormCalls: calls });
-      assert.ok(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.rateLimited && r.reason.retryAfterSeconds === 1));
+      assert.ok(
+        results.every(
+          (r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.rateLimited && r.reason.retryAfterSeconds === 1,
+        ),
+      );
       assert.match(String((results[0] as PromiseRejectedResult).reason), /429|rate/i);
       // Reads: 1 + 2 retries each; writes are never repeated after a 429.
       assert.equal(storm.length, (calls - 2) * 3 + 2, 'no flood');
@@ -125,12 +168,18 @@ describe('5xx and timeouts', () => {
       fault({ latencyMs: 400, count: 2 });
       assert.equal((await client.serverless.get(created.id)).id, created.id, 'two timeouts, then an answer');
       fault({ latencyMs: 400, count: 3 });
-      const timedOut = await client.serverless.get(created.id).then(() => undefined, (e: unknown) => e);
+      const timedOut = await client.serverless.get(created.id).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(timedOut instanceof ApiError && timedOut.timeout && /150 ms/.test(timedOut.message));
       count({ faultsInjected: 5 });
 
       fault({ status5xx: 500, count: 1, paths: ['/v2/serverless'] });
-      const write = await client.serverless.create(spec('unsure')).then(() => undefined, (e: unknown) => e);
+      const write = await client.serverless.create(spec('unsure')).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(write instanceof ApiError && write.outcomeUnknown, 'a 5xx on a create leaves its outcome open, and says so');
       count({ faultsInjected: 1 });
       assert.equal(proxy.received.filter((r) => r.method === 'POST' && r.status === 500).length, 1, 'sent once');
@@ -154,7 +203,11 @@ describe('a connection dropped mid-deploy', () => {
         const before = (await client.serverless.list()).map((e) => e.id);
         emu.setFaults(options);
         const steps: string[] = [];
-        const result = await applyPlan(client, planDeployment(deploySpec, undefined), { existingIds: before, reconcile: { reconcileIntervalMs: 300, reconcileChecks: 5 }, onProgress: (_s, message) => steps.push(message) });
+        const result = await applyPlan(client, planDeployment(deploySpec, undefined), {
+          existingIds: before,
+          reconcile: { reconcileIntervalMs: 300, reconcileChecks: 5 },
+          onProgress: (_s, message) => steps.push(message),
+        });
         emu.setFaults(undefined);
         count({ faultsInjected: 1 });
         const mine = (await client.serverless.list()).filter((e) => e.name === deploySpec.name);
@@ -164,7 +217,11 @@ describe('a connection dropped mid-deploy', () => {
         assert.equal(result.endpoint.id, mine[0].id);
         assert.ok(result.verified);
         assert.equal(result.action, expected, steps.join('\n'));
-        if (expected === 'reconciled') assert.ok(steps.some((s) => /answer was lost; found the endpoint the request made \(\w+\), no second one was created/.test(s)), steps.join('\n'));
+        if (expected === 'reconciled')
+          assert.ok(
+            steps.some((s) => /answer was lost; found the endpoint the request made \(\w+\), no second one was created/.test(s)),
+            steps.join('\n'),
+          );
         else assert.equal(result.attempts, 2, 'sent again only after listing showed nothing was made');
       });
     });
@@ -187,8 +244,16 @@ describe('a log stream dropped mid-line', () => {
       const read = async (c: ApiClient): Promise<WorkerLogEvent[]> => {
         const controller = new AbortController();
         const events: WorkerLogEvent[] = [];
-        const stream = c.serverless.workerLogs(endpoint.id, workerId!, { tail: 5000, source: 'container', signal: controller.signal, reconnectDelayMs: 20, maxReconnectDelayMs: 100 });
-        const timer = setTimeout(() => controller.abort(), 15_000);
+        const stream = c.serverless.workerLogs(endpoint.id, workerId, {
+          tail: 5000,
+          source: 'container',
+          signal: controller.signal,
+          reconnectDelayMs: 20,
+          maxReconnectDelayMs: 100,
+        });
+        const timer = setTimeout(() => {
+          controller.abort();
+        }, 15_000);
         try {
           for await (const event of stream) {
             events.push(event);
@@ -214,7 +279,11 @@ describe('a log stream dropped mid-line', () => {
         count({ faultsInjected: 3, linesLost: lost, linesRepeated: repeated });
         assert.equal(lost, 0, 'no line lost');
         assert.equal(repeated, 0, 'no line repeated');
-        assert.deepEqual(got.map((e) => e.line), reference.map((e) => e.line), 'the same lines in the same order, none half');
+        assert.deepEqual(
+          got.map((e) => e.line),
+          reference.map((e) => e.line),
+          'the same lines in the same order, none half',
+        );
       } finally {
         await cutter.close();
       }

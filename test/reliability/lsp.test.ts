@@ -60,13 +60,17 @@ async function exercise(text: string, ext: 'yaml' | 'json', boundMs: number, wha
   // Still right about the next document.
   const next = `file:///workspace/valid-${++counter}.endpoint.yaml`;
   await client.open(next, VALID_SPEC);
-  assert.deepEqual(await within(SMALL_BOUND_MS, `a valid spec after ${what}`, client.pulledDiagnostics(next)), [], `wrong after ${what} (${Date.now() - started} ms)`);
+  assert.deepEqual(
+    await within(SMALL_BOUND_MS, `a valid spec after ${what}`, client.pulledDiagnostics(next)),
+    [],
+    `wrong after ${what} (${Date.now() - started} ms)`,
+  );
   await client.close(next);
 }
 
 describe('the language server process on the hostile corpus', () => {
   for (const input of LSP_INPUTS) {
-    it(`${input.fileName}`, async () => {
+    it(input.fileName, async () => {
       await exercise(input.text(), input.format, input.large ? LARGE_BOUND_MS : SMALL_BOUND_MS, input.fileName);
     });
   }
@@ -75,7 +79,10 @@ describe('the language server process on the hostile corpus', () => {
     const uri = `file:///workspace/large-${++counter}.endpoint.yaml`;
     await client.open(uri, `${VALID_SPEC}---\n`.repeat(Math.ceil((4.5 * 1024 * 1024) / (VALID_SPEC.length + 4))));
     const diagnostics = await within(SMALL_BOUND_MS, 'diagnostics of a 4.5 MB file', client.pulledDiagnostics(uri));
-    assert.deepEqual(diagnostics.map((d) => d.code), ['file-too-large']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['file-too-large'],
+    );
     const message = diagnostics[0].message;
     assert.match(typeof message === 'string' ? message : message.value, /it is 4\.5 MB, the limit is 4\.0 MB/);
     assert.deepEqual(await within(SMALL_BOUND_MS, 'completion in a 4.5 MB file', client.completion(uri, 1, 2)), []);
@@ -90,14 +97,45 @@ describe('the language server process on the hostile corpus', () => {
     await client.change(uri, deep.text());
     await client.change(uri, `${VALID_SPEC}name: twice\n`);
     const diagnostics = await within(SMALL_BOUND_MS, 'diagnostics after edits', client.pulledDiagnostics(uri));
-    assert.deepEqual(diagnostics.map((d) => d.code), ['duplicate-key']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['duplicate-key'],
+    );
     count({ inputsTried: 2 });
     await client.close(uri);
   });
 });
 
 describe('fast-check through the server', () => {
-  const pieces = ['[', ']', '{', '}', ': ', '- ', '? ', ',', '&a ', '*a', '!t ', '"', "'", '\n', '  ', '#', '|', '---\n', '.inf', '1e999', 'name', 'type', 'QUEUE', 'scaling', '\u0000', '\ufeff', '\ud800'];
+  const pieces = [
+    '[',
+    ']',
+    '{',
+    '}',
+    ': ',
+    '- ',
+    '? ',
+    ',',
+    '&a ',
+    '*a',
+    '!t ',
+    '"',
+    "'",
+    '\n',
+    '  ',
+    '#',
+    '|',
+    '---\n',
+    '.inf',
+    '1e999',
+    'name',
+    'type',
+    'QUEUE',
+    'scaling',
+    '\u0000',
+    '\ufeff',
+    '\ud800',
+  ];
   it('random YAML-ish and binary text, each answered within the bound', async () => {
     const text = fc.oneof(
       fc.array(fc.constantFrom(...pieces), { maxLength: 120 }).map((p) => p.join('')),

@@ -18,7 +18,9 @@ const SMALL_BOUND_MS = 2_000;
 const LARGE_BOUND_MS = 60_000;
 const RUNS = 250;
 
-after(() => reportFigures(__filename));
+after(() => {
+  reportFigures(__filename);
+});
 
 function checked(text: string, format: Format, boundMs = SMALL_BOUND_MS): CheckResult {
   const started = performance.now();
@@ -45,20 +47,108 @@ describe('the hostile corpus, in-process', () => {
       // Listing is bounded however many problems a document has.
       const perDocument = new Map<number, number>();
       for (const d of result.diagnostics) perDocument.set(d.documentIndex, (perDocument.get(d.documentIndex) ?? 0) + 1);
-      assert.ok([...perDocument.values()].every((n) => n <= 400), `at most 400 diagnostics per document; got ${Math.max(...perDocument.values())}`);
+      assert.ok(
+        [...perDocument.values()].every((n) => n <= 400),
+        `at most 400 diagnostics per document; got ${Math.max(...perDocument.values())}`,
+      );
     });
   }
 });
 
 /** Pieces YAML and JSON are made of, so random text often gets past the first character. */
-const YAML_PIECES = ['[', ']', '{', '}', ':', ': ', '- ', '? ', ',', '&a ', '*a', '&b ', '*b', '!tag ', '!!str ', '!!binary ', '"', "'", '\\', '\n', '\r\n', '  ', '\t', '#', '|', '>-', '---\n', '...\n', '%YAML 1.2\n', '<<: ', '.inf', '-.inf', '.nan', '0x1F', '1e309', '1' + '0'.repeat(30), '~', 'null', 'true', 'name', 'type', 'QUEUE', 'LOAD_BALANCER', 'scaling', 'gpu', 'pools', 'ADA_24', 'env', 'workers', '\u0000', '\ufeff', '\u2028', '\ud800', 'é'];
-const JSON_PIECES = ['{', '}', '[', ']', ':', ',', '"', '"name"', '"type"', '"QUEUE"', '"scaling"', '"gpu"', '"env"', '1e999', '-0', '0.5', 'true', 'null', '\\u0000', '\\', '//', '/*', '\n', ' ', '\u0000', '\ufeff'];
+const YAML_PIECES = [
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  ': ',
+  '- ',
+  '? ',
+  ',',
+  '&a ',
+  '*a',
+  '&b ',
+  '*b',
+  '!tag ',
+  '!!str ',
+  '!!binary ',
+  '"',
+  "'",
+  '\\',
+  '\n',
+  '\r\n',
+  '  ',
+  '\t',
+  '#',
+  '|',
+  '>-',
+  '---\n',
+  '...\n',
+  '%YAML 1.2\n',
+  '<<: ',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '0x1F',
+  '1e309',
+  '1' + '0'.repeat(30),
+  '~',
+  'null',
+  'true',
+  'name',
+  'type',
+  'QUEUE',
+  'LOAD_BALANCER',
+  'scaling',
+  'gpu',
+  'pools',
+  'ADA_24',
+  'env',
+  'workers',
+  '\u0000',
+  '\ufeff',
+  '\u2028',
+  '\ud800',
+  'é',
+];
+const JSON_PIECES = [
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  ',',
+  '"',
+  '"name"',
+  '"type"',
+  '"QUEUE"',
+  '"scaling"',
+  '"gpu"',
+  '"env"',
+  '1e999',
+  '-0',
+  '0.5',
+  'true',
+  'null',
+  '\\u0000',
+  '\\',
+  '//',
+  '/*',
+  '\n',
+  ' ',
+  '\u0000',
+  '\ufeff',
+];
 
 const soup = (pieces: string[]) => fc.array(fc.constantFrom(...pieces), { maxLength: 200 }).map((parts) => parts.join(''));
 
 /** A valid spec with a few characters inserted, deleted or replaced: the text of an edit in progress. */
 const mutatedSpec = fc
-  .array(fc.tuple(fc.nat({ max: VALID_SPEC.length }), fc.nat({ max: 3 }), fc.string({ unit: 'binary', maxLength: 4 })), { minLength: 1, maxLength: 6 })
+  .array(fc.tuple(fc.nat({ max: VALID_SPEC.length }), fc.nat({ max: 3 }), fc.string({ unit: 'binary', maxLength: 4 })), {
+    minLength: 1,
+    maxLength: 6,
+  })
   .map((edits) => edits.reduce((text, [at, remove, insert]) => text.slice(0, at) + insert + text.slice(at + remove), VALID_SPEC));
 
 /** Spec-shaped data with values of any type, written out as YAML and as JSON: work for the validator. */
@@ -69,7 +159,10 @@ const specShaped = fc.record(
     image: fc.oneof(fc.string(), fc.anything()),
     gpu: fc.oneof(fc.record({ pools: fc.array(fc.string(), { maxLength: 3 }), count: fc.oneof(fc.integer(), fc.double()) }), fc.anything()),
     cpu: fc.anything(),
-    scaling: fc.oneof(fc.record({ type: fc.constantFrom('QUEUE_DELAY', 'REQUEST_COUNT'), queueDelay: fc.double(), requestCount: fc.integer() }), fc.anything()),
+    scaling: fc.oneof(
+      fc.record({ type: fc.constantFrom('QUEUE_DELAY', 'REQUEST_COUNT'), queueDelay: fc.double(), requestCount: fc.integer() }),
+      fc.anything(),
+    ),
     workers: fc.oneof(fc.record({ min: fc.integer(), max: fc.integer(), idleTimeout: fc.double() }), fc.anything()),
     env: fc.dictionary(fc.string(), fc.anything(), { maxKeys: 5 }),
     args: fc.string(),
@@ -83,16 +176,25 @@ describe('fast-check: random input never breaks the engine', () => {
     const first = checked(text, format);
     // Deterministic, and the incremental checker the server uses agrees with a whole check.
     const again = new IncrementalChecker().check(text, format);
-    assert.deepEqual(again.diagnostics.map((d) => `${d.code}@${d.offset}`), first.diagnostics.map((d) => `${d.code}@${d.offset}`));
+    assert.deepEqual(
+      again.diagnostics.map((d) => `${d.code}@${d.offset}`),
+      first.diagnostics.map((d) => `${d.code}@${d.offset}`),
+    );
   };
 
-  it('YAML token soup', () => fc.assert(fc.property(soup(YAML_PIECES), property('yaml')), { numRuns: RUNS }));
-  it('JSON token soup', () => fc.assert(fc.property(soup(JSON_PIECES), property('json')), { numRuns: RUNS }));
+  it('YAML token soup', () => {
+    fc.assert(fc.property(soup(YAML_PIECES), property('yaml')), { numRuns: RUNS });
+  });
+  it('JSON token soup', () => {
+    fc.assert(fc.property(soup(JSON_PIECES), property('json')), { numRuns: RUNS });
+  });
   it('arbitrary Unicode and binary text, as YAML and as JSON', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), property('yaml')), { numRuns: RUNS });
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), property('json')), { numRuns: RUNS });
   });
-  it('a valid spec under random edits', () => fc.assert(fc.property(mutatedSpec, property('yaml')), { numRuns: RUNS }));
+  it('a valid spec under random edits', () => {
+    fc.assert(fc.property(mutatedSpec, property('yaml')), { numRuns: RUNS });
+  });
   it('spec-shaped data of every type, written as YAML and as JSON', () => {
     fc.assert(
       fc.property(specShaped, (data) => {
@@ -110,13 +212,18 @@ describe('fast-check: random input never breaks the engine', () => {
     );
   });
   it('random nesting depths, up to ten times the limit', () => {
-    const nested = fc.tuple(fc.integer({ min: 1, max: 2600 }), fc.constantFrom('[', '{a: ', '- ', '? ', '{"a":'), fc.boolean()).map(([depth, open, closed]) => {
-      const close = open === '[' ? ']' : open.startsWith('{') ? '}' : '';
-      return `${open.repeat(depth)}x${closed ? close.repeat(depth) : ''}`;
-    });
-    fc.assert(fc.property(nested, (text) => {
-      property('yaml')(text);
-      property('json')(text);
-    }), { numRuns: 60 });
+    const nested = fc
+      .tuple(fc.integer({ min: 1, max: 2600 }), fc.constantFrom('[', '{a: ', '- ', '? ', '{"a":'), fc.boolean())
+      .map(([depth, open, closed]) => {
+        const close = open === '[' ? ']' : open.startsWith('{') ? '}' : '';
+        return `${open.repeat(depth)}x${closed ? close.repeat(depth) : ''}`;
+      });
+    fc.assert(
+      fc.property(nested, (text) => {
+        property('yaml')(text);
+        property('json')(text);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

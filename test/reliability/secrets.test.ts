@@ -32,7 +32,11 @@ function runCli(args: string[], env: Record<string, string>, cwd: string): Promi
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      resolve({ status, output });
+    }),
+  );
 }
 
 let work: string;
@@ -51,7 +55,12 @@ after(async () => {
   reportFigures(__filename);
 });
 
-const faults = (body: unknown) => fetch(`${emu.restUrl}/__emulator/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const faults = (body: unknown) =>
+  fetch(`${emu.restUrl}/__emulator/faults`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('the CLI with the key in its environment', () => {
   it('plan, deploy, pull and billing, through success, 401, 5xx, 429 and an unreachable service', async () => {
@@ -59,7 +68,12 @@ describe('the CLI with the key in its environment', () => {
     const specFile = join(project, 'api.endpoint.yaml');
     writeFileSync(specFile, VALID_SPEC);
     writeFileSync(join(project, 'broken.endpoint.yaml'), `${VALID_SPEC}workers: {max: .inf}\n`);
-    const env = (url: string, key = SECRET_KEY) => ({ ENDPOINT_STUDIO_API_URL: url, ENDPOINT_STUDIO_JOBS_URL: emu.jobsUrl, ENDPOINT_STUDIO_API_KEY: key, RUNPOD_API_KEY: '' });
+    const env = (url: string, key = SECRET_KEY) => ({
+      ENDPOINT_STUDIO_API_URL: url,
+      ENDPOINT_STUDIO_JOBS_URL: emu.jobsUrl,
+      ENDPOINT_STUDIO_API_KEY: key,
+      RUNPOD_API_KEY: '',
+    });
     const runs: [string, string[], Record<string, string>, () => Promise<unknown>][] = [
       ['plan', ['plan', specFile], env(proxy.url), async () => undefined],
       ['deploy', ['deploy', '--yes', specFile], env(proxy.url), async () => undefined],
@@ -96,7 +110,15 @@ describe('the language server with the key in its environment', () => {
       ['rejected key', `${SECRET_KEY}_revoked`],
     ]) {
       const cache = join(work, `cache-${label.split(' ')[0]}`);
-      const client = await LspClient.start({ pull: true, env: { ENDPOINT_STUDIO_API_URL: proxy.url, ENDPOINT_STUDIO_JOBS_URL: emu.jobsUrl, ENDPOINT_STUDIO_API_KEY: key, ENDPOINT_STUDIO_CACHE_DIR: cache } });
+      const client = await LspClient.start({
+        pull: true,
+        env: {
+          ENDPOINT_STUDIO_API_URL: proxy.url,
+          ENDPOINT_STUDIO_JOBS_URL: emu.jobsUrl,
+          ENDPOINT_STUDIO_API_KEY: key,
+          ENDPOINT_STUDIO_CACHE_DIR: cache,
+        },
+      });
       let raw = '';
       client.process.stdout!.on('data', (c: Buffer) => (raw += c.toString()));
       const logged: unknown[] = [];
@@ -133,10 +155,15 @@ describe('the sweep', () => {
     sweep('request lines the service received', proxy.received.map((r) => `${r.method} ${r.path}`).join('\n'));
     assert.ok(proxy.received.length > 20, `requests were made: ${proxy.received.length}`);
     assert.ok(swept.length >= 25, `swept ${swept.length} outputs`);
-    if (process.env.RELIABILITY_TRACE) for (const s of swept) console.log(`-- ${s.where}: ${s.text.slice(0, 300).replace(/\n/g, " / ")}`);
+    if (process.env.RELIABILITY_TRACE) for (const s of swept) console.log(`-- ${s.where}: ${s.text.slice(0, 300).replace(/\n/g, ' / ')}`);
     const leaks = swept.filter((s) => s.text.includes(SECRET_KEY) || s.text.includes(encodeURIComponent(SECRET_KEY)));
-    assert.deepEqual(leaks.map((l) => `${l.where}: …${l.text.slice(Math.max(0, l.text.indexOf(SECRET_KEY) - 80), l.text.indexOf(SECRET_KEY) + 40)}…`), []);
-    console.log(`reliability [secrets]: ${swept.length} outputs swept (${Math.round(swept.reduce((n, s) => n + s.text.length, 0) / 1024)} KB), ${proxy.received.length} requests checked, key found 0 times`);
+    assert.deepEqual(
+      leaks.map((l) => `${l.where}: …${l.text.slice(Math.max(0, l.text.indexOf(SECRET_KEY) - 80), l.text.indexOf(SECRET_KEY) + 40)}…`),
+      [],
+    );
+    console.log(
+      `reliability [secrets]: ${swept.length} outputs swept (${Math.round(swept.reduce((n, s) => n + s.text.length, 0) / 1024)} KB), ${proxy.received.length} requests checked, key found 0 times`,
+    );
     // Restarted for after(), which stops it again.
     emu = await spawnEmulator(['--api-key', SECRET_KEY]);
   });

@@ -14,13 +14,22 @@ import { parseWebviewMessage as parseBillingMessage } from '../../client/billing
 import { parseWebviewMessage as parseLogsMessage } from '../../client/logs/messages';
 import { count, REPO_ROOT, reportFigures } from './support';
 
-after(() => reportFigures(__filename));
+after(() => {
+  reportFigures(__filename);
+});
 
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, { scope?: string; format?: string }> } | { properties: Record<string, { scope?: string; format?: string }> }[] };
+  contributes: {
+    configuration:
+      | { properties: Record<string, { scope?: string; format?: string }> }
+      | { properties: Record<string, { scope?: string; format?: string }> }[];
+  };
   capabilities: { untrustedWorkspaces: { supported: string | boolean; restrictedConfigurations?: string[] } };
 };
-const settings = Object.assign({}, ...[manifest.contributes.configuration].flat().map((c) => c.properties)) as Record<string, { scope?: string; format?: string }>;
+const settings = Object.assign({}, ...[manifest.contributes.configuration].flat().map((c) => c.properties)) as Record<
+  string,
+  { scope?: string; format?: string }
+>;
 
 function sources(folder: string, pattern: RegExp): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -35,11 +44,15 @@ describe('settings and workspace trust', () => {
   it('the API URLs are machine-scoped, so a cloned workspace cannot send the key elsewhere', () => {
     const urlSettings = Object.keys(settings).filter((name) => /url/i.test(name) || settings[name].format === 'uri');
     assert.deepEqual(urlSettings.sort(), ['endpointStudio.api.jobsUrl', 'endpointStudio.api.url']);
-    for (const name of urlSettings) assert.ok(['machine', 'application'].includes(settings[name].scope ?? ''), `${name} has scope ${settings[name].scope}`);
+    for (const name of urlSettings)
+      assert.ok(['machine', 'application'].includes(settings[name].scope ?? ''), `${name} has scope ${settings[name].scope}`);
   });
 
   it('no setting holds a key, token or password (keys live in SecretStorage only)', () => {
-    assert.deepEqual(Object.keys(settings).filter((name) => /key|token|secret|password|credential/i.test(name)), []);
+    assert.deepEqual(
+      Object.keys(settings).filter((name) => /key|token|secret|password|credential/i.test(name)),
+      [],
+    );
   });
 
   it('untrusted workspaces get limited support with the URL settings restricted', () => {
@@ -56,7 +69,10 @@ describe('settings and workspace trust', () => {
     const commands = read(join(REPO_ROOT, 'client/auth/commands.ts'));
     const signIn = commands.slice(commands.indexOf('const signIn = async'), commands.indexOf('checkKey(urls.apiUrl'));
     assert.match(signIn, /^const signIn = async \(\): Promise<void> => \{\s*\/\/[^\n]*\n\s*if \(!vscode\.workspace\.isTrusted\) return/);
-    assert.match(read(join(REPO_ROOT, 'client/auth/session.ts')), /const profile = vscode\.workspace\.isTrusted \? await this\.profiles\.resolveActive\(\) : undefined;/);
+    assert.match(
+      read(join(REPO_ROOT, 'client/auth/session.ts')),
+      /const profile = vscode\.workspace\.isTrusted \? await this\.profiles\.resolveActive\(\) : undefined;/,
+    );
     // The key reaches the language server through its environment only, and only with a profile.
     const environment = read(join(REPO_ROOT, 'client/serverEnvironment.ts'));
     assert.match(environment, /for \(const name of \['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY'/);
@@ -71,7 +87,10 @@ describe('webviews', () => {
   it('are found (the logs view and the billing panel), and only the shared shell writes a page head', () => {
     assert.deepEqual(panels.map((f) => relative(REPO_ROOT, f)).sort(), ['client/billing/panel.ts', 'client/logs/panel.ts']);
     const heads = sources(join(REPO_ROOT, 'client'), /\.ts$/).filter((f) => read(f).includes('Content-Security-Policy'));
-    assert.deepEqual(heads.map((f) => relative(REPO_ROOT, f)), ['client/webviewPage.ts']);
+    assert.deepEqual(
+      heads.map((f) => relative(REPO_ROOT, f)),
+      ['client/webviewPage.ts'],
+    );
   });
 
   it('client/webviewPage.ts: strict CSP with a fresh nonce, the one script carrying it, no remote resources', () => {
@@ -109,7 +128,11 @@ describe('webviews', () => {
     const scripts = [...sources(join(REPO_ROOT, 'media'), /\.js$/), join(REPO_ROOT, 'client/billing/view.ts')];
     for (const script of scripts) {
       const text = read(script);
-      assert.doesNotMatch(text, /\.innerHTML\s*=|insertAdjacentHTML|outerHTML\s*=|document\.write|\beval\(|new Function\(/, relative(REPO_ROOT, script));
+      assert.doesNotMatch(
+        text,
+        /\.innerHTML\s*=|insertAdjacentHTML|outerHTML\s*=|document\.write|\beval\(|new Function\(/,
+        relative(REPO_ROOT, script),
+      );
       assert.doesNotMatch(text, /https?:\/\/(?!www\.w3\.org\/2000\/svg)/, `${relative(REPO_ROOT, script)} loads nothing remote`);
     }
   });
@@ -117,7 +140,30 @@ describe('webviews', () => {
   it('fast-check: the message parsers take anything and return only exact known messages', () => {
     const hostile = fc.oneof(
       fc.anything({ withNullPrototype: true, withObjectString: true }),
-      fc.record({ type: fc.constantFrom('ready', 'pause', 'source', 'tail', 'filter', 'clear', 'save', 'query', 'exportCsv', '__proto__', 'constructor'), paused: fc.anything(), source: fc.anything(), tail: fc.anything(), text: fc.anything(), regex: fc.anything(), query: fc.anything() }, { requiredKeys: ['type'] }),
+      fc.record(
+        {
+          type: fc.constantFrom(
+            'ready',
+            'pause',
+            'source',
+            'tail',
+            'filter',
+            'clear',
+            'save',
+            'query',
+            'exportCsv',
+            '__proto__',
+            'constructor',
+          ),
+          paused: fc.anything(),
+          source: fc.anything(),
+          tail: fc.anything(),
+          text: fc.anything(),
+          regex: fc.anything(),
+          query: fc.anything(),
+        },
+        { requiredKeys: ['type'] },
+      ),
       fc.constant(JSON.parse('{"type": "filter", "text": "x", "regex": false, "__proto__": {"polluted": true}}') as unknown),
       fc.string({ maxLength: 2000 }).map((text) => ({ type: 'filter', text, regex: true })),
     );
@@ -127,7 +173,8 @@ describe('webviews', () => {
         const logs = parseLogsMessage(raw);
         if (logs !== undefined) {
           assert.ok(['ready', 'pause', 'source', 'tail', 'filter', 'clear', 'save'].includes(logs.type));
-          if (logs.type === 'filter') assert.ok(typeof logs.text === 'string' && logs.text.length <= 500 && typeof logs.regex === 'boolean');
+          if (logs.type === 'filter')
+            assert.ok(typeof logs.text === 'string' && logs.text.length <= 500 && typeof logs.regex === 'boolean');
           if (logs.type === 'source') assert.ok(['all', 'container', 'system'].includes(logs.source));
         }
         const billing = parseBillingMessage(raw);
@@ -151,7 +198,10 @@ describe('destructive actions', () => {
     assert.match(purging, /showWarningMessage\([\s\S]*\{ modal: true/);
     assert.match(purging, /if \(choice !== 'Purge Queue'\) return;/);
     // The service calls that destroy are made only from those two places in the extension.
-    const callers = (pattern: RegExp) => sources(join(REPO_ROOT, 'client'), /\.ts$/).filter((f) => pattern.test(read(f))).map((f) => relative(REPO_ROOT, f));
+    const callers = (pattern: RegExp) =>
+      sources(join(REPO_ROOT, 'client'), /\.ts$/)
+        .filter((f) => pattern.test(read(f)))
+        .map((f) => relative(REPO_ROOT, f));
     assert.deepEqual(callers(/serverless\.delete\(/), ['client/explorer/endpointCommands.ts']);
     assert.deepEqual(callers(/jobs\.purgeQueue\(/), ['client/jobs/health.ts']);
   });

@@ -12,8 +12,14 @@ import { after, before, describe, it } from 'node:test';
 import { ApiError, createApiClient, type ApiClient, type CreateEndpointRequest } from '../../core/api';
 import { count, reportFigures, SECRET_KEY, spawnEmulator, type EmulatorProcess } from './support';
 
-const spec = (name: string): CreateEndpointRequest =>
-  ({ name, type: 'QUEUE', image: 'example/worker:1.0', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 }, env: { PAD: 'p'.repeat(4000) } }) as CreateEndpointRequest;
+const spec = (name: string): CreateEndpointRequest => ({
+  name,
+  type: 'QUEUE',
+  image: 'example/worker:1.0',
+  gpu: { pools: ['ADA_24'] },
+  scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+  env: { PAD: 'p'.repeat(4000) },
+});
 
 let dir: string;
 before(() => {
@@ -24,8 +30,19 @@ after(() => {
   reportFigures(__filename);
 });
 
-const args = (state: string, port = '0') => ['--state', state, '--api-key', SECRET_KEY, '--seed', String(Math.floor(Math.random() * 1e6)), '--rate-limit', '100000,1000000,10000000', ...(port === '0' ? [] : ['--port', port])];
-const client = (emu: EmulatorProcess): ApiClient => createApiClient({ apiUrl: emu.restUrl, jobsUrl: emu.jobsUrl, apiKey: SECRET_KEY, retry: { maxRetries: 0 } });
+const args = (state: string, port = '0') => [
+  '--state',
+  state,
+  '--api-key',
+  SECRET_KEY,
+  '--seed',
+  String(Math.floor(Math.random() * 1e6)),
+  '--rate-limit',
+  '100000,1000000,10000000',
+  ...(port === '0' ? [] : ['--port', port]),
+];
+const client = (emu: EmulatorProcess): ApiClient =>
+  createApiClient({ apiUrl: emu.restUrl, jobsUrl: emu.jobsUrl, apiKey: SECRET_KEY, retry: { maxRetries: 0 } });
 
 describe('kill -9 during state writes', () => {
   it('every restart loads the state file and finds every acknowledged create', async () => {
@@ -38,7 +55,11 @@ describe('kill -9 during state writes', () => {
       // A temp file beside the state means the last kill landed in the middle of a write.
       if (round > 0) midWrite += readdirSync(dir).filter((f) => f.startsWith('killed.json.') && f.endsWith('.tmp')).length;
       const emu = await spawnEmulator(args(state));
-      assert.equal(readdirSync(dir).filter((f) => f.startsWith('killed.json.') && f.endsWith('.tmp')).length, 0, 'the restart removed the dead writer\'s temp file');
+      assert.equal(
+        readdirSync(dir).filter((f) => f.startsWith('killed.json.') && f.endsWith('.tmp')).length,
+        0,
+        "the restart removed the dead writer's temp file",
+      );
       const api = client(emu);
       // It came back with everything acknowledged before the last kill.
       const listed = new Set((await api.serverless.list()).map((e) => e.id));
@@ -63,7 +84,8 @@ describe('kill -9 during state writes', () => {
       await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 400));
       // Aim the kill at a write: wait (briefly) until a temp file shows one is under way.
       const aimed = Date.now() + 500;
-      while (Date.now() < aimed && !readdirSync(dir).some((f) => f.startsWith('killed.json.') && f.endsWith('.tmp'))) await new Promise((resolve) => setImmediate(resolve));
+      while (Date.now() < aimed && !readdirSync(dir).some((f) => f.startsWith('killed.json.') && f.endsWith('.tmp')))
+        await new Promise((resolve) => setImmediate(resolve));
       await emu.kill();
       stop = true;
       await Promise.all(workers);
@@ -80,7 +102,9 @@ describe('kill -9 during state writes', () => {
       assert.deepEqual(missing, []);
       assert.ok(acknowledged.size > rounds * 10, `enough creates were acknowledged to mean something: ${acknowledged.size}`);
       assert.ok(midWrite > 0, 'at least one kill landed in the middle of a write');
-      console.log(`reliability [state]: ${rounds} kill -9s during ${sent} creates (${midWrite} landed mid-write), ${acknowledged.size} acknowledged, all present after each restart`);
+      console.log(
+        `reliability [state]: ${rounds} kill -9s during ${sent} creates (${midWrite} landed mid-write), ${acknowledged.size} acknowledged, all present after each restart`,
+      );
     } finally {
       await last.stop();
     }
@@ -93,7 +117,12 @@ describe('the emulator restarted mid-session', () => {
     let emu = await spawnEmulator(args(state));
     const port = new URL(emu.restUrl).port;
     // Backoff long enough to span a restart: 300, 600, 1200, 2400 ms.
-    const api = createApiClient({ apiUrl: emu.restUrl, jobsUrl: emu.jobsUrl, apiKey: SECRET_KEY, retry: { maxRetries: 4, baseDelayMs: 300, maxDelayMs: 2400 } });
+    const api = createApiClient({
+      apiUrl: emu.restUrl,
+      jobsUrl: emu.jobsUrl,
+      apiKey: SECRET_KEY,
+      retry: { maxRetries: 4, baseDelayMs: 300, maxDelayMs: 2400 },
+    });
     try {
       const first = await api.serverless.create(spec('before-restart'));
       // A clean restart: stop, and start again on the same port with the same state.
@@ -102,7 +131,11 @@ describe('the emulator restarted mid-session', () => {
       const during = api.serverless.list();
       emu = await spawnEmulator(args(state, port));
       const listed = await during;
-      assert.deepEqual(listed.map((e) => e.id), [first.id], 'a read made while it was down got through after the restart');
+      assert.deepEqual(
+        listed.map((e) => e.id),
+        [first.id],
+        'a read made while it was down got through after the restart',
+      );
 
       // An abrupt one while a create is in flight: the create's outcome is unknown until listed.
       const inFlight = api.serverless.createReconciled(spec('during-restart'), { reconcileIntervalMs: 500, reconcileChecks: 10 });

@@ -29,7 +29,16 @@ export interface Figures {
   duplicates: number;
 }
 
-const tally: Figures = { inputsTried: 0, faultsInjected: 0, stormRequests: 0, stormCalls: 0, linesLost: 0, linesRepeated: 0, endpointsLost: 0, duplicates: 0 };
+const tally: Figures = {
+  inputsTried: 0,
+  faultsInjected: 0,
+  stormRequests: 0,
+  stormCalls: 0,
+  linesLost: 0,
+  linesRepeated: 0,
+  endpointsLost: 0,
+  duplicates: 0,
+};
 
 export function count(figures: Partial<Figures>): void {
   for (const [name, value] of Object.entries(figures) as [keyof Figures, number][]) tally[name] += value;
@@ -84,11 +93,18 @@ export interface EmulatorProcess {
 
 /** `endpoint-studio emulator` from the bundled CLI, as a user runs it, on free ports. */
 export async function spawnEmulator(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--jobs-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', '--jobs-port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
   const deadline = Date.now() + 20_000;
   while (!/Job API listening on (\S+)/.test(text)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the emulator did not start: ${text}`);
@@ -114,7 +130,9 @@ export async function spawnEmulator(args: string[], env: NodeJS.ProcessEnv = pro
 export async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      reject(new Error(`${what}: no answer within ${ms} ms`));
+    }, ms);
   });
   try {
     return await Promise.race([work, timeout]);

@@ -53,7 +53,9 @@ export async function cuttingProxy(target: string, pattern: RegExp, cutAfter: nu
       if (sent >= limit) {
         state.lastCutTail = seen;
         // Flush what was allowed through, then cut without a clean end (no FIN-terminated body).
-        client.write(Buffer.alloc(0), () => cleanup());
+        client.write(Buffer.alloc(0), () => {
+          cleanup();
+        });
         upstream.destroy();
       }
     });
@@ -70,7 +72,9 @@ export async function cuttingProxy(target: string, pattern: RegExp, cutAfter: nu
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of open) socket.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

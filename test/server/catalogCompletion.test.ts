@@ -25,7 +25,10 @@ describe('catalog completions', () => {
     const u = uri();
     await client.open(u, 'gpu:\n  pools: [A]\n');
     const items = await client.completion(u, 1, 11);
-    assert.deepEqual(items.map((i) => i.label), ['ADA_24', 'AMPERE_80']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['ADA_24', 'AMPERE_80'],
+    );
     assert.match(items[0].detail ?? '', /24 GB · L4, RTX 4090/);
     assert.match(JSON.stringify(items[0].documentation), /RTX 4090: 24 GB.*CUDA 12\.4, 12\.8/);
   });
@@ -57,7 +60,10 @@ describe('catalog completions', () => {
     const u = uri();
     await client.open(u, 'gpu:\n  pools: [ADA_24]\n  excludedTypes:\n    - \n');
     const items = await client.completion(u, 3, 6);
-    assert.deepEqual(items.map((i) => i.label), ['NVIDIA L4', 'NVIDIA GeForce RTX 4090']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['NVIDIA L4', 'NVIDIA GeForce RTX 4090'],
+    );
     assert.equal((items[0].textEdit as { newText: string }).newText, '"NVIDIA L4"');
   });
 
@@ -71,7 +77,10 @@ describe('catalog completions', () => {
     const u = uri();
     await client.open(u, 'cpu:\n  - id: cpu3c\n    vcpuCount: \n');
     const items = await client.completion(u, 2, 15);
-    assert.deepEqual(items.map((i) => i.label), ['2', '4', '8']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['2', '4', '8'],
+    );
     assert.match(items[1].detail ?? '', /8 GB RAM/);
   });
 
@@ -103,19 +112,19 @@ describe('catalog hovers', () => {
     return ((await client.hover(u, line, character))?.contents as MarkupContent).value;
   }
 
-  it('shows a pool\'s GPU types and stock per data center', async () => {
+  it("shows a pool's GPU types and stock per data center", async () => {
     const text = await hoverText('gpu:\n  pools: [ADA_24]\n', 1, 12);
     assert.match(text, /\*\*Pool ADA_24\*\*/);
     assert.match(text, /L4: 24 GB; CUDA 12\.2, 12\.4; stock US-TX-3 HIGH, EU-RO-1 NONE/);
   });
 
-  it('shows a template\'s image, env and CUDA seeding', async () => {
+  it("shows a template's image, env and CUDA seeding", async () => {
     const text = await hoverText('templateId: tpl_vllm\n', 0, 15);
     assert.match(text, /Image: `example\/worker-vllm:2\.1`/);
     assert.match(text, /seeds gpu.allowedCudaVersions/);
   });
 
-  it('shows a flavor\'s memory for the chosen vCPU count', async () => {
+  it("shows a flavor's memory for the chosen vCPU count", async () => {
     const text = await hoverText('cpu:\n  - id: cpu5g\n    vcpuCount: 16\n', 2, 16);
     assert.match(text, /16 vCPUs of General Purpose: 64 GB RAM/);
   });

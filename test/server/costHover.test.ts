@@ -33,7 +33,10 @@ describe('cost hover over LSP', () => {
   before(async () => {
     emulator = await startEmulator({ port: 0, jobsPort: 0 });
     cacheDir = mkdtempSync(join(tmpdir(), 'es-billing-hover-'));
-    client = await LspClient.start({ pull: true, env: { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY, ENDPOINT_STUDIO_CACHE_DIR: cacheDir } });
+    client = await LspClient.start({
+      pull: true,
+      env: { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY, ENDPOINT_STUDIO_CACHE_DIR: cacheDir },
+    });
     await client.catalogStatus((s) => s.state === 'live');
   });
   after(async () => {
@@ -42,7 +45,8 @@ describe('cost hover over LSP', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  const hover = async (uri: string, line: number, character: number): Promise<string> => ((await client.hover(uri, line, character))?.contents as MarkupContent | undefined)?.value ?? '';
+  const hover = async (uri: string, line: number, character: number): Promise<string> =>
+    ((await client.hover(uri, line, character))?.contents as MarkupContent | undefined)?.value ?? '';
 
   it('on workers.min and workers.max: the field documentation, then always-on and at-max cost per hour and month', async () => {
     const uri = 'file:///billing/priced.endpoint.yaml';
@@ -61,7 +65,21 @@ describe('cost hover over LSP', () => {
 
   it('on a CPU spec in JSON: priced per vCPU', async () => {
     const uri = 'file:///billing/cpu.endpoint.json';
-    await client.open(uri, JSON.stringify({ name: 'c', type: 'QUEUE', image: 'x', cpu: [{ id: 'cpu3c', vcpuCount: 4 }], workers: { min: 1, max: 4 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } }, null, 2));
+    await client.open(
+      uri,
+      JSON.stringify(
+        {
+          name: 'c',
+          type: 'QUEUE',
+          image: 'x',
+          cpu: [{ id: 'cpu3c', vcpuCount: 4 }],
+          workers: { min: 1, max: 4 },
+          scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+        },
+        null,
+        2,
+      ),
+    );
     const text = await hover(uri, 7, 6);
     assert.match(text, /\| Always on: `workers.min` 1 \| \$0\.12 \| \$87\.60 \|/);
     assert.match(text, /cpu3c 4 vCPU × \$0\.03 = \$0\.12/);

@@ -16,8 +16,21 @@ const fixtures = loadFixtures(FIXTURES);
 
 /** Codes that come from the schema and the parser rather than from a rule object. */
 const SCHEMA_AND_SYNTAX_CODES = [
-  'unknown-property', 'missing-property', 'wrong-type', 'invalid-enum', 'out-of-range', 'empty-value', 'too-few-items',
-  'pattern-mismatch', 'duplicate-item', 'syntax-error', 'duplicate-key', 'alias-limit', 'unknown-tag', 'empty-spec', 'not-a-mapping',
+  'unknown-property',
+  'missing-property',
+  'wrong-type',
+  'invalid-enum',
+  'out-of-range',
+  'empty-value',
+  'too-few-items',
+  'pattern-mismatch',
+  'duplicate-item',
+  'syntax-error',
+  'duplicate-key',
+  'alias-limit',
+  'unknown-tag',
+  'empty-spec',
+  'not-a-mapping',
 ];
 
 const show = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) =>
@@ -38,10 +51,19 @@ describe('spec fixtures over LSP stdio', () => {
       const directory = join(FIXTURES, 'rules', code);
       assert.ok(existsSync(directory), `missing fixtures for ${code}`);
       const files = readdirSync(directory);
-      assert.ok(files.some((f) => f.startsWith('valid')), `no valid fixture for ${code}`);
-      assert.ok(files.some((f) => f.startsWith('invalid')), `no invalid fixture for ${code}`);
+      assert.ok(
+        files.some((f) => f.startsWith('valid')),
+        `no valid fixture for ${code}`,
+      );
+      assert.ok(
+        files.some((f) => f.startsWith('invalid')),
+        `no invalid fixture for ${code}`,
+      );
       const invalid = fixtures.filter((f) => f.name.startsWith(`rules/${code}/invalid`));
-      assert.ok(invalid.some((f) => f.expected.some((e) => e.code === code)), `no invalid fixture of ${code} expects ${code}`);
+      assert.ok(
+        invalid.some((f) => f.expected.some((e) => e.code === code)),
+        `no invalid fixture of ${code} expects ${code}`,
+      );
     }
   });
 

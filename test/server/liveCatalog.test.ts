@@ -24,7 +24,11 @@ describe('live catalog from the service', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  const serverEnv = (apiUrl: string) => ({ ENDPOINT_STUDIO_API_URL: apiUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY, ENDPOINT_STUDIO_CACHE_DIR: cacheDir });
+  const serverEnv = (apiUrl: string) => ({
+    ENDPOINT_STUDIO_API_URL: apiUrl,
+    ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY,
+    ENDPOINT_STUDIO_CACHE_DIR: cacheDir,
+  });
 
   it('checks, completes and caches with the catalog it fetched', async () => {
     const client = await LspClient.start({ pull: true, env: serverEnv(emulator.restUrl) });
@@ -34,12 +38,21 @@ describe('live catalog from the service', () => {
       const uri = 'file:///live/a.endpoint.yaml';
       await client.open(uri, SPEC);
       const diagnostics = await client.pulledDiagnostics(uri);
-      assert.deepEqual(diagnostics.map((d) => d.code), ['pool-unknown']);
+      assert.deepEqual(
+        diagnostics.map((d) => d.code),
+        ['pool-unknown'],
+      );
       assert.match(String(diagnostics[0].message), /did you mean ADA_24\?/);
       const items = await client.completion(uri, 4, 11);
-      assert.ok(items.some((i) => i.label === 'HOPPER_141' && /no serverless stock/.test(i.detail ?? '')), items.map((i) => i.label).join(', '));
+      assert.ok(
+        items.some((i) => i.label === 'HOPPER_141' && /no serverless stock/.test(i.detail ?? '')),
+        items.map((i) => i.label).join(', '),
+      );
       await client.change(uri, `${SPEC.replace('ADA_42', 'ADA_24')}gpuPriority: cost\n`);
-      assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => [d.code, d.severity]), [['newer-service-property', 2]]);
+      assert.deepEqual(
+        (await client.pulledDiagnostics(uri)).map((d) => [d.code, d.severity]),
+        [['newer-service-property', 2]],
+      );
       assert.equal(readdirSync(cacheDir).filter((f) => f.startsWith('catalog-')).length, 1);
     } finally {
       await client.stop();
@@ -55,7 +68,10 @@ describe('live catalog from the service', () => {
       await client.catalogStatus((s) => s.state === 'cached' && s.error !== undefined);
       const uri = 'file:///live/offline.endpoint.yaml';
       await client.open(uri, SPEC);
-      assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => d.code), ['pool-unknown']);
+      assert.deepEqual(
+        (await client.pulledDiagnostics(uri)).map((d) => d.code),
+        ['pool-unknown'],
+      );
       const refreshed = (await client.connection.sendRequest('endpointStudio/refreshCatalog')) as { state: string; error?: string };
       assert.equal(refreshed.state, 'cached');
       assert.doesNotMatch(refreshed.error ?? '', new RegExp(DEFAULT_DEV_API_KEY));
@@ -66,7 +82,10 @@ describe('live catalog from the service', () => {
   });
 
   it('skips catalog checks when there is no catalog at all', async () => {
-    const client = await LspClient.start({ pull: true, env: { ENDPOINT_STUDIO_CACHE_DIR: mkdtempSync(join(tmpdir(), 'es-empty-cache-')) } });
+    const client = await LspClient.start({
+      pull: true,
+      env: { ENDPOINT_STUDIO_CACHE_DIR: mkdtempSync(join(tmpdir(), 'es-empty-cache-')) },
+    });
     try {
       const uri = 'file:///live/none.endpoint.yaml';
       await client.open(uri, SPEC);

@@ -24,7 +24,10 @@ describe('diagnostics', () => {
       const uri = specUri();
       await client.open(uri, VALID.replace('QUEUE_DELAY', 'QUEUE_DELAYS'));
       const broken = await client.pushedDiagnostics(uri, 1);
-      assert.deepEqual(broken.map((d) => d.code), ['invalid-enum']);
+      assert.deepEqual(
+        broken.map((d) => d.code),
+        ['invalid-enum'],
+      );
       assert.deepEqual(broken[0].range, { start: { line: 6, character: 8 }, end: { line: 6, character: 20 } });
       assert.deepEqual((broken[0].data as { path: unknown }).path, ['scaling', 'type']);
       const version = await client.change(uri, VALID);
@@ -42,7 +45,10 @@ describe('diagnostics', () => {
       let last = 1;
       for (let i = 0; i < 10; i++) last = await client.change(uri, VALID.replace('queueDelay: 4', `queueDelay: 0.0${i}`));
       const final = await client.pushedDiagnostics(uri, last);
-      assert.deepEqual(final.map((d) => d.code), ['out-of-range']);
+      assert.deepEqual(
+        final.map((d) => d.code),
+        ['out-of-range'],
+      );
       const versions = client.publishedFor(uri).map((p) => p.version);
       assert.deepEqual(versions, [last], 'only the settled version is published');
     } finally {
@@ -55,9 +61,21 @@ describe('diagnostics', () => {
     try {
       assert.ok(client.initializeResult?.capabilities.diagnosticProvider, 'advertises pull diagnostics');
       const uri = specUri('json');
-      await client.open(uri, JSON.stringify({ name: 'demo', type: 'QUEUE', image: 'x', cpu: [{ id: 'cpu3c', vcpuCount: 3 }], scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } }));
+      await client.open(
+        uri,
+        JSON.stringify({
+          name: 'demo',
+          type: 'QUEUE',
+          image: 'x',
+          cpu: [{ id: 'cpu3c', vcpuCount: 3 }],
+          scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+        }),
+      );
       const items = await client.pulledDiagnostics(uri);
-      assert.deepEqual(items.map((d) => d.code), ['vcpu-not-power-of-two']);
+      assert.deepEqual(
+        items.map((d) => d.code),
+        ['vcpu-not-power-of-two'],
+      );
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(client.publishedFor(uri).length, 0);
     } finally {
@@ -94,7 +112,10 @@ describe('hostile and malformed input', () => {
     'only a document marker': '---\n',
     'tab indentation': 'name: x\n\ttype: QUEUE\n',
     'deep nesting': `${'a:\n'.replace(/\n$/, '')}${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i + 1)}a:`).join('\n')}\n`,
-    'alias bomb': ['a: &a [x,x,x,x,x,x,x,x,x,x]', ...'bcdefghij'.split('').map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(',')}]`)].join('\n'),
+    'alias bomb': [
+      'a: &a [x,x,x,x,x,x,x,x,x,x]',
+      ...'bcdefghij'.split('').map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(',')}]`),
+    ].join('\n'),
     'a scalar document': '42\n',
     'huge number': `${VALID}timeout: 1${'0'.repeat(400)}\n`,
     'very long line': `${VALID}args: "${'x'.repeat(200_000)}"\n`,
@@ -166,7 +187,10 @@ describe('completion', () => {
     const text = 'name: demo\n\n';
     await client.open(uri, text);
     const items = await client.completion(uri, 1, 0);
-    const labels = items.filter((i) => !i.label.startsWith('endpoint:')).sort((a, b) => a.sortText!.localeCompare(b.sortText!)).map((i) => i.label);
+    const labels = items
+      .filter((i) => !i.label.startsWith('endpoint:'))
+      .sort((a, b) => a.sortText!.localeCompare(b.sortText!))
+      .map((i) => i.label);
     assert.ok(!labels.includes('name'));
     assert.deepEqual(labels.slice(0, 2), ['scaling', 'type']);
     assert.ok(labels.includes('gpu') && labels.includes('flashboot') && labels.includes('workers'));
@@ -183,7 +207,10 @@ describe('completion', () => {
     const uri = specUri();
     await client.open(uri, 'type: \n');
     const items = await client.completion(uri, 0, 6);
-    assert.deepEqual(items.map((i) => i.label), ['QUEUE', 'LOAD_BALANCER']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['QUEUE', 'LOAD_BALANCER'],
+    );
     assert.match(JSON.stringify(items[1].documentation), /HTTP/);
   });
 
@@ -193,7 +220,10 @@ describe('completion', () => {
     const items = await client.completion(uri, 0, 14);
     const priority = items.find((i) => i.label === 'PRIORITY_FLASHBOOT');
     assert.ok(priority);
-    assert.deepEqual((priority.textEdit as { range: unknown }).range, { start: { line: 0, character: 11 }, end: { line: 0, character: 14 } });
+    assert.deepEqual((priority.textEdit as { range: unknown }).range, {
+      start: { line: 0, character: 11 },
+      end: { line: 0, character: 14 },
+    });
   });
 
   it('completes keys inside list items', async () => {
@@ -215,7 +245,10 @@ describe('completion', () => {
     const uri = specUri('json');
     await client.open(uri, '{\n  "type": "",\n  ""\n}');
     const values = await client.completion(uri, 1, 11);
-    assert.deepEqual(values.map((i) => i.label), ['QUEUE', 'LOAD_BALANCER']);
+    assert.deepEqual(
+      values.map((i) => i.label),
+      ['QUEUE', 'LOAD_BALANCER'],
+    );
     assert.equal((values[0].textEdit as { newText: string }).newText, '"QUEUE"');
     const keys = await client.completion(uri, 2, 3);
     assert.ok(keys.some((i) => i.label === 'scaling' && (i.textEdit as { newText: string }).newText.startsWith('"scaling": {')));
@@ -230,7 +263,10 @@ describe('the CLI as an LSP server', () => {
       assert.equal(client.initializeResult?.serverInfo?.name, 'endpoint-studio');
       const uri = specUri();
       await client.open(uri, VALID.replace('image: myorg/worker:1.0.0\n', ''));
-      assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => d.code), ['image-required']);
+      assert.deepEqual(
+        (await client.pulledDiagnostics(uri)).map((d) => d.code),
+        ['image-required'],
+      );
     } finally {
       await client.stop();
     }

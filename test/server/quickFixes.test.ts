@@ -8,7 +8,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, TextEdit } from 'vscode-languageserver-protocol';
 import { LspClient } from '../support/lspClient';
 
-const BASE = 'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
+const BASE =
+  'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
 
 interface Case {
   readonly name: string;
@@ -20,21 +21,48 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'renames a misspelt key', text: BASE.replace('image:', 'imagee:'), code: 'unknown-property', title: /Rename to image/, expected: BASE },
+  {
+    name: 'renames a misspelt key',
+    text: BASE.replace('image:', 'imagee:'),
+    code: 'unknown-property',
+    title: /Rename to image/,
+    expected: BASE,
+  },
   { name: 'removes an unknown key', text: `${BASE}bogus: 1\n`, code: 'unknown-property', title: /Remove bogus/, expected: BASE },
-  { name: 'changes a misspelt enum value', text: BASE.replace('type: QUEUE\n', 'type: QUEU\n'), code: 'invalid-enum', title: /Change to QUEUE/, expected: BASE },
-  { name: 'quotes a numeric env value', text: `${BASE}env:\n  PORT: 8080\n`, code: 'env-value-not-string', title: /Quote/, expected: `${BASE}env:\n  PORT: "8080"\n` },
-  { name: 'fills an empty env value', text: `${BASE}env:\n  EMPTY:\n  A: "1"\n`, code: 'env-value-not-string', title: /Quote/, expected: `${BASE}env:\n  EMPTY: ""\n  A: "1"\n` },
+  {
+    name: 'changes a misspelt enum value',
+    text: BASE.replace('type: QUEUE\n', 'type: QUEU\n'),
+    code: 'invalid-enum',
+    title: /Change to QUEUE/,
+    expected: BASE,
+  },
+  {
+    name: 'quotes a numeric env value',
+    text: `${BASE}env:\n  PORT: 8080\n`,
+    code: 'env-value-not-string',
+    title: /Quote/,
+    expected: `${BASE}env:\n  PORT: "8080"\n`,
+  },
+  {
+    name: 'fills an empty env value',
+    text: `${BASE}env:\n  EMPTY:\n  A: "1"\n`,
+    code: 'env-value-not-string',
+    title: /Quote/,
+    expected: `${BASE}env:\n  EMPTY: ""\n  A: "1"\n`,
+  },
   {
     name: 'switches a load balancer to REQUEST_COUNT',
     text: BASE.replace('type: QUEUE\n', 'type: LOAD_BALANCER\n'),
     code: 'scaler-not-allowed',
     title: /REQUEST_COUNT/,
-    expected: BASE.replace('type: QUEUE\n', 'type: LOAD_BALANCER\n').replace('QUEUE_DELAY', 'REQUEST_COUNT').replace('queueDelay: 4', 'requestCount: 4'),
+    expected: BASE.replace('type: QUEUE\n', 'type: LOAD_BALANCER\n')
+      .replace('QUEUE_DELAY', 'REQUEST_COUNT')
+      .replace('queueDelay: 4', 'requestCount: 4'),
   },
   {
     name: 'removes idleTimeout for queue + REQUEST_COUNT, and the emptied workers block',
-    text: BASE.replace('QUEUE_DELAY\n  queueDelay: 4', 'REQUEST_COUNT\n  requestCount: 2') + 'workers:\n  idleTimeout: 30\nflashboot: OFF\n',
+    text:
+      BASE.replace('QUEUE_DELAY\n  queueDelay: 4', 'REQUEST_COUNT\n  requestCount: 2') + 'workers:\n  idleTimeout: 30\nflashboot: OFF\n',
     code: 'idle-timeout-not-applicable',
     title: /Remove idleTimeout/,
     expected: BASE.replace('QUEUE_DELAY\n  queueDelay: 4', 'REQUEST_COUNT\n  requestCount: 2') + 'flashboot: OFF\n',
@@ -53,7 +81,13 @@ const cases: Case[] = [
     title: /remove allowedCudaVersions/,
     expected: BASE.replace('  pools: [ADA_24]\n', '  pools: [ADA_24]\n  minCudaVersion: "12.2"\n'),
   },
-  { name: 'removes a duplicate pool from a flow list', text: BASE.replace('[ADA_24]', '[ADA_24, AMPERE_24, ADA_24]'), code: 'duplicate-id', title: /Remove the duplicate/, expected: BASE.replace('[ADA_24]', '[ADA_24, AMPERE_24]') },
+  {
+    name: 'removes a duplicate pool from a flow list',
+    text: BASE.replace('[ADA_24]', '[ADA_24, AMPERE_24, ADA_24]'),
+    code: 'duplicate-id',
+    title: /Remove the duplicate/,
+    expected: BASE.replace('[ADA_24]', '[ADA_24, AMPERE_24]'),
+  },
   {
     name: 'removes a duplicate cpu item from a block list',
     text: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'cpu:\n  - id: cpu3c\n    vcpuCount: 4\n  - id: cpu3c\n    vcpuCount: 4\n'),
@@ -68,7 +102,13 @@ const cases: Case[] = [
     title: /to 4$/,
     expected: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'cpu:\n  - {id: cpu3c, vcpuCount: 4}\n'),
   },
-  { name: 'converts a timeout written in seconds', text: `${BASE}timeout: 600\n`, code: 'timeout-units', title: /600000/, expected: `${BASE}timeout: 600000\n` },
+  {
+    name: 'converts a timeout written in seconds',
+    text: `${BASE}timeout: 600\n`,
+    code: 'timeout-units',
+    title: /600000/,
+    expected: `${BASE}timeout: 600000\n`,
+  },
   { name: 'removes a response-only field', text: `id: ep_1\n${BASE}`, code: 'response-only-field', title: /Remove id/, expected: BASE },
   {
     name: 'removes one compute when both are given',
@@ -83,7 +123,8 @@ const cases: Case[] = [
     text: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "imag": "x",\n  "gpu": { "pools": ["ADA_24"] },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
     code: 'unknown-property',
     title: /Rename to image/,
-    expected: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": { "pools": ["ADA_24"] },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
+    expected:
+      '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": { "pools": ["ADA_24"] },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
   },
   {
     name: 'removes a property in JSON with its comma',
@@ -91,7 +132,8 @@ const cases: Case[] = [
     text: '{\n  "id": "ep_1",\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": { "pools": ["ADA_24"] },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
     code: 'response-only-field',
     title: /Remove id/,
-    expected: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": { "pools": ["ADA_24"] },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
+    expected:
+      '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": { "pools": ["ADA_24"] },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
   },
 ];
 
@@ -111,7 +153,11 @@ async function checkFix(client: LspClient, c: Case, uri: string): Promise<void> 
   const fixed = apply(c.text, action, uri);
   assert.equal(fixed, c.expected);
   await client.change(uri, fixed);
-  assert.deepEqual((await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`), [], 'the fixed spec is clean');
+  assert.deepEqual(
+    (await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`),
+    [],
+    'the fixed spec is clean',
+  );
 }
 
 describe('quick fixes over LSP stdio', () => {
@@ -143,7 +189,13 @@ describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
   });
 
   const catalogCases: Case[] = [
-    { name: 'corrects a misspelt pool', text: BASE.replace('[ADA_24]', '[ADA_42]'), code: 'pool-unknown', title: /Change to ADA_24/, expected: BASE },
+    {
+      name: 'corrects a misspelt pool',
+      text: BASE.replace('[ADA_24]', '[ADA_42]'),
+      code: 'pool-unknown',
+      title: /Change to ADA_24/,
+      expected: BASE,
+    },
     {
       name: 'turns a GPU type written as a pool into its pool plus exclusions (block gpu)',
       text: BASE.replace('[ADA_24]', '["NVIDIA GeForce RTX 4090"]'),
@@ -164,7 +216,8 @@ describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
       text: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": {\n    "pools": ["NVIDIA L4"]\n  },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
       code: 'gpu-type-as-pool',
       title: /Use pool ADA_24/,
-      expected: '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": {\n    "pools": ["ADA_24"],\n    "excludedTypes": ["NVIDIA GeForce RTX 4090"]\n  },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
+      expected:
+        '{\n  "name": "demo",\n  "type": "QUEUE",\n  "image": "x",\n  "gpu": {\n    "pools": ["ADA_24"],\n    "excludedTypes": ["NVIDIA GeForce RTX 4090"]\n  },\n  "scaling": { "type": "QUEUE_DELAY", "queueDelay": 4 }\n}\n',
     },
     {
       name: 'corrects a misspelt CPU flavor',
@@ -173,7 +226,13 @@ describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
       title: /Change to cpu3c/,
       expected: BASE.replace('gpu:\n  pools: [ADA_24]\n', 'cpu:\n  - id: cpu3c\n    vcpuCount: 4\n'),
     },
-    { name: 'corrects a misspelt data center', text: `${BASE}dataCenterIds: [US-TX-4]\n`, code: 'data-center-unknown', title: /Change to US-TX-3/, expected: `${BASE}dataCenterIds: [US-TX-3]\n` },
+    {
+      name: 'corrects a misspelt data center',
+      text: `${BASE}dataCenterIds: [US-TX-4]\n`,
+      code: 'data-center-unknown',
+      title: /Change to US-TX-3/,
+      expected: `${BASE}dataCenterIds: [US-TX-3]\n`,
+    },
     {
       name: 'removes an exclusion outside the chosen pools',
       text: BASE.replace('  pools: [ADA_24]\n', '  pools: [ADA_24]\n  excludedTypes: ["NVIDIA L4", "NVIDIA A100 80GB PCIe"]\n'),
@@ -191,7 +250,8 @@ describe('converting a REST v1 spec over LSP stdio', () => {
     const client = await LspClient.start({ pull: true, catalogFile: `${__dirname}/../fixtures/catalog.json` });
     try {
       const uri = 'file:///legacy/old.endpoint.yaml';
-      const text = 'name: old -fb\nimageName: myorg/worker:2\ngpuTypeIds: ["NVIDIA GeForce RTX 4090"]\nworkersMax: 2\nscalerType: QUEUE_DELAY\nscalerValue: 3\n';
+      const text =
+        'name: old -fb\nimageName: myorg/worker:2\ngpuTypeIds: ["NVIDIA GeForce RTX 4090"]\nworkersMax: 2\nscalerType: QUEUE_DELAY\nscalerValue: 3\n';
       await client.open(uri, text);
       const diagnostics = await client.pulledDiagnostics(uri);
       assert.deepEqual([...new Set(diagnostics.map((d) => d.code))], ['legacy-field']);

@@ -35,7 +35,10 @@ describe('section snippets', () => {
     it(`${section.label} expands to a valid section in YAML and JSON`, () => {
       const base = { name: 'demo', type: 'QUEUE', image: 'x', scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
       const compute = section.key === 'gpu' || section.key === 'cpu' ? {} : { gpu: { pools: ['ADA_24'] } };
-      for (const fragment of [YAML.parse(resolvePlaceholders(section.yaml)), JSON.parse(`{${resolvePlaceholders(section.json)}}`)] as Record<string, unknown>[]) {
+      for (const fragment of [
+        YAML.parse(resolvePlaceholders(section.yaml)),
+        JSON.parse(`{${resolvePlaceholders(section.json)}}`),
+      ] as Record<string, unknown>[]) {
         assert.deepEqual(Object.keys(fragment), [section.key]);
         assert.deepEqual(validateSpecData({ ...base, ...compute, ...fragment }), []);
       }

@@ -36,10 +36,16 @@ export function parseExpectations(text: string): ExpectedDiagnostic[] {
     const explicit = EXPECT_LINE.exec(line);
     if (caret) {
       const start = line.indexOf('^');
-      expected.push({ code: caret[2], range: { start: { line: target, character: start }, end: { line: target, character: start + caret[1].length } } });
+      expected.push({
+        code: caret[2],
+        range: { start: { line: target, character: start }, end: { line: target, character: start + caret[1].length } },
+      });
     } else if (explicit) {
       const [, code, sl, sc, el, ec] = explicit;
-      expected.push({ code, range: { start: { line: Number(sl) - 1, character: Number(sc) - 1 }, end: { line: Number(el) - 1, character: Number(ec) - 1 } } });
+      expected.push({
+        code,
+        range: { start: { line: Number(sl) - 1, character: Number(sc) - 1 }, end: { line: Number(el) - 1, character: Number(ec) - 1 } },
+      });
     } else {
       target = index;
     }
@@ -59,7 +65,13 @@ export function loadFixtures(directory: string): Fixture[] {
     const text = readFileSync(path, 'utf8');
     const sidecar = `${path}.expect`;
     const annotations = entry.name.endsWith('.json') ? (existsSync(sidecar) ? readFileSync(sidecar, 'utf8') : '') : text;
-    fixtures.push({ file: path, name: path.slice(path.indexOf('fixtures/') + 'fixtures/'.length), text, valid: entry.name.startsWith('valid'), expected: parseExpectations(annotations) });
+    fixtures.push({
+      file: path,
+      name: path.slice(path.indexOf('fixtures/') + 'fixtures/'.length),
+      text,
+      valid: entry.name.startsWith('valid'),
+      expected: parseExpectations(annotations),
+    });
   }
   return fixtures.sort((a, b) => a.name.localeCompare(b.name));
 }

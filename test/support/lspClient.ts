@@ -34,7 +34,14 @@ export interface LspClientOptions {
 /** The test process's environment without any real key or cache location, so no test reaches a real service. */
 function isolatedEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 'ENDPOINT_STUDIO_API_URL', 'ENDPOINT_STUDIO_JOBS_URL', 'ENDPOINT_STUDIO_CATALOG_FILE']) delete env[name];
+  for (const name of [
+    'ENDPOINT_STUDIO_API_KEY',
+    'RUNPOD_API_KEY',
+    'ENDPOINT_STUDIO_API_URL',
+    'ENDPOINT_STUDIO_JOBS_URL',
+    'ENDPOINT_STUDIO_CATALOG_FILE',
+  ])
+    delete env[name];
   return { ...env, ENDPOINT_STUDIO_CACHE_DIR: join(tmpdir(), `es-lsp-cache-${process.pid}`), ...extra };
 }
 
@@ -46,7 +53,10 @@ export class LspClient {
   readonly catalogStatuses: { state: string; fetchedAt?: string; error?: string }[] = [];
   initializeResult?: InitializeResult;
 
-  private constructor(readonly process: ChildProcess, readonly connection: MessageConnection) {
+  private constructor(
+    readonly process: ChildProcess,
+    readonly connection: MessageConnection,
+  ) {
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
       this.published.push(params);
       for (const wake of this.waiters.splice(0)) wake();
@@ -62,11 +72,13 @@ export class LspClient {
   }
 
   static async start(options: LspClientOptions = {}): Promise<LspClient> {
-    const script = options.viaCli ? [resolve(REPO_ROOT, 'dist/cli.js'), 'lsp', '--stdio'] : [resolve(REPO_ROOT, 'dist/server.js'), '--stdio'];
+    const script = options.viaCli
+      ? [resolve(REPO_ROOT, 'dist/cli.js'), 'lsp', '--stdio']
+      : [resolve(REPO_ROOT, 'dist/server.js'), '--stdio'];
     const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'], env: isolatedEnvironment(options.env) });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
-    child.stderr!.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
     connection.listen();
     client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
@@ -117,7 +129,10 @@ export class LspClient {
   }
 
   /** Waits for a catalog status notification that satisfies `accept`. */
-  async catalogStatus(accept: (status: { state: string; error?: string }) => boolean, timeoutMs = 10000): Promise<{ state: string; fetchedAt?: string; error?: string }> {
+  async catalogStatus(
+    accept: (status: { state: string; error?: string }) => boolean,
+    timeoutMs = 10000,
+  ): Promise<{ state: string; fetchedAt?: string; error?: string }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.catalogStatuses.find(accept);
@@ -141,12 +156,17 @@ export class LspClient {
 
   /** Diagnostics of an opened document, by whichever mode the client was started in. */
   async diagnostics(uri: string): Promise<Diagnostic[]> {
-    return this.initializeResult?.capabilities.diagnosticProvider ? this.pulledDiagnostics(uri) : this.pushedDiagnostics(uri, this.versions.get(uri));
+    return this.initializeResult?.capabilities.diagnosticProvider
+      ? this.pulledDiagnostics(uri)
+      : this.pushedDiagnostics(uri, this.versions.get(uri));
   }
 
   async completion(uri: string, line: number, character: number): Promise<CompletionItem[]> {
-    const result: CompletionItem[] | CompletionList | null = await this.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } });
-    return Array.isArray(result) ? result : result?.items ?? [];
+    const result: CompletionItem[] | CompletionList | null = await this.connection.sendRequest('textDocument/completion', {
+      textDocument: { uri },
+      position: { line, character },
+    });
+    return Array.isArray(result) ? result : (result?.items ?? []);
   }
 
   async codeActions(uri: string, diagnostics: Diagnostic[]): Promise<CodeAction[]> {

@@ -21,7 +21,9 @@ const LEVELS = new Set(['NONE', 'LOW', 'MEDIUM', 'HIGH']);
 
 function listOf(response: unknown, key: string): Loose[] {
   const list = Array.isArray(response) ? response : (response as Loose | null)?.[key];
-  return Array.isArray(list) ? list.filter((e): e is Loose => typeof e === 'object' && e !== null && typeof (e as Loose).id === 'string') : [];
+  return Array.isArray(list)
+    ? list.filter((e): e is Loose => typeof e === 'object' && e !== null && typeof (e as Loose).id === 'string')
+    : [];
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -33,7 +35,10 @@ function gpuType(entry: Loose): CatalogGpuType {
   const dataCenters = Array.isArray(entry.dataCenters)
     ? (entry.dataCenters as Loose[])
         .filter((dc) => typeof dc?.id === 'string')
-        .map((dc) => ({ id: dc.id as string, availability: (LEVELS.has(str(dc.availability)) ? dc.availability : 'NONE') as AvailabilityLevel }))
+        .map((dc) => ({
+          id: dc.id as string,
+          availability: (LEVELS.has(str(dc.availability)) ? dc.availability : 'NONE') as AvailabilityLevel,
+        }))
     : undefined;
   return {
     id: entry.id as string,
@@ -48,7 +53,14 @@ function gpuType(entry: Loose): CatalogGpuType {
 
 function template(entry: Loose): CatalogTemplate {
   const env = entry.env && typeof entry.env === 'object' ? (entry.env as Record<string, string>) : undefined;
-  return { id: entry.id as string, name: str(entry.name, entry.id as string), image: str(entry.image), serverless: entry.serverless === true, env, allowedCudaVersions: strings(entry.allowedCudaVersions) };
+  return {
+    id: entry.id as string,
+    name: str(entry.name, entry.id as string),
+    image: str(entry.image),
+    serverless: entry.serverless === true,
+    env,
+    allowedCudaVersions: strings(entry.allowedCudaVersions),
+  };
 }
 
 export function catalogDataFromApi(responses: CatalogResponses): CatalogData {
@@ -59,12 +71,33 @@ export function catalogDataFromApi(responses: CatalogResponses): CatalogData {
     cpuFlavors: listOf(responses.cpus, 'cpus').map((c) => {
       const vcpu = (c.vcpu ?? {}) as Loose;
       const price = c.price as Loose | undefined;
-      return { id: c.id as string, name: str(c.name, c.id as string), vcpu: { min: num(vcpu.min, 1), max: num(vcpu.max, 1) }, ramGbPerVcpu: num(c.ramGbPerVcpu, 1), price: price ? { serverlessPerVcpu: num(price.serverlessPerVcpu) } : undefined };
+      return {
+        id: c.id as string,
+        name: str(c.name, c.id as string),
+        vcpu: { min: num(vcpu.min, 1), max: num(vcpu.max, 1) },
+        ramGbPerVcpu: num(c.ramGbPerVcpu, 1),
+        price: price ? { serverlessPerVcpu: num(price.serverlessPerVcpu) } : undefined,
+      };
     }),
     dataCenters: listOf(responses.dataCenters, 'dataCenters').map((d) => ({ id: d.id as string, name: str(d.name, d.id as string) })),
     // The caller's own templates shadow a public one with the same id, as the service resolves them.
-    templates: [...own, ...listOf(responses.publicTemplates, 'templates').map(template).filter((t) => !ownIds.has(t.id))],
-    networkVolumes: responses.networkVolumes === undefined ? undefined : listOf(responses.networkVolumes, 'networkVolumes').map((v) => ({ id: v.id as string, name: str(v.name, v.id as string), dataCenter: str(v.dataCenter) })),
-    registries: responses.registries === undefined ? undefined : listOf(responses.registries, 'registries').map((r) => ({ id: r.id as string, name: str(r.name, r.id as string) })),
+    templates: [
+      ...own,
+      ...listOf(responses.publicTemplates, 'templates')
+        .map(template)
+        .filter((t) => !ownIds.has(t.id)),
+    ],
+    networkVolumes:
+      responses.networkVolumes === undefined
+        ? undefined
+        : listOf(responses.networkVolumes, 'networkVolumes').map((v) => ({
+            id: v.id as string,
+            name: str(v.name, v.id as string),
+            dataCenter: str(v.dataCenter),
+          })),
+    registries:
+      responses.registries === undefined
+        ? undefined
+        : listOf(responses.registries, 'registries').map((r) => ({ id: r.id as string, name: str(r.name, r.id as string) })),
   };
 }

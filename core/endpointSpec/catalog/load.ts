@@ -10,7 +10,13 @@ export function loadCatalogFile(path: string): Catalog {
     throw new Error(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const candidate = data as Partial<CatalogData> | null;
-  if (!candidate || !Array.isArray(candidate.gpuTypes) || !Array.isArray(candidate.cpuFlavors) || !Array.isArray(candidate.dataCenters) || !Array.isArray(candidate.templates)) {
+  if (
+    !candidate ||
+    !Array.isArray(candidate.gpuTypes) ||
+    !Array.isArray(candidate.cpuFlavors) ||
+    !Array.isArray(candidate.dataCenters) ||
+    !Array.isArray(candidate.templates)
+  ) {
     throw new Error(`cannot read catalog ${path}: expected an object with gpuTypes, cpuFlavors, dataCenters and templates`);
   }
   return new Catalog(candidate as CatalogData);

@@ -37,7 +37,12 @@ export const poolKnown: CatalogRule = {
     selection.pools.forEach((pool, index) => {
       if (catalog.pools.has(pool) || catalog.gpuTypes.has(pool)) return;
       const suggestion = closestMatch(pool, [...catalog.pools.keys()]);
-      findings.push({ path: ['gpu', 'pools', index], target: 'value', message: `unknown GPU pool: ${pool}${suggestion ? `; did you mean ${suggestion}?` : ''}`, suggestion });
+      findings.push({
+        path: ['gpu', 'pools', index],
+        target: 'value',
+        message: `unknown GPU pool: ${pool}${suggestion ? `; did you mean ${suggestion}?` : ''}`,
+        suggestion,
+      });
     });
     return findings;
   },
@@ -59,7 +64,12 @@ export const gpuTypeAsPool: CatalogRule = {
         ? `${id} is a GPU type, not a pool: use its pool ${type.pool} (with excludedTypes for the pool's other types to keep only this one)`
         : `${id} is a GPU type in no serverless pool, so no endpoint can run on it; choose a pool`;
       const others = type.pool ? (catalog.pools.get(type.pool) ?? []).map((t) => t.id).filter((other) => other !== id) : undefined;
-      findings.push({ path: ['gpu', 'pools', index], target: 'value', message, ...(type.pool ? { suggestion: type.pool, related: others } : {}) });
+      findings.push({
+        path: ['gpu', 'pools', index],
+        target: 'value',
+        message,
+        ...(type.pool ? { suggestion: type.pool, related: others } : {}),
+      });
     });
     return findings;
   },
@@ -102,7 +112,13 @@ export const gpuTypeRemains: CatalogRule = {
     const knownPools = selection.pools.filter((p) => catalog.pools.has(p));
     if (knownPools.length === 0 || knownPools.length !== selection.pools.length) return [];
     if (catalog.selectedTypes(knownPools, selection.excluded).length > 0) return [];
-    return [{ path: ['gpu', 'excludedTypes'], target: 'key', message: `excludedTypes removes every GPU type of ${knownPools.join(', ')}; keep at least one, or add a pool` }];
+    return [
+      {
+        path: ['gpu', 'excludedTypes'],
+        target: 'key',
+        message: `excludedTypes removes every GPU type of ${knownPools.join(', ')}; keep at least one, or add a pool`,
+      },
+    ];
   },
 };
 
@@ -117,7 +133,12 @@ export const cpuFlavorKnown: CatalogRule = {
     spec.cpu.forEach((item, index) => {
       const id = record(item)?.id;
       if (typeof id !== 'string' || id === '' || catalog.cpuFlavors.has(id)) return;
-      findings.push({ path: ['cpu', index, 'id'], target: 'value', message: `unknown CPU flavor: ${id}${closestMatchText(id, [...catalog.cpuFlavors.keys()])}`, suggestion: closestMatch(id, [...catalog.cpuFlavors.keys()]) });
+      findings.push({
+        path: ['cpu', index, 'id'],
+        target: 'value',
+        message: `unknown CPU flavor: ${id}${closestMatchText(id, [...catalog.cpuFlavors.keys()])}`,
+        suggestion: closestMatch(id, [...catalog.cpuFlavors.keys()]),
+      });
     });
     return findings;
   },
@@ -127,7 +148,7 @@ export const vcpuCountForFlavor: CatalogRule = {
   code: 'vcpu-invalid-for-flavor',
   severity: 'error',
   status: 422,
-  description: '`cpu[].vcpuCount` lies within the flavor\'s vCPU range.',
+  description: "`cpu[].vcpuCount` lies within the flavor's vCPU range.",
   check(spec, catalog) {
     if (!Array.isArray(spec.cpu)) return [];
     const findings: RuleFinding[] = [];
@@ -136,7 +157,11 @@ export const vcpuCountForFlavor: CatalogRule = {
       const flavor = typeof entry?.id === 'string' ? catalog.cpuFlavors.get(entry.id) : undefined;
       const count = entry?.vcpuCount;
       if (!flavor || typeof count !== 'number' || (count >= flavor.vcpu.min && count <= flavor.vcpu.max)) return;
-      findings.push({ path: ['cpu', index, 'vcpuCount'], target: 'value', message: `${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs; got: ${count}` });
+      findings.push({
+        path: ['cpu', index, 'vcpuCount'],
+        target: 'value',
+        message: `${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs; got: ${count}`,
+      });
     });
     return findings;
   },
@@ -153,7 +178,12 @@ export const dataCenterKnown: CatalogRule = {
     const findings: RuleFinding[] = [];
     ids.forEach((id, index) => {
       if (!catalog.dataCenters.has(id)) {
-        findings.push({ path: ['dataCenterIds', index], target: 'value', message: `unknown data center: ${id}${closestMatchText(id, [...catalog.dataCenters.keys()])}`, suggestion: closestMatch(id, [...catalog.dataCenters.keys()]) });
+        findings.push({
+          path: ['dataCenterIds', index],
+          target: 'value',
+          message: `unknown data center: ${id}${closestMatchText(id, [...catalog.dataCenters.keys()])}`,
+          suggestion: closestMatch(id, [...catalog.dataCenters.keys()]),
+        });
       }
     });
     return findings;
@@ -168,7 +198,13 @@ export const templateKnown: CatalogRule = {
   check(spec, catalog) {
     const id = spec.templateId;
     if (typeof id !== 'string' || id === '' || catalog.templates.has(id)) return [];
-    return [{ path: ['templateId'], target: 'value', message: `no template ${id} among your templates or the public catalog${closestMatchText(id, [...catalog.templates.keys()])}` }];
+    return [
+      {
+        path: ['templateId'],
+        target: 'value',
+        message: `no template ${id} among your templates or the public catalog${closestMatchText(id, [...catalog.templates.keys()])}`,
+      },
+    ];
   },
 };
 
@@ -180,7 +216,9 @@ export const templateServerless: CatalogRule = {
   check(spec, catalog) {
     const template = typeof spec.templateId === 'string' ? catalog.templates.get(spec.templateId) : undefined;
     if (!template || template.serverless) return [];
-    return [{ path: ['templateId'], target: 'value', message: `${template.name} is a pod template; an endpoint needs a serverless template` }];
+    return [
+      { path: ['templateId'], target: 'value', message: `${template.name} is a pod template; an endpoint needs a serverless template` },
+    ];
   },
 };
 
@@ -202,11 +240,19 @@ export const cudaOffered: CatalogRule = {
     const findings: RuleFinding[] = [];
     if (allowed && allowed.length > 0 && !allowed.some((v) => offered.has(v))) {
       const where = seeded ? ['templateId'] : ['gpu', 'allowedCudaVersions'];
-      findings.push({ path: where, target: seeded ? 'value' : 'key', message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${allowed.join(', ')} (offered: ${sortVersions([...offered]).join(', ')}); workers could never start: ${MORE_ROOM}` });
+      findings.push({
+        path: where,
+        target: seeded ? 'value' : 'key',
+        message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${allowed.join(', ')} (offered: ${sortVersions([...offered]).join(', ')}); workers could never start: ${MORE_ROOM}`,
+      });
     }
     const floor = gpu.minCudaVersion;
     if (typeof floor === 'string' && /^\d+\.\d+$/.test(floor) && ![...offered].some((v) => compareVersions(v, floor) >= 0)) {
-      findings.push({ path: ['gpu', 'minCudaVersion'], target: 'value', message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${floor} or later (highest: ${sortVersions([...offered]).pop()}); ${MORE_ROOM}` });
+      findings.push({
+        path: ['gpu', 'minCudaVersion'],
+        target: 'value',
+        message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${floor} or later (highest: ${sortVersions([...offered]).pop()}); ${MORE_ROOM}`,
+      });
     }
     return findings;
   },
@@ -223,7 +269,13 @@ export const stockInDataCenters: CatalogRule = {
     const types = catalog.selectedTypes(selection.pools, selection.excluded);
     if (types.length === 0 || types.some((t) => !t.dataCenters)) return [];
     if (types.some((t) => hasStock(t, dataCenters))) return [];
-    return [{ path: ['dataCenterIds'], target: 'key', message: `none of the chosen GPUs has serverless stock in ${dataCenters.join(', ')}, so workers would wait THROTTLED; ${MORE_ROOM}` }];
+    return [
+      {
+        path: ['dataCenterIds'],
+        target: 'key',
+        message: `none of the chosen GPUs has serverless stock in ${dataCenters.join(', ')}, so workers would wait THROTTLED; ${MORE_ROOM}`,
+      },
+    ];
   },
 };
 
@@ -238,7 +290,12 @@ export const networkVolumeKnown: CatalogRule = {
     if (!volumes || !known) return [];
     const findings: RuleFinding[] = [];
     volumes.forEach((id, index) => {
-      if (!known.has(id)) findings.push({ path: ['networkVolumes', index], target: 'value', message: `no network volume ${id} in your account${closestMatchText(id, [...known.keys()])}` });
+      if (!known.has(id))
+        findings.push({
+          path: ['networkVolumes', index],
+          target: 'value',
+          message: `no network volume ${id} in your account${closestMatchText(id, [...known.keys()])}`,
+        });
     });
     return findings;
   },
@@ -256,7 +313,11 @@ export const networkVolumesPlaced: CatalogRule = {
     volumes.forEach((id, index) => {
       const volume = catalog.networkVolumes!.get(id);
       if (volume && !dataCenters.includes(volume.dataCenter)) {
-        findings.push({ path: ['networkVolumes', index], target: 'value', message: `volume ${volume.name} lives in ${volume.dataCenter}, outside dataCenterIds (${dataCenters.join(', ')}); workers could not mount it` });
+        findings.push({
+          path: ['networkVolumes', index],
+          target: 'value',
+          message: `volume ${volume.name} lives in ${volume.dataCenter}, outside dataCenterIds (${dataCenters.join(', ')}); workers could not mount it`,
+        });
       }
     });
     return findings;
@@ -271,7 +332,13 @@ export const registryKnown: CatalogRule = {
   check(spec, catalog) {
     const id = spec.registry;
     if (typeof id !== 'string' || !catalog.registries || catalog.registries.has(id)) return [];
-    return [{ path: ['registry'], target: 'value', message: `no registry credential ${id} in your account${closestMatchText(id, [...catalog.registries])}` }];
+    return [
+      {
+        path: ['registry'],
+        target: 'value',
+        message: `no registry credential ${id} in your account${closestMatchText(id, [...catalog.registries])}`,
+      },
+    ];
   },
 };
 

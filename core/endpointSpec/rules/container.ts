@@ -10,10 +10,22 @@ export const imageRequired: SpecRule = {
   check(spec) {
     if (has(spec, 'templateId')) return [];
     if (!has(spec, 'image')) {
-      return [{ path: [], target: 'key', message: 'missing image: set image to a container image reference, or templateId to start from a template' }];
+      return [
+        {
+          path: [],
+          target: 'key',
+          message: 'missing image: set image to a container image reference, or templateId to start from a template',
+        },
+      ];
     }
     if (typeof spec.image === 'string' && spec.image.trim() === '') {
-      return [{ path: ['image'], target: 'value', message: 'image is empty: set a container image reference, or templateId to start from a template' }];
+      return [
+        {
+          path: ['image'],
+          target: 'value',
+          message: 'image is empty: set a container image reference, or templateId to start from a template',
+        },
+      ];
     }
     return [];
   },
@@ -79,7 +91,11 @@ export const portFormat: SpecRule = {
       if (typeof entry !== 'string') return;
       const match = PORT_PATTERN.exec(entry);
       if (!match) {
-        findings.push({ path: ['ports', index], target: 'value', message: `a port is written <port>/<protocol>, such as "8000/http" or "22/tcp"; got: ${JSON.stringify(entry)}` });
+        findings.push({
+          path: ['ports', index],
+          target: 'value',
+          message: `a port is written <port>/<protocol>, such as "8000/http" or "22/tcp"; got: ${JSON.stringify(entry)}`,
+        });
       } else if (Number(match[1]) < 1 || Number(match[1]) > 65535) {
         findings.push({ path: ['ports', index], target: 'value', message: `a port number is from 1 to 65535; got: ${match[1]}` });
       }
@@ -100,8 +116,18 @@ export const envValuesAreStrings: SpecRule = {
     const findings: RuleFinding[] = [];
     for (const [key, value] of Object.entries(env)) {
       if (typeof value === 'string') continue;
-      const reading = value === null ? 'an empty value as null' : typeof value === 'object' ? 'a nested structure' : `${String(value)} as a ${typeof value}`;
-      const fix = value === null ? 'write "" for an empty value' : typeof value === 'object' ? 'write it as one string' : `quote it: "${String(value)}"`;
+      const reading =
+        value === null
+          ? 'an empty value as null'
+          : typeof value === 'object'
+            ? 'a nested structure'
+            : `${String(value)} as a ${typeof value}`;
+      const fix =
+        value === null
+          ? 'write "" for an empty value'
+          : typeof value === 'object'
+            ? 'write it as one string'
+            : `quote it: "${String(value)}"`;
       findings.push({ path: ['env', key], target: 'value', message: `env values must be strings, and YAML reads ${reading}: ${fix}` });
     }
     return findings;
@@ -120,12 +146,20 @@ export const loadBalancerEnv: SpecRule = {
     for (const key of ['PORT', 'PORT_HEALTH']) {
       const value = env[key];
       if (typeof value === 'string' && !(/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535)) {
-        findings.push({ path: ['env', key], target: 'value', message: `${key} is the port the worker listens on, a number from 1 to 65535; got: ${JSON.stringify(value)}` });
+        findings.push({
+          path: ['env', key],
+          target: 'value',
+          message: `${key} is the port the worker listens on, a number from 1 to 65535; got: ${JSON.stringify(value)}`,
+        });
       }
     }
     const path = env.HEALTH_CHECK_PATH;
     if (typeof path === 'string' && !path.startsWith('/')) {
-      findings.push({ path: ['env', 'HEALTH_CHECK_PATH'], target: 'value', message: `HEALTH_CHECK_PATH is a URL path and starts with "/"; got: ${JSON.stringify(path)}` });
+      findings.push({
+        path: ['env', 'HEALTH_CHECK_PATH'],
+        target: 'value',
+        message: `HEALTH_CHECK_PATH is a URL path and starts with "/"; got: ${JSON.stringify(path)}`,
+      });
     }
     return findings;
   },

@@ -16,7 +16,8 @@ export const cudaAllowedWithMin: SpecRule = {
       {
         path: ['gpu', 'minCudaVersion'],
         target: 'key',
-        message: 'minCudaVersion cannot be combined with a non-empty allowedCudaVersions: keep one of them (an empty allowedCudaVersions may accompany a floor)',
+        message:
+          'minCudaVersion cannot be combined with a non-empty allowedCudaVersions: keep one of them (an empty allowedCudaVersions may accompany a floor)',
       },
     ];
   },

@@ -12,12 +12,17 @@ export const responseOnlyFields: SpecRule = {
   check(spec) {
     const findings: RuleFinding[] = [];
     for (const key of RESPONSE_ONLY_ROOT) {
-      if (has(spec, key)) findings.push({ path: [key], target: 'key', message: `${key} is set by the service and cannot be sent; remove it` });
+      if (has(spec, key))
+        findings.push({ path: [key], target: 'key', message: `${key} is set by the service and cannot be sent; remove it` });
     }
     if (Array.isArray(spec.cpu)) {
       spec.cpu.forEach((item, index) => {
         if (has(record(item), 'memory')) {
-          findings.push({ path: ['cpu', index, 'memory'], target: 'key', message: 'memory is derived by the service from the flavor and vcpuCount and cannot be sent; remove it' });
+          findings.push({
+            path: ['cpu', index, 'memory'],
+            target: 'key',
+            message: 'memory is derived by the service from the flavor and vcpuCount and cannot be sent; remove it',
+          });
         }
       });
     }
@@ -55,7 +60,9 @@ export const finiteNumbers: SpecRule = {
       if (typeof value === 'number' && !Number.isFinite(value)) {
         findings.push({ path, target: 'value', message: `numbers must be finite; got: ${String(value)}` });
       } else if (Array.isArray(value)) {
-        value.forEach((item, i) => walk(item, [...path, i], depth + 1));
+        value.forEach((item, i) => {
+          walk(item, [...path, i], depth + 1);
+        });
       } else if (value !== null && typeof value === 'object') {
         for (const [k, v] of Object.entries(value)) walk(v, [...path, k], depth + 1);
       }

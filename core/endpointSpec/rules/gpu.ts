@@ -18,7 +18,11 @@ export const excludedTypesDistinct: SpecRule = {
       const earlier = firstIndex.get(trimmed);
       // Exact duplicates are the schema's `uniqueItems`; this catches the ones that differ only in whitespace.
       if (earlier !== undefined && excluded[earlier] !== item) {
-        findings.push({ path: ['gpu', 'excludedTypes', index], target: 'value', message: `excludedTypes lists ${JSON.stringify(trimmed)} twice (whitespace is trimmed); remove one` });
+        findings.push({
+          path: ['gpu', 'excludedTypes', index],
+          target: 'value',
+          message: `excludedTypes lists ${JSON.stringify(trimmed)} twice (whitespace is trimmed); remove one`,
+        });
       }
       if (earlier === undefined) firstIndex.set(trimmed, index);
     });

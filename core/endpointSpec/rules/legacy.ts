@@ -13,7 +13,11 @@ export const legacyFields: SpecRule = {
     for (const key of Object.keys(spec)) {
       // allowedCudaVersions is a v2 field too (inside gpu): cuda-outside-gpu speaks about it.
       if (!(key in LEGACY_FIELDS) || key === 'allowedCudaVersions') continue;
-      findings.push({ path: [key], target: 'key', message: `${key} is a REST v1/GraphQL field (v1 retired on 2026-11-15); v2 uses ${LEGACY_FIELDS[key]}: convert the spec with the quick fix or endpoint-studio migrate` });
+      findings.push({
+        path: [key],
+        target: 'key',
+        message: `${key} is a REST v1/GraphQL field (v1 retired on 2026-11-15); v2 uses ${LEGACY_FIELDS[key]}: convert the spec with the quick fix or endpoint-studio migrate`,
+      });
     }
     return findings;
   },

@@ -26,7 +26,10 @@ export interface SpecRule {
   check(spec: Record<string, unknown>): RuleFinding[];
 }
 
-export function toProblems(rule: Pick<SpecRule, 'code' | 'severity'> & { status?: 400 | 404 | 422 }, findings: RuleFinding[]): SpecProblem[] {
+export function toProblems(
+  rule: Pick<SpecRule, 'code' | 'severity'> & { status?: 400 | 404 | 422 },
+  findings: RuleFinding[],
+): SpecProblem[] {
   return findings.map((f) => ({ ...f, code: rule.code, severity: rule.severity, ...(rule.status ? { status: rule.status } : {}) }));
 }
 
@@ -39,7 +42,7 @@ export function has(object: Record<string, unknown> | undefined, key: string): b
 }
 
 export function stringArray(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 }
 
 export const BOTH_MODES: readonly SpecMode[] = ['create', 'update'];

@@ -24,6 +24,12 @@ export const workersMaxZero: SpecRule = {
   description: '`workers.max: 0` leaves the endpoint unable to run any worker.',
   check(spec) {
     if (record(spec.workers)?.max !== 0) return [];
-    return [{ path: ['workers', 'max'], target: 'value', message: 'with workers.max at 0 no worker can ever start, so every request waits forever; set it to 1 or more' }];
+    return [
+      {
+        path: ['workers', 'max'],
+        target: 'value',
+        message: 'with workers.max at 0 no worker can ever start, so every request waits forever; set it to 1 or more',
+      },
+    ];
   },
 };

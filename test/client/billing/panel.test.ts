@@ -42,12 +42,18 @@ describe('billing panel messages', () => {
   it('turns the form into a request with the CLI defaults, keeping only what the kind takes', () => {
     assert.deepEqual(requestOf(defaultQuery('pods')), { request: { kind: 'pods', bucketSize: 'day', grouping: 'gpuId' } });
     assert.deepEqual(requestOf(defaultQuery('serverless')), { request: { kind: 'serverless', bucketSize: 'day', grouping: 'endpointId' } });
-    assert.deepEqual(requestOf(query({ range: 'last', lastN: 7, startTime: 'ignored', bucketSize: 'week' })), { request: { kind: 'serverless', bucketSize: 'week', lastN: 7, grouping: 'endpointId' } });
+    assert.deepEqual(requestOf(query({ range: 'last', lastN: 7, startTime: 'ignored', bucketSize: 'week' })), {
+      request: { kind: 'serverless', bucketSize: 'week', lastN: 7, grouping: 'endpointId' },
+    });
     // Switching kind in the form leaves fields behind: they are dropped, not sent.
     const switched = normalizeQuery({ ...query({ endpointId: 'ep_alpha', grouping: 'endpointId' }), kind: 'networkVolumes' });
     assert.deepEqual([switched.grouping, switched.endpointId], ['', '']);
-    assert.deepEqual(requestOf({ ...query({ podId: 'p1', gpuId: ' NVIDIA L4 ' }), kind: 'pods', grouping: 'endpointId' }), { request: { kind: 'pods', bucketSize: 'day', grouping: 'gpuId', podId: 'p1', gpuId: 'NVIDIA L4' } });
-    assert.deepEqual(requestOf(query({ startTime: '2026-05-04' })), { error: 'start time must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z; got: 2026-05-04' });
+    assert.deepEqual(requestOf({ ...query({ podId: 'p1', gpuId: ' NVIDIA L4 ' }), kind: 'pods', grouping: 'endpointId' }), {
+      request: { kind: 'pods', bucketSize: 'day', grouping: 'gpuId', podId: 'p1', gpuId: 'NVIDIA L4' },
+    });
+    assert.deepEqual(requestOf(query({ startTime: '2026-05-04' })), {
+      error: 'start time must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z; got: 2026-05-04',
+    });
   });
 });
 
@@ -90,18 +96,61 @@ describe('billing panel view', () => {
   });
 
   it('names endpoints where the list knows them; a shared name keeps its id, an unknown id stays', () => {
-    const records = ['ep_1', 'ep_2', 'ep_3', 'ep_gone'].map((id, i) => ({ startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', serverlessId: id, totalAmount: 4 - i }));
-    const response: BillingResponse = { records, metadata: { query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' }, recordCount: 4, totals: {} } };
-    const named = withGroupNames(shapeBilling('serverless', 'endpointId', response), new Map([['ep_1', 'sdxl'], ['ep_2', 'llm'], ['ep_3', 'llm']]));
-    assert.deepEqual(named.groups.map((g) => g.label), ['sdxl', 'llm (ep_2)', 'llm (ep_3)', 'ep_gone']);
-    assert.deepEqual(named.groups.map((g) => g.id), ['ep_1', 'ep_2', 'ep_3', 'ep_gone']);
+    const records = ['ep_1', 'ep_2', 'ep_3', 'ep_gone'].map((id, i) => ({
+      startTime: '2026-05-04T00:00:00Z',
+      endTime: '2026-05-05T00:00:00Z',
+      serverlessId: id,
+      totalAmount: 4 - i,
+    }));
+    const response: BillingResponse = {
+      records,
+      metadata: {
+        query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' },
+        recordCount: 4,
+        totals: {},
+      },
+    };
+    const named = withGroupNames(
+      shapeBilling('serverless', 'endpointId', response),
+      new Map([
+        ['ep_1', 'sdxl'],
+        ['ep_2', 'llm'],
+        ['ep_3', 'llm'],
+      ]),
+    );
+    assert.deepEqual(
+      named.groups.map((g) => g.label),
+      ['sdxl', 'llm (ep_2)', 'llm (ep_3)', 'ep_gone'],
+    );
+    assert.deepEqual(
+      named.groups.map((g) => g.id),
+      ['ep_1', 'ep_2', 'ep_3', 'ep_gone'],
+    );
   });
 
   it('stacks at most eight series, the smallest groups folded into "Other"', () => {
-    const records = Array.from({ length: 10 }, (_, i) => ({ startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', serverlessId: `ep_${i}`, totalAmount: i + 1 }));
-    const response: BillingResponse = { records, metadata: { query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' }, recordCount: 10, totals: { totalAmount: 55 } } };
-    const view = panelView({ kind: 'serverless', bucketSize: 'day', grouping: 'endpointId' }, shapeBilling('serverless', 'endpointId', response));
-    assert.deepEqual(view.series.map((s) => s.label), ['ep_9', 'ep_8', 'ep_7', 'ep_6', 'ep_5', 'ep_4', 'ep_3', 'Other (3)']);
+    const records = Array.from({ length: 10 }, (_, i) => ({
+      startTime: '2026-05-04T00:00:00Z',
+      endTime: '2026-05-05T00:00:00Z',
+      serverlessId: `ep_${i}`,
+      totalAmount: i + 1,
+    }));
+    const response: BillingResponse = {
+      records,
+      metadata: {
+        query: { startTime: '2026-05-04T00:00:00Z', endTime: '2026-05-05T00:00:00Z', bucketSize: 'day' },
+        recordCount: 10,
+        totals: { totalAmount: 55 },
+      },
+    };
+    const view = panelView(
+      { kind: 'serverless', bucketSize: 'day', grouping: 'endpointId' },
+      shapeBilling('serverless', 'endpointId', response),
+    );
+    assert.deepEqual(
+      view.series.map((s) => s.label),
+      ['ep_9', 'ep_8', 'ep_7', 'ep_6', 'ep_5', 'ep_4', 'ep_3', 'Other (3)'],
+    );
     assert.deepEqual(view.series[7].values, [1 + 2 + 3]);
     assert.equal(view.table.total, '55.00');
   });

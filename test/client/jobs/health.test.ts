@@ -29,7 +29,10 @@ describe('health, purge and pings against the emulator', () => {
       assert.equal(health.workers.running, 1);
       const text = formatHealth(endpoint, health, new Date('2030-01-01T00:00:00Z'));
       assert.match(text, /^# Health of sdxl\n/);
-      assert.match(text, /## Jobs by state\n\n\| state \| jobs \|\n\|---\|---:\|\n\| completed \| 1 \|\n\| failed \| 1 \|\n\| in progress \| 1 \|\n\| in queue \| 1 \|\n\| retried \| 0 \|/);
+      assert.match(
+        text,
+        /## Jobs by state\n\n\| state \| jobs \|\n\|---\|---:\|\n\| completed \| 1 \|\n\| failed \| 1 \|\n\| in progress \| 1 \|\n\| in queue \| 1 \|\n\| retried \| 0 \|/,
+      );
       assert.match(text, /## Workers by state[\s\S]*\| running \| 1 \|/);
       await api.jobs.cancel(endpoint.id, long.id);
       await api.jobs.cancel(endpoint.id, waiting.id);
@@ -57,18 +60,35 @@ describe('health, purge and pings against the emulator', () => {
     });
   });
 
-  it('a load balancer\'s health URL answers 503 with no ready worker and 200 once one is ready, with a latency', async () => {
+  it("a load balancer's health URL answers 503 with no ready worker and 200 once one is ready, with a latency", async () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
-      const cold = await api.serverless.create(gpuEndpoint({ name: 'lb-cold', type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, workers: { min: 0, max: 1 } }));
+      const cold = await api.serverless.create(
+        gpuEndpoint({
+          name: 'lb-cold',
+          type: 'LOAD_BALANCER',
+          scaling: { type: 'REQUEST_COUNT', requestCount: 1 },
+          workers: { min: 0, max: 1 },
+        }),
+      );
       const coldUrls = cold.requestUrls as LoadBalancerRequestUrls;
       assert.ok(coldUrls.base && coldUrls.health.startsWith(coldUrls.base));
       const down = await api.jobs.pingHealth(coldUrls.health);
       assert.equal(down.ok, false);
       assert.equal(down.status, 503);
       assert.ok(down.latencyMs >= 0);
-      assert.match(pingSummary(down), /^503 \(no worker ready for traffic\) in \d+ ms: no ready worker|^503 \(no worker ready for traffic\) in \d+ ms/);
-      const warm = await api.serverless.create(gpuEndpoint({ name: 'lb-warm', type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, workers: { min: 1, max: 1, idleTimeout: 600 } }));
+      assert.match(
+        pingSummary(down),
+        /^503 \(no worker ready for traffic\) in \d+ ms: no ready worker|^503 \(no worker ready for traffic\) in \d+ ms/,
+      );
+      const warm = await api.serverless.create(
+        gpuEndpoint({
+          name: 'lb-warm',
+          type: 'LOAD_BALANCER',
+          scaling: { type: 'REQUEST_COUNT', requestCount: 1 },
+          workers: { min: 1, max: 1, idleTimeout: 600 },
+        }),
+      );
       const warmUrls = warm.requestUrls as LoadBalancerRequestUrls;
       const up = await eventually(async () => {
         const ping = await api.jobs.pingHealth(warmUrls.health);
@@ -93,15 +113,24 @@ describe('health, purge and pings against the emulator', () => {
       assert.ok(!isOnJobsHost('http://abc123.api.example.ai/ping', 'https://api.example.ai'), 'not downgraded to http');
       assert.ok(!isOnJobsHost('https://user:pw@abc.api.example.ai/ping', 'https://api.example.ai'));
       assert.ok(!isOnJobsHost(`${emu.restUrl}/ping`, emu.jobsUrl), 'the REST port is another origin');
-      await assert.rejects(api.jobs.pingHealth('https://elsewhere.test/ping'), (e: unknown) => e instanceof ApiError && e.kind === 'configuration' && /not on the job host/.test(e.message) && !e.message.includes(TEST_KEY));
+      await assert.rejects(
+        api.jobs.pingHealth('https://elsewhere.test/ping'),
+        (e: unknown) =>
+          e instanceof ApiError && e.kind === 'configuration' && /not on the job host/.test(e.message) && !e.message.includes(TEST_KEY),
+      );
     });
   });
 
   it('a queue endpoint has no load balancer health route, and a load balancer no job queue', async () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
-      const lb = await api.serverless.create(gpuEndpoint({ name: 'lb', type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 } }));
-      await assert.rejects(api.jobs.health(lb.id), (e: unknown) => e instanceof ApiError && e.status === 404 && /load balancer/.test(e.message));
+      const lb = await api.serverless.create(
+        gpuEndpoint({ name: 'lb', type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 } }),
+      );
+      await assert.rejects(
+        api.jobs.health(lb.id),
+        (e: unknown) => e instanceof ApiError && e.status === 404 && /load balancer/.test(e.message),
+      );
       await assert.rejects(api.jobs.purgeQueue(lb.id), (e: unknown) => e instanceof ApiError && e.status === 404);
     });
   });

@@ -20,8 +20,18 @@ const problemsOf = (data: unknown): string[] => {
 
 describe('request files', () => {
   it('sends input, webhook and policy; leaves $schema out', () => {
-    const parsed = parseRequestText(JSON.stringify({ $schema: './request.schema.json', input: { prompt: 'hi' }, webhook: 'https://example.test/hook', policy: { executionTimeout: 60000, ttl: 120000 } }));
-    assert.deepEqual(parsed, { ok: true, request: { input: { prompt: 'hi' }, webhook: 'https://example.test/hook', policy: { executionTimeout: 60000, ttl: 120000 } } });
+    const parsed = parseRequestText(
+      JSON.stringify({
+        $schema: './request.schema.json',
+        input: { prompt: 'hi' },
+        webhook: 'https://example.test/hook',
+        policy: { executionTimeout: 60000, ttl: 120000 },
+      }),
+    );
+    assert.deepEqual(parsed, {
+      ok: true,
+      request: { input: { prompt: 'hi' }, webhook: 'https://example.test/hook', policy: { executionTimeout: 60000, ttl: 120000 } },
+    });
     assert.deepEqual(parseRequestText('{"input": 0}'), { ok: true, request: { input: 0 } });
   });
 
@@ -32,7 +42,10 @@ describe('request files', () => {
     assert.match(problemsOf({ input: {}, endpointId: 'abc' })[0], /^\$\.endpointId: unknown member.*chosen in the editor/);
     assert.match(problemsOf({ input: {}, webhook: 'ftp://x' })[0], /^\$\.webhook: must be an http\(s\) URL/);
     assert.match(problemsOf({ input: {}, policy: [] })[0], /^\$\.policy: must be an object/);
-    assert.match(problemsOf({ input: {}, policy: { executionTimeout: 0 } })[0], /^\$\.policy\.executionTimeout: must be a positive integer/);
+    assert.match(
+      problemsOf({ input: {}, policy: { executionTimeout: 0 } })[0],
+      /^\$\.policy\.executionTimeout: must be a positive integer/,
+    );
     assert.match(problemsOf({ input: {}, policy: { priority: 1 } })[0], /^\$\.policy\.priority: unknown member/);
     const parsed = parseRequestText('{"input": ');
     assert.ok(!parsed.ok && /^the file is not valid JSON: /.test(parsed.problems[0]));
@@ -55,7 +68,11 @@ describe('request files', () => {
   });
 
   it('the schema for editors knows the same members as the checks', () => {
-    const schema = JSON.parse(readFileSync(join('schemas', 'request.schema.json'), 'utf8')) as { required: string[]; additionalProperties: boolean; properties: Record<string, { properties?: Record<string, unknown> }> };
+    const schema = JSON.parse(readFileSync(join('schemas', 'request.schema.json'), 'utf8')) as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+    };
     assert.deepEqual(schema.required, ['input']);
     assert.equal(schema.additionalProperties, false);
     assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', 'input', 'policy', 'webhook']);
@@ -68,13 +85,19 @@ describe('request files', () => {
       mkdirSync(join(root, 'workers'));
       const request = join(root, 'workers', 'sdxl.request.json');
       writeFileSync(request, '{"input": {}}');
-      assert.deepEqual(siblingSpecPaths(request), ['sdxl.endpoint.yaml', 'sdxl.endpoint.yml', 'sdxl.endpoint.json'].map((n) => join(root, 'workers', n)));
+      assert.deepEqual(
+        siblingSpecPaths(request),
+        ['sdxl.endpoint.yaml', 'sdxl.endpoint.yml', 'sdxl.endpoint.json'].map((n) => join(root, 'workers', n)),
+      );
       assert.equal(siblingBinding(request, root), undefined, 'no spec beside it');
       writeFileSync(join(root, 'workers', 'sdxl.endpoint.yml'), 'name: sdxl\n');
       assert.equal(siblingBinding(request, root), undefined, 'a spec, not deployed');
       mkdirSync(join(root, '.endpoint-studio'));
       const binding = { endpointId: 'ep123', endpointName: 'sdxl', deployedAt: '2030-01-01T00:00:00Z' };
-      writeFileSync(join(root, '.endpoint-studio', 'deployments.json'), serializeBindings(withBinding({}, 'workers/sdxl.endpoint.yml', 1, binding)));
+      writeFileSync(
+        join(root, '.endpoint-studio', 'deployments.json'),
+        serializeBindings(withBinding({}, 'workers/sdxl.endpoint.yml', 1, binding)),
+      );
       assert.deepEqual(siblingBinding(request, root), { ...binding, specPath: join(root, 'workers', 'sdxl.endpoint.yml') });
       // Found without being told the root: the folder holding .endpoint-studio/.
       assert.equal(siblingBinding(request)?.endpointId, 'ep123');

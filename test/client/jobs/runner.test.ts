@@ -20,7 +20,11 @@ async function readyEndpoint(api: ApiClient, extra: Parameters<typeof gpuEndpoin
   return endpoint;
 }
 
-function recorder(): { progress: JobProgress[]; chunks: unknown[][]; options: (mode: RunOptions['mode'], signal?: AbortSignal) => RunOptions } {
+function recorder(): {
+  progress: JobProgress[];
+  chunks: unknown[][];
+  options: (mode: RunOptions['mode'], signal?: AbortSignal) => RunOptions;
+} {
   const progress: JobProgress[] = [];
   const chunks: unknown[][] = [];
   return {
@@ -31,7 +35,19 @@ function recorder(): { progress: JobProgress[]; chunks: unknown[][]; options: (m
 }
 
 function recordOf(endpoint: Endpoint, outcome: JobOutcome): JobRecord {
-  return { endpointId: endpoint.id, endpointName: endpoint.name, jobId: outcome.jobId, mode: 'run', status: outcome.status, job: outcome.job, stream: outcome.stream, submittedAt: new Date().toISOString(), source: 'test', request: { input: {} }, notes: outcome.notes };
+  return {
+    endpointId: endpoint.id,
+    endpointName: endpoint.name,
+    jobId: outcome.jobId,
+    mode: 'run',
+    status: outcome.status,
+    job: outcome.job,
+    stream: outcome.stream,
+    submittedAt: new Date().toISOString(),
+    source: 'test',
+    request: { input: {} },
+    notes: outcome.notes,
+  };
 }
 
 describe('the job runner against the emulator', () => {
@@ -55,7 +71,10 @@ describe('the job runner against the emulator', () => {
       const ends = seen.progress.filter((p) => p.status === 'COMPLETED');
       assert.equal(ends.length, 1);
       assert.deepEqual(ends[0].job?.output, { answer: 42 });
-      assert.ok(seen.progress.some((p) => p.status === 'IN_PROGRESS' && p.job?.workerId), 'the worker is known while it runs');
+      assert.ok(
+        seen.progress.some((p) => p.status === 'IN_PROGRESS' && p.job?.workerId),
+        'the worker is known while it runs',
+      );
       const text = formatJobDocument(recordOf(endpoint, outcome));
       const shown = JSON.parse(text) as Record<string, unknown>;
       assert.deepEqual(Object.keys(shown).slice(0, 6), ['status', 'jobId', 'endpoint', 'delayTime', 'executionTime', 'workerId']);
@@ -73,7 +92,12 @@ describe('the job runner against the emulator', () => {
       assert.equal(quick.job.output, 'hi');
       assert.deepEqual(quick.notes, []);
       const seen = recorder();
-      const slow = await runJob(api.jobs, endpoint.id, { input: { sleepMs: 25_000, output: 'late' } }, { ...seen.options('runsync'), runsyncWaitMs: 50 });
+      const slow = await runJob(
+        api.jobs,
+        endpoint.id,
+        { input: { sleepMs: 25_000, output: 'late' } },
+        { ...seen.options('runsync'), runsyncWaitMs: 50 },
+      );
       assert.equal(slow.status, 'COMPLETED');
       assert.equal(slow.job.output, 'late');
       assert.match(slow.notes.join('\n'), /runsync returned (IN_QUEUE|IN_PROGRESS) after its wait of 50 ms/);
@@ -88,19 +112,27 @@ describe('the job runner against the emulator', () => {
       const parts = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
       const seen = recorder();
       let completedAt = -1;
-      const outcome = await runJob(api.jobs, endpoint.id, { input: { stream: parts, sleepMs: 30_000 } }, {
-        ...seen.options('run'),
-        onProgress: (p) => {
-          seen.progress.push(p);
-          if (p.status === 'COMPLETED' && completedAt < 0) completedAt = seen.chunks.length;
+      const outcome = await runJob(
+        api.jobs,
+        endpoint.id,
+        { input: { stream: parts, sleepMs: 30_000 } },
+        {
+          ...seen.options('run'),
+          onProgress: (p) => {
+            seen.progress.push(p);
+            if (p.status === 'COMPLETED' && completedAt < 0) completedAt = seen.chunks.length;
+          },
         },
-      });
+      );
       assert.equal(outcome.status, 'COMPLETED');
       assert.deepEqual(outcome.stream, parts);
       assert.deepEqual(seen.chunks.flat(), parts);
       assert.ok(seen.chunks.length >= 2, `chunks arrived in ${seen.chunks.length} reads`);
       assert.ok(completedAt >= 1, 'some chunks were handed over before the job was reported complete');
-      assert.ok(seen.progress.some((p) => p.status === 'IN_PROGRESS' && p.chunks > 0 && p.chunks < parts.length), 'progress counted chunks while running');
+      assert.ok(
+        seen.progress.some((p) => p.status === 'IN_PROGRESS' && p.chunks > 0 && p.chunks < parts.length),
+        'progress counted chunks while running',
+      );
       const sync = await runJob(api.jobs, endpoint.id, { input: { stream: ['x', 'y'] } }, recorder().options('runsync'));
       assert.deepEqual(sync.stream, ['x', 'y']);
     });
@@ -114,7 +146,7 @@ describe('the job runner against the emulator', () => {
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.job.error, 'CUDA out of memory');
       const workers = (await api.serverless.workers(endpoint.id)).workers.map((w) => w.id);
-      assert.ok(outcome.job.workerId && workers.includes(outcome.job.workerId), 'the worker is one of the endpoint\'s');
+      assert.ok(outcome.job.workerId && workers.includes(outcome.job.workerId), "the worker is one of the endpoint's");
       assert.equal(outcomeMessage(recordOf(endpoint, outcome)), `Job ${outcome.jobId} on sdxl failed: CUDA out of memory`);
     });
   });
@@ -123,7 +155,12 @@ describe('the job runner against the emulator', () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
       const endpoint = await readyEndpoint(api);
-      const outcome = await runJob(api.jobs, endpoint.id, { input: { sleepMs: 60_000 }, policy: { executionTimeout: 2000 } }, recorder().options('run'));
+      const outcome = await runJob(
+        api.jobs,
+        endpoint.id,
+        { input: { sleepMs: 60_000 }, policy: { executionTimeout: 2000 } },
+        recorder().options('run'),
+      );
       assert.equal(outcome.status, 'TIMED_OUT');
       assert.match(String(outcome.job.error), /timed out after 2000 ms/);
       assert.match(outcomeMessage(recordOf(endpoint, outcome)), /timed out: job timed out after 2000 ms$/);
@@ -132,7 +169,10 @@ describe('the job runner against the emulator', () => {
       assert.equal(again.jobId, outcome.jobId);
       assert.equal(again.status, 'TIMED_OUT');
       assert.equal(again.job.retries, 1);
-      assert.ok(seen.progress.some((p) => p.status === 'IN_QUEUE' || p.status === 'IN_PROGRESS'), 'the retried job was followed from the queue');
+      assert.ok(
+        seen.progress.some((p) => p.status === 'IN_QUEUE' || p.status === 'IN_PROGRESS'),
+        'the retried job was followed from the queue',
+      );
     });
   });
 
@@ -148,7 +188,10 @@ describe('the job runner against the emulator', () => {
       const health = await api.jobs.health(endpoint.id);
       assert.equal(health.jobs.retried, 1);
       const done = await runJob(api.jobs, endpoint.id, { input: {} }, recorder().options('runsync'));
-      await assert.rejects(retryJob(api.jobs, endpoint.id, done.jobId, recorder().options('run')), (e: unknown) => e instanceof ApiError && e.status === 400 && /only FAILED or TIMED_OUT/.test(e.message));
+      await assert.rejects(
+        retryJob(api.jobs, endpoint.id, done.jobId, recorder().options('run')),
+        (e: unknown) => e instanceof ApiError && e.status === 400 && /only FAILED or TIMED_OUT/.test(e.message),
+      );
     });
   });
 
@@ -159,13 +202,18 @@ describe('the job runner against the emulator', () => {
       const controller = new AbortController();
       const seen = recorder();
       const options = seen.options('run', controller.signal);
-      const outcome = await runJob(api.jobs, endpoint.id, { input: { sleepMs: 3_600_000 } }, {
-        ...options,
-        onProgress: (p) => {
-          seen.progress.push(p);
-          if (p.status === 'IN_PROGRESS') controller.abort();
+      const outcome = await runJob(
+        api.jobs,
+        endpoint.id,
+        { input: { sleepMs: 3_600_000 } },
+        {
+          ...options,
+          onProgress: (p) => {
+            seen.progress.push(p);
+            if (p.status === 'IN_PROGRESS') controller.abort();
+          },
         },
-      });
+      );
       assert.equal(outcome.status, 'CANCELLED');
       assert.equal(outcome.cancelledByUser, true);
       assert.equal((await api.jobs.status(endpoint.id, outcome.jobId)).status, 'CANCELLED');
@@ -180,12 +228,22 @@ describe('the job runner against the emulator', () => {
       // No worker can ever start, so jobs stay queued.
       const endpoint = await api.serverless.create(gpuEndpoint({ workers: { min: 0, max: 0 } }));
       const controller = new AbortController();
-      const outcome = await runJob(api.jobs, endpoint.id, { input: {} }, { ...FAST, mode: 'run', signal: controller.signal, onProgress: (p) => p.status === 'IN_QUEUE' && controller.abort() });
+      const outcome = await runJob(
+        api.jobs,
+        endpoint.id,
+        { input: {} },
+        { ...FAST, mode: 'run', signal: controller.signal, onProgress: (p) => p.status === 'IN_QUEUE' && controller.abort() },
+      );
       assert.equal(outcome.status, 'CANCELLED');
       assert.equal((await api.jobs.health(endpoint.id)).jobs.inQueue, 0);
       const sync = new AbortController();
-      setTimeout(() => sync.abort(), 100);
-      await assert.rejects(runJob(api.jobs, endpoint.id, { input: {} }, { ...FAST, mode: 'runsync', signal: sync.signal }), (e: unknown) => e instanceof ApiError && e.kind === 'aborted' && /the job was not cancelled/.test(e.message));
+      setTimeout(() => {
+        sync.abort();
+      }, 100);
+      await assert.rejects(
+        runJob(api.jobs, endpoint.id, { input: {} }, { ...FAST, mode: 'runsync', signal: sync.signal }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'aborted' && /the job was not cancelled/.test(e.message),
+      );
     });
   });
 
@@ -209,7 +267,10 @@ describe('the job runner against the emulator', () => {
       const queued = await api.jobs.run(endpoint.id, { input: { output: 'elsewhere' } });
       const outcome = await followJob(api.jobs, endpoint.id, queued.id, { pollIntervalMs: 30 });
       assert.equal(outcome.job.output, 'elsewhere');
-      await assert.rejects(followJob(api.jobs, endpoint.id, 'no-such-job', { pollIntervalMs: 30 }), (e: unknown) => e instanceof ApiError && e.status === 404);
+      await assert.rejects(
+        followJob(api.jobs, endpoint.id, 'no-such-job', { pollIntervalMs: 30 }),
+        (e: unknown) => e instanceof ApiError && e.status === 404,
+      );
     });
   });
 

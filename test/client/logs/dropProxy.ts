@@ -50,7 +50,9 @@ export async function startDropProxy(target: string): Promise<DropProxy> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of open) socket.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

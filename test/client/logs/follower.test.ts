@@ -13,7 +13,12 @@ import { startDropProxy } from './dropProxy';
 
 function follow(api: ApiClient, target: LogTarget, options: Partial<FollowOptions> = {}): { follower: LogFollower; rows: LogRow[] } {
   const rows: LogRow[] = [];
-  const follower = new LogFollower(api.serverless, target, { source: 'all', tail: 5000, workerPollMs: 200, reconnectDelayMs: 20, ...options }, { onRow: (r) => rows.push(r) });
+  const follower = new LogFollower(
+    api.serverless,
+    target,
+    { source: 'all', tail: 5000, workerPollMs: 200, reconnectDelayMs: 20, ...options },
+    { onRow: (r) => rows.push(r) },
+  );
   follower.start();
   return { follower, rows };
 }
@@ -35,9 +40,15 @@ describe('LogFollower against the emulator', () => {
       const workers = await idleWorkers(api, endpoint.id, 2);
       const { follower, rows } = follow(api, { endpointId: endpoint.id, endpointName: endpoint.name });
       try {
-        await eventually(async () => (workers.every((w) => rows.some((r) => r.worker === w && r.text === 'Worker ready.')) ? true : undefined));
+        await eventually(async () =>
+          workers.every((w) => rows.some((r) => r.worker === w && r.text === 'Worker ready.')) ? true : undefined,
+        );
         assert.ok(rows.some((r) => r.source === 'system') && rows.some((r) => r.source === 'container'));
-        assert.deepEqual(rows.map((r) => r.seq), rows.map((_, i) => i + 1), 'one order across workers');
+        assert.deepEqual(
+          rows.map((r) => r.seq),
+          rows.map((_, i) => i + 1),
+          'one order across workers',
+        );
       } finally {
         follower.stop();
       }
@@ -49,7 +60,11 @@ describe('LogFollower against the emulator', () => {
       const api = client();
       const endpoint = await api.serverless.create(gpuEndpoint({ workers: { min: 2, max: 2 } }));
       const [first] = await idleWorkers(api, endpoint.id, 2);
-      const { follower, rows } = follow(api, { endpointId: endpoint.id, endpointName: endpoint.name, workerId: first }, { source: 'system' });
+      const { follower, rows } = follow(
+        api,
+        { endpointId: endpoint.id, endpointName: endpoint.name, workerId: first },
+        { source: 'system' },
+      );
       try {
         await eventually(async () => (rows.some((r) => r.text.startsWith('container started')) ? true : undefined));
         assert.ok(rows.every((r) => r.source === 'system' && r.worker === first));
@@ -77,7 +92,10 @@ describe('LogFollower against the emulator', () => {
           await api.jobs.runSync(endpoint.id, { input: { log: ['after-1'] } });
           await eventually(async () => (texts(rows).includes('after-1') ? true : undefined));
           const markers = rows.filter((r) => r.source === 'marker');
-          assert.ok(markers.some((m) => /stream dropped .*resuming after /.test(m.text)), markers.map((m) => m.text).join('\n'));
+          assert.ok(
+            markers.some((m) => /stream dropped .*resuming after /.test(m.text)),
+            markers.map((m) => m.text).join('\n'),
+          );
           assert.ok(follower.reconnects >= 1);
           const ids = rows.filter((r) => r.source !== 'marker').map((r) => r.id);
           assert.equal(new Set(ids).size, ids.length, 'no line repeated');
@@ -116,7 +134,12 @@ describe('LogFollower against the emulator', () => {
 async function collectAll(api: ApiClient, endpointId: string): Promise<LogRow[]> {
   const [worker] = (await api.serverless.workers(endpointId)).workers;
   const rows: LogRow[] = [];
-  const follower = new LogFollower(api.serverless, { endpointId, endpointName: '', workerId: worker.id }, { source: 'all', tail: 5000 }, { onRow: (r) => rows.push(r) });
+  const follower = new LogFollower(
+    api.serverless,
+    { endpointId, endpointName: '', workerId: worker.id },
+    { source: 'all', tail: 5000 },
+    { onRow: (r) => rows.push(r) },
+  );
   follower.start();
   await eventually(async () => (rows.some((r) => r.text === 'after-1') ? true : undefined));
   follower.stop();

@@ -4,7 +4,15 @@ import { describe, it } from 'node:test';
 import { parseWebviewMessage } from '../../../client/logs/messages';
 import { compileFilter, formatRow, RingBuffer, type LogRow } from '../../../client/logs/model';
 
-const row = (seq: number, text: string, extra: Partial<LogRow> = {}): LogRow => ({ seq, ts: '2026-01-01T00:00:00.000Z', worker: 'w1', source: 'container', text, id: `id${seq}`, ...extra });
+const row = (seq: number, text: string, extra: Partial<LogRow> = {}): LogRow => ({
+  seq,
+  ts: '2026-01-01T00:00:00.000Z',
+  worker: 'w1',
+  source: 'container',
+  text,
+  id: `id${seq}`,
+  ...extra,
+});
 
 describe('RingBuffer', () => {
   it('keeps the newest rows up to its capacity however many are pushed', () => {
@@ -19,9 +27,13 @@ describe('RingBuffer', () => {
 
   it('keeps insertion order before it wraps, clears, and resizes to the newest rows', () => {
     const ring = new RingBuffer<number>(5);
-    [1, 2, 3].forEach((n) => ring.push(n));
+    [1, 2, 3].forEach((n) => {
+      ring.push(n);
+    });
     assert.deepEqual(ring.toArray(), [1, 2, 3]);
-    [4, 5, 6, 7].forEach((n) => ring.push(n));
+    [4, 5, 6, 7].forEach((n) => {
+      ring.push(n);
+    });
     assert.deepEqual(ring.toArray(), [3, 4, 5, 6, 7]);
     ring.resize(2);
     assert.deepEqual(ring.toArray(), [6, 7]);
@@ -35,7 +47,12 @@ describe('RingBuffer', () => {
 });
 
 describe('compileFilter', () => {
-  const rows = [row(1, 'Worker ready.'), row(2, 'job abc started'), row(3, 'ERROR: out of memory'), row(4, 'stream dropped', { source: 'marker' })];
+  const rows = [
+    row(1, 'Worker ready.'),
+    row(2, 'job abc started'),
+    row(3, 'ERROR: out of memory'),
+    row(4, 'stream dropped', { source: 'marker' }),
+  ];
   const shown = (text: string, regex: boolean): number[] => {
     const compiled = compileFilter({ text, regex });
     if ('error' in compiled) throw new Error(compiled.error);
@@ -72,7 +89,20 @@ describe('parseWebviewMessage', () => {
   });
 
   it('rejects unknown types, wrong field types, extra fields and out-of-range values', () => {
-    for (const bad of [null, 'ready', [], { type: 'eval', code: '1' }, { type: 'pause', paused: 'yes' }, { type: 'source', source: 'kernel' }, { type: 'tail', tail: 7 }, { type: 'tail', tail: '100' }, { type: 'filter', text: 1, regex: false }, { type: 'filter', text: 'x'.repeat(501), regex: true }, { type: 'clear', path: '/etc/passwd' }, { type: 'save', uri: 'file:///x' }]) {
+    for (const bad of [
+      null,
+      'ready',
+      [],
+      { type: 'eval', code: '1' },
+      { type: 'pause', paused: 'yes' },
+      { type: 'source', source: 'kernel' },
+      { type: 'tail', tail: 7 },
+      { type: 'tail', tail: '100' },
+      { type: 'filter', text: 1, regex: false },
+      { type: 'filter', text: 'x'.repeat(501), regex: true },
+      { type: 'clear', path: '/etc/passwd' },
+      { type: 'save', uri: 'file:///x' },
+    ]) {
       assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
     }
   });

@@ -88,8 +88,15 @@ describe('rate limits', () => {
       assert.equal(fromListener.length, 2);
       assert.equal(fromConfig.length, 3);
       const minute = api.rateLimit?.windows.find((w) => w.name === 'minute');
-      assert.deepEqual(minute && { quota: minute.quota, windowSeconds: minute.windowSeconds, remaining: minute.remaining }, { quota: 50, windowSeconds: 60, remaining: 47 });
-      assert.deepEqual(api.rateLimit?.windows.map((w) => w.name), ['minute', 'hour', 'day']);
+      assert.deepEqual(minute && { quota: minute.quota, windowSeconds: minute.windowSeconds, remaining: minute.remaining }, {
+        quota: 50,
+        windowSeconds: 60,
+        remaining: 47,
+      });
+      assert.deepEqual(
+        api.rateLimit?.windows.map((w) => w.name),
+        ['minute', 'hour', 'day'],
+      );
     });
   });
 
@@ -129,7 +136,9 @@ describe('rate limits', () => {
       const api = client({ retry: { maxRateLimitWaitMs: 120_000 } });
       await api.catalog.cpus();
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
+      setTimeout(() => {
+        controller.abort();
+      }, 100);
       const started = Date.now();
       const error = await failure(api.catalog.cpus({ signal: controller.signal }));
       assert.ok(error.aborted);
@@ -192,7 +201,9 @@ describe('retries and timeouts', () => {
     await withEmulator({}, async (emu, client) => {
       emu.setFaults({ latencyMs: 2000, count: 1 });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
+      setTimeout(() => {
+        controller.abort();
+      }, 100);
       const error = await failure(client().serverless.list({ signal: controller.signal }));
       assert.ok(error.aborted);
       const already = new AbortController();
@@ -208,11 +219,22 @@ describe('the key never leaks', () => {
       const auth = req.headers.authorization ?? '';
       const key = auth.replace(/^Bearer /, '');
       res.writeHead(400, { 'Content-Type': 'application/problem+json' });
-      res.end(JSON.stringify({ title: `Bad ${key}`, status: 400, detail: `you sent ${auth} (${encodeURIComponent(key)})`, errors: [`$.env["${key}"]: leaked ${key}`] }));
+      res.end(
+        JSON.stringify({
+          title: `Bad ${key}`,
+          status: 400,
+          detail: `you sent ${auth} (${encodeURIComponent(key)})`,
+          errors: [`$.env["${key}"]: leaked ${key}`],
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     after(() => server.close());
-    const api = createApiClient({ apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: TEST_KEY, log: (e) => logs.push(e) });
+    const api = createApiClient({
+      apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: TEST_KEY,
+      log: (e) => logs.push(e),
+    });
     const error = await failure(api.serverless.get(TEST_KEY));
     assert.match(error.detail, /\[redacted\]/);
     assert.deepEqual(error.errors[0].pathSegments, ['env', '[redacted]']);
@@ -222,7 +244,13 @@ describe('the key never leaks', () => {
     assert.ok(produced.length >= 15, `swept ${produced.length} errors`);
     for (const error of produced) {
       const e = error as ApiError;
-      const texts = [String(e), e.stack ?? '', JSON.stringify(e), inspect(e, { showHidden: true, depth: 8 }), String((e.cause as Error | undefined)?.message ?? '')];
+      const texts = [
+        String(e),
+        e.stack ?? '',
+        JSON.stringify(e),
+        inspect(e, { showHidden: true, depth: 8 }),
+        String((e.cause as Error | undefined)?.message ?? ''),
+      ];
       for (const text of texts) assert.equal(text.includes(TEST_KEY), false, text);
     }
     assert.ok(logs.length > 0);

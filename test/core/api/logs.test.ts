@@ -13,7 +13,11 @@ import { eventually, gpuEndpoint, TEST_KEY, withEmulator } from './support';
 /** Reads until `until` says stop (or `timeoutMs` passes), then leaves the stream. */
 async function collect(stream: WorkerLogStream, until: (events: WorkerLogEvent[]) => boolean, timeoutMs = 8000): Promise<WorkerLogEvent[]> {
   const events: WorkerLogEvent[] = [];
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
+  const timeout = new Promise<'timeout'>((resolve) =>
+    setTimeout(() => {
+      resolve('timeout');
+    }, timeoutMs).unref(),
+  );
   const iterator = stream[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -50,8 +54,14 @@ describe('worker logs against the emulator', () => {
       const resumed = api.serverless.workerLogs(endpoint.id, worker.id, { source: 'container', lastEventId: first.lastEventId });
       const rest = await collect(resumed, (events) => lines(events).includes('five'));
 
-      const everything = await collect(api.serverless.workerLogs(endpoint.id, worker.id, { tail: 5000, source: 'container' }), (events) => lines(events).includes('five'));
-      assert.deepEqual([...seen, ...rest].map((e) => e.id), everything.map((e) => e.id), 'the two reads together are exactly the whole log, in order');
+      const everything = await collect(api.serverless.workerLogs(endpoint.id, worker.id, { tail: 5000, source: 'container' }), (events) =>
+        lines(events).includes('five'),
+      );
+      assert.deepEqual(
+        [...seen, ...rest].map((e) => e.id),
+        everything.map((e) => e.id),
+        'the two reads together are exactly the whole log, in order',
+      );
       assert.equal(lines(rest)[0], 'three');
     });
   });
@@ -63,7 +73,11 @@ describe('worker logs against the emulator', () => {
       const worker = await eventually(async () => (await api.serverless.workers(endpoint.id)).workers.find((w) => w.status === 'IDLE'));
       emu.setFaults({ dropConnection: true, count: 1, paths: [`/v2/serverless/${endpoint.id}/workers/`] });
       const reconnects: string[] = [];
-      const stream = api.serverless.workerLogs(endpoint.id, worker.id, { tail: 0, reconnectDelayMs: 20, onReconnect: (info) => reconnects.push(info.reason) });
+      const stream = api.serverless.workerLogs(endpoint.id, worker.id, {
+        tail: 0,
+        reconnectDelayMs: 20,
+        onReconnect: (info) => reconnects.push(info.reason),
+      });
       const reading = collect(stream, (events) => lines(events).includes('live'));
       await new Promise((resolve) => setTimeout(resolve, 300));
       await api.jobs.runSync(endpoint.id, { input: { log: ['live'] } });
@@ -77,7 +91,10 @@ describe('worker logs against the emulator', () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
       const endpoint = await api.serverless.create(gpuEndpoint());
-      await assert.rejects(collect(api.serverless.workerLogs(endpoint.id, 'no-such-worker'), () => true), (e: unknown) => e instanceof ApiError && e.notFound);
+      await assert.rejects(
+        collect(api.serverless.workerLogs(endpoint.id, 'no-such-worker'), () => true),
+        (e: unknown) => e instanceof ApiError && e.notFound,
+      );
     });
   });
 });
@@ -88,10 +105,15 @@ interface Connection {
 }
 
 /** An SSE server scripted per connection. */
-async function scriptedSse(script: (n: number, req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; connections: Connection[]; close: () => Promise<void> }> {
+async function scriptedSse(
+  script: (n: number, req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; connections: Connection[]; close: () => Promise<void> }> {
   const connections: Connection[] = [];
   const server = createServer((req, res) => {
-    connections.push({ lastEventId: req.headers['last-event-id'] as string | undefined, query: new URL(req.url ?? '/', 'http://x').search });
+    connections.push({
+      lastEventId: req.headers['last-event-id'] as string | undefined,
+      query: new URL(req.url ?? '/', 'http://x').search,
+    });
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     res.flushHeaders();
     script(connections.length, req, res);
@@ -103,12 +125,15 @@ async function scriptedSse(script: (n: number, req: IncomingMessage, res: Server
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }
 
-const event = (n: number): string => `id: 2026-06-01T12:00:0${n}Z/00000000000${n}\ndata: ${JSON.stringify({ ts: `2026-06-01T12:00:0${n}Z`, source: 'container', line: `line ${n}` })}\n\n`;
+const event = (n: number): string =>
+  `id: 2026-06-01T12:00:0${n}Z/00000000000${n}\ndata: ${JSON.stringify({ ts: `2026-06-01T12:00:0${n}Z`, source: 'container', line: `line ${n}` })}\n\n`;
 
 describe('worker log resume over a cut connection', () => {
   it('resumes with Last-Event-ID after a mid-stream drop and skips lines sent again', async () => {
@@ -152,7 +177,9 @@ describe('worker log resume over a cut connection', () => {
       assert.deepEqual(lines(got), ['line 1']);
       assert.ok(sse.connections.length >= 2);
       const iterator = stream[Symbol.asyncIterator]();
-      setTimeout(() => controller.abort(), 50);
+      setTimeout(() => {
+        controller.abort();
+      }, 50);
       const started = Date.now();
       const next = await iterator.next();
       assert.equal(next.done, true);
@@ -167,7 +194,10 @@ describe('worker log resume over a cut connection', () => {
     try {
       const api = createApiClient({ apiUrl: sse.url, apiKey: TEST_KEY });
       const stream = api.serverless.workerLogs('ep1', 'w1', { maxReconnects: 2, reconnectDelayMs: 5 });
-      await assert.rejects(collect(stream, () => false, 4000), (e: unknown) => e instanceof ApiError && e.network && /gave up/.test(e.message));
+      await assert.rejects(
+        collect(stream, () => false, 4000),
+        (e: unknown) => e instanceof ApiError && e.network && /gave up/.test(e.message),
+      );
       assert.equal(sse.connections.length, 3);
     } finally {
       await sse.close();

@@ -1,7 +1,14 @@
 /** The client's pure parts: JSON paths, problem bodies, quota headers, redaction, SSE framing, config. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configFromEnvironment, createApiClient, DEFAULT_API_URL, DEFAULT_JOBS_URL, parseRateLimitHeaders, parseRetryAfter } from '../../../core/api';
+import {
+  configFromEnvironment,
+  createApiClient,
+  DEFAULT_API_URL,
+  DEFAULT_JOBS_URL,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+} from '../../../core/api';
 import { ApiError, parseProblemBody } from '../../../core/api/errors';
 import { parseJsonPath, parseProblemFieldError } from '../../../core/api/jsonPath';
 import { parseStructuredList } from '../../../core/api/rateLimit';
@@ -31,16 +38,32 @@ describe('JSON paths in problem errors', () => {
       pathSegments: ['gpu', 'excludedTypes', 0],
       message: 'NVIDIA A40 is not in the chosen pools',
     });
-    assert.deepEqual(parseProblemFieldError("$: additional properties 'bogus' not allowed"), { path: '$', pathSegments: [], message: "additional properties 'bogus' not allowed" });
+    assert.deepEqual(parseProblemFieldError("$: additional properties 'bogus' not allowed"), {
+      path: '$',
+      pathSegments: [],
+      message: "additional properties 'bogus' not allowed",
+    });
     // A quoted key may itself contain ': '.
-    assert.deepEqual(parseProblemFieldError('$.env["a: b"]: must be a string'), { path: '$.env["a: b"]', pathSegments: ['env', 'a: b'], message: 'must be a string' });
+    assert.deepEqual(parseProblemFieldError('$.env["a: b"]: must be a string'), {
+      path: '$.env["a: b"]',
+      pathSegments: ['env', 'a: b'],
+      message: 'must be a string',
+    });
     assert.deepEqual(parseProblemFieldError('name is required'), { path: '$', pathSegments: [], message: 'name is required' });
   });
 });
 
 describe('problem bodies', () => {
   it('reads a problem document with field errors', () => {
-    const parsed = parseProblemBody(400, JSON.stringify({ title: 'Bad Request', status: 400, detail: 'invalid GPU selection', errors: ['$.gpu.excludedTypes[1]: not in pool'] }));
+    const parsed = parseProblemBody(
+      400,
+      JSON.stringify({
+        title: 'Bad Request',
+        status: 400,
+        detail: 'invalid GPU selection',
+        errors: ['$.gpu.excludedTypes[1]: not in pool'],
+      }),
+    );
     assert.equal(parsed.title, 'Bad Request');
     assert.equal(parsed.detail, 'invalid GPU selection');
     assert.deepEqual(parsed.errors[0].pathSegments, ['gpu', 'excludedTypes', 1]);
@@ -57,7 +80,15 @@ describe('problem bodies', () => {
 
 describe('ApiError', () => {
   it('has kind flags and a message that places field errors', () => {
-    const error = new ApiError({ kind: 'badRequest', status: 400, title: 'Bad Request', detail: 'invalid', errors: [parseProblemFieldError('$.gpu.pools[0]: unknown pool')], method: 'POST', path: '/v2/serverless' });
+    const error = new ApiError({
+      kind: 'badRequest',
+      status: 400,
+      title: 'Bad Request',
+      detail: 'invalid',
+      errors: [parseProblemFieldError('$.gpu.pools[0]: unknown pool')],
+      method: 'POST',
+      path: '/v2/serverless',
+    });
     assert.match(error.message, /^400 Bad Request: invalid; \$\.gpu\.pools\[0\]: unknown pool \(POST \/v2\/serverless\)$/);
     assert.equal(error.notFound, false);
     assert.equal(new ApiError({ kind: 'rateLimited', status: 429, title: 'x', detail: 'y', retryAfterSeconds: 3 }).rateLimited, true);
@@ -73,7 +104,11 @@ describe('ApiError', () => {
 
 describe('RateLimit headers', () => {
   it('parses the state and policy lists into windows', () => {
-    const snapshot = parseRateLimitHeaders('"minute";r=0;t=12, "hour";r=2800;t=1812, "day";r=49500;t=45012', '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400', 1000);
+    const snapshot = parseRateLimitHeaders(
+      '"minute";r=0;t=12, "hour";r=2800;t=1812, "day";r=49500;t=45012',
+      '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400',
+      1000,
+    );
     assert.deepEqual(snapshot?.windows, [
       { name: 'minute', remaining: 0, resetSeconds: 12, quota: 60, windowSeconds: 60 },
       { name: 'hour', remaining: 2800, resetSeconds: 1812, quota: 3000, windowSeconds: 3600 },
@@ -86,7 +121,10 @@ describe('RateLimit headers', () => {
   it('is absent without headers and skips malformed members', () => {
     assert.equal(parseRateLimitHeaders(null, null), undefined);
     const snapshot = parseRateLimitHeaders('"minute";r=5;t=3, garbage((, "day";r=x', undefined);
-    assert.deepEqual(snapshot?.windows.map((w) => w.name), ['minute', 'day']);
+    assert.deepEqual(
+      snapshot?.windows.map((w) => w.name),
+      ['minute', 'day'],
+    );
     assert.equal(snapshot?.windows[1].remaining, undefined);
   });
 
@@ -136,7 +174,12 @@ describe('SSE parser', () => {
 describe('configuration', () => {
   it('reads the environment with the RUNPOD_API_KEY fallback and public defaults', () => {
     assert.deepEqual(configFromEnvironment({ RUNPOD_API_KEY: 'k1' }), { apiUrl: DEFAULT_API_URL, jobsUrl: DEFAULT_JOBS_URL, apiKey: 'k1' });
-    const config = configFromEnvironment({ ENDPOINT_STUDIO_API_URL: 'http://127.0.0.1:8787/', ENDPOINT_STUDIO_JOBS_URL: 'http://127.0.0.1:8788', ENDPOINT_STUDIO_API_KEY: 'k2', RUNPOD_API_KEY: 'k1' });
+    const config = configFromEnvironment({
+      ENDPOINT_STUDIO_API_URL: 'http://127.0.0.1:8787/',
+      ENDPOINT_STUDIO_JOBS_URL: 'http://127.0.0.1:8788',
+      ENDPOINT_STUDIO_API_KEY: 'k2',
+      RUNPOD_API_KEY: 'k1',
+    });
     assert.equal(config.apiKey, 'k2');
     assert.equal(createApiClient(config).apiUrl, 'http://127.0.0.1:8787');
     assert.equal(configFromEnvironment({ ENDPOINT_STUDIO_API_KEY: '  ', RUNPOD_API_KEY: 'k1' }).apiKey, 'k1');
@@ -144,11 +187,23 @@ describe('configuration', () => {
 
   it('refuses base URLs with credentials or a query, without echoing the key', () => {
     const key = 'secret-key-123';
-    assert.throws(() => createApiClient({ apiKey: key, apiUrl: `https://user:${key}@h` }), (e: unknown) => e instanceof ApiError && e.kind === 'configuration' && !e.message.includes(key));
-    assert.throws(() => createApiClient({ apiKey: key, apiUrl: `https://h/?api_key=${key}` }), (e: unknown) => e instanceof ApiError && !JSON.stringify(e).includes(key) && !e.message.includes(key));
-    assert.throws(() => createApiClient({ apiKey: key, apiUrl: `not a url ${key}` }), (e: unknown) => e instanceof ApiError && !e.message.includes(key));
+    assert.throws(
+      () => createApiClient({ apiKey: key, apiUrl: `https://user:${key}@h` }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'configuration' && !e.message.includes(key),
+    );
+    assert.throws(
+      () => createApiClient({ apiKey: key, apiUrl: `https://h/?api_key=${key}` }),
+      (e: unknown) => e instanceof ApiError && !JSON.stringify(e).includes(key) && !e.message.includes(key),
+    );
+    assert.throws(
+      () => createApiClient({ apiKey: key, apiUrl: `not a url ${key}` }),
+      (e: unknown) => e instanceof ApiError && !e.message.includes(key),
+    );
     assert.throws(() => createApiClient({ apiKey: 'a b' }), /whitespace/);
-    assert.throws(() => createApiClient({ apiKey: 'schlüssel-123' }), (e: unknown) => e instanceof ApiError && !e.message.includes('schlüssel'));
+    assert.throws(
+      () => createApiClient({ apiKey: 'schlüssel-123' }),
+      (e: unknown) => e instanceof ApiError && !e.message.includes('schlüssel'),
+    );
   });
 
   it('does not expose the key when the client is inspected or serialized', async () => {

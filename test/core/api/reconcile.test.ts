@@ -18,7 +18,10 @@ describe('create reconciliation', () => {
       const outcome = await api.serverless.createReconciled(gpuEndpoint({ name: 'dropped' }), { reconcileIntervalMs: 20 });
       assert.equal(outcome.status, 'created');
       assert.equal(outcome.attempts, 2);
-      assert.deepEqual((await api.serverless.list()).map((e) => e.name), ['dropped']);
+      assert.deepEqual(
+        (await api.serverless.list()).map((e) => e.name),
+        ['dropped'],
+      );
     });
   });
 
@@ -35,7 +38,10 @@ describe('create reconciliation', () => {
         assert.ok(outcome.lostAnswer.outcomeUnknown);
         assert.ok(outcome.lostAnswer.network);
         const all = await api.serverless.list();
-        assert.deepEqual(all.map((e) => e.id), [outcome.endpoint.id]);
+        assert.deepEqual(
+          all.map((e) => e.id),
+          [outcome.endpoint.id],
+        );
         assert.equal(outcome.endpoint.name, 'lost-answer');
       } finally {
         await proxy.close();
@@ -49,7 +55,10 @@ describe('create reconciliation', () => {
       try {
         const api = client({ apiUrl: proxy.url });
         proxy.loseAnswers('POST', 1);
-        await assert.rejects(api.serverless.create(gpuEndpoint({ name: 'plain' })), (e: unknown) => e instanceof ApiError && e.outcomeUnknown && e.method === 'POST');
+        await assert.rejects(
+          api.serverless.create(gpuEndpoint({ name: 'plain' })),
+          (e: unknown) => e instanceof ApiError && e.outcomeUnknown && e.method === 'POST',
+        );
         assert.equal((await api.serverless.list()).length, 1, 'made once, not repeated');
       } finally {
         await proxy.close();
@@ -62,10 +71,18 @@ describe('create reconciliation', () => {
       const api = client();
       const earlier = await api.serverless.create(gpuEndpoint({ name: 'same-name' }));
       emu.setFaults({ dropConnection: true, count: 1 });
-      const outcome = await api.serverless.createReconciled(gpuEndpoint({ name: 'same-name' }), { existingIds: [earlier.id], retries: 0, reconcileChecks: 2, reconcileIntervalMs: 20 });
+      const outcome = await api.serverless.createReconciled(gpuEndpoint({ name: 'same-name' }), {
+        existingIds: [earlier.id],
+        retries: 0,
+        reconcileChecks: 2,
+        reconcileIntervalMs: 20,
+      });
       assert.equal(outcome.status, 'notCreated');
       assert.equal(outcome.attempts, 1);
-      assert.deepEqual((await api.serverless.list()).map((e) => e.id), [earlier.id]);
+      assert.deepEqual(
+        (await api.serverless.list()).map((e) => e.id),
+        [earlier.id],
+      );
     });
   });
 
@@ -80,7 +97,10 @@ describe('create reconciliation', () => {
           return fetch(input, init);
         },
       });
-      await assert.rejects(api.serverless.createReconciled({ ...gpuEndpoint(), gpu: { pools: [] } }), (e: unknown) => e instanceof ApiError && e.status === 422 && e.errors[0]?.path === '$.gpu.pools' && !e.outcomeUnknown);
+      await assert.rejects(
+        api.serverless.createReconciled({ ...gpuEndpoint(), gpu: { pools: [] } }),
+        (e: unknown) => e instanceof ApiError && e.status === 422 && e.errors[0]?.path === '$.gpu.pools' && !e.outcomeUnknown,
+      );
       assert.equal(requests, 1);
     });
   });
@@ -90,9 +110,15 @@ describe('create reconciliation', () => {
       const api = client();
       emu.setFaults({ dropConnection: true, count: 1 });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 150);
+      setTimeout(() => {
+        controller.abort();
+      }, 150);
       await assert.rejects(
-        api.serverless.createReconciled(gpuEndpoint({ name: 'cancelled' }), { signal: controller.signal, reconcileChecks: 50, reconcileIntervalMs: 100 }),
+        api.serverless.createReconciled(gpuEndpoint({ name: 'cancelled' }), {
+          signal: controller.signal,
+          reconcileChecks: 50,
+          reconcileIntervalMs: 100,
+        }),
         (e: unknown) => e instanceof ApiError && e.aborted && e.outcomeUnknown,
       );
     });

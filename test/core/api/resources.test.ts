@@ -16,7 +16,10 @@ describe('serverless endpoints', () => {
       assert.ok(created.requestUrls && 'runSync' in created.requestUrls && created.requestUrls.runSync.startsWith(api.jobsUrl));
 
       assert.deepEqual(await api.serverless.get(created.id), created);
-      assert.deepEqual((await api.serverless.list()).map((e) => e.id), [created.id]);
+      assert.deepEqual(
+        (await api.serverless.list()).map((e) => e.id),
+        [created.id],
+      );
 
       const updated = await api.serverless.update(created.id, { workers: { max: 5 } });
       assert.equal(updated.workers.max, 5);
@@ -36,7 +39,10 @@ describe('serverless endpoints', () => {
 
   it('encodes identifiers so they cannot add path segments', async () => {
     await withEmulator({}, async (_emu, client) => {
-      await assert.rejects(client().serverless.get('../catalog/gpus'), (e: unknown) => e instanceof ApiError && e.notFound && (e.path ?? '').includes('..%2Fcatalog%2Fgpus'));
+      await assert.rejects(
+        client().serverless.get('../catalog/gpus'),
+        (e: unknown) => e instanceof ApiError && e.notFound && (e.path ?? '').includes('..%2Fcatalog%2Fgpus'),
+      );
     });
   });
 });
@@ -71,13 +77,16 @@ describe('catalog', () => {
 });
 
 describe('templates, network volumes and registries', () => {
-  it('manage the caller\'s own records', async () => {
+  it("manage the caller's own records", async () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
       const template = await api.templates.create({ name: 'mine', image: 'example/worker:2', serverless: true, env: { A: '1' } });
       assert.equal((await api.templates.get(template.id)).name, 'mine');
       assert.equal((await api.templates.update(template.id, { name: 'renamed' })).name, 'renamed');
-      assert.deepEqual((await api.templates.list()).map((t) => t.id), [template.id]);
+      assert.deepEqual(
+        (await api.templates.list()).map((t) => t.id),
+        [template.id],
+      );
       await api.templates.delete(template.id);
       assert.deepEqual(await api.templates.list(), []);
 
@@ -109,7 +118,13 @@ describe('billing', () => {
       assert.match(all.metadata.query.startTime, /T\d\d:00:00/);
 
       const endpoint = await api.serverless.create(gpuEndpoint());
-      const serverless = await api.billing.serverless({ bucketSize: 'day', startTime: new Date(Date.UTC(2026, 0, 1, 13)), endTime: '2026-01-03T00:00:00Z', endpointId: endpoint.id, grouping: 'gpuId' });
+      const serverless = await api.billing.serverless({
+        bucketSize: 'day',
+        startTime: new Date(Date.UTC(2026, 0, 1, 13)),
+        endTime: '2026-01-03T00:00:00Z',
+        endpointId: endpoint.id,
+        grouping: 'gpuId',
+      });
       assert.equal(serverless.metadata.query.startTime, '2026-01-01T00:00:00Z');
       assert.equal(serverless.metadata.query.serverlessId, endpoint.id);
       assert.equal(serverless.metadata.query.grouping, 'gpuId');
@@ -118,7 +133,10 @@ describe('billing', () => {
       assert.equal(typeof (await api.billing.networkVolumes({ lastN: 1 })).metadata.uniqueNetworkVolumeCount, 'number');
       assert.equal((await api.billing.publicEndpoints({ lastN: 2 })).records.length, 2);
       assert.throws(() => api.billing.all({ lastN: 2, startTime: '2026-01-01T00:00:00Z' } as never), TypeError);
-      await assert.rejects(api.billing.all({ bucketSize: 'fortnight' as never }), (e: unknown) => e instanceof ApiError && e.status === 400);
+      await assert.rejects(
+        api.billing.all({ bucketSize: 'fortnight' as never }),
+        (e: unknown) => e instanceof ApiError && e.status === 400,
+      );
     });
   });
 });
@@ -165,7 +183,10 @@ describe('jobs', () => {
       assert.equal(typeof health.workers.idle, 'number');
 
       await assert.rejects(api.jobs.status(endpoint.id, 'no-such-job'), (e: unknown) => e instanceof ApiError && e.notFound);
-      await assert.rejects(api.jobs.run(endpoint.id, { input: null }), (e: unknown) => e instanceof ApiError && e.status === 400 && e.errors[0]?.pathSegments[0] === 'input');
+      await assert.rejects(
+        api.jobs.run(endpoint.id, { input: null }),
+        (e: unknown) => e instanceof ApiError && e.status === 400 && e.errors[0]?.pathSegments[0] === 'input',
+      );
     });
   });
 });

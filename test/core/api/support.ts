@@ -15,9 +15,21 @@ export const READ_ONLY_KEY = 'es_test_READONLY_key_55d0e1';
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-export async function withEmulator<T>(options: EmulatorOptions, fn: (emu: Emulator, api: (extra?: Partial<ApiClientConfig>) => ApiClient) => Promise<T>): Promise<T> {
-  const emu = await startEmulator({ port: 0, jobsPort: 0, timeScale: 50, seed: 11, apiKey: TEST_KEY, readOnlyKey: READ_ONLY_KEY, ...options });
-  const api = (extra: Partial<ApiClientConfig> = {}): ApiClient => createApiClient({ apiUrl: emu.restUrl, jobsUrl: emu.jobsUrl, apiKey: TEST_KEY, retry: { baseDelayMs: 20, maxDelayMs: 100 }, ...extra });
+export async function withEmulator<T>(
+  options: EmulatorOptions,
+  fn: (emu: Emulator, api: (extra?: Partial<ApiClientConfig>) => ApiClient) => Promise<T>,
+): Promise<T> {
+  const emu = await startEmulator({
+    port: 0,
+    jobsPort: 0,
+    timeScale: 50,
+    seed: 11,
+    apiKey: TEST_KEY,
+    readOnlyKey: READ_ONLY_KEY,
+    ...options,
+  });
+  const api = (extra: Partial<ApiClientConfig> = {}): ApiClient =>
+    createApiClient({ apiUrl: emu.restUrl, jobsUrl: emu.jobsUrl, apiKey: TEST_KEY, retry: { baseDelayMs: 20, maxDelayMs: 100 }, ...extra });
   try {
     return await fn(emu, api);
   } finally {
@@ -74,17 +86,20 @@ export async function losingProxy(target: string): Promise<LosingProxy> {
     received.push(entry);
     const dropThis = lose !== undefined && lose.count > 0 && req.method === lose.method;
     if (dropThis && lose) lose.count--;
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      state.forwarded++;
-      entry.status = answer.statusCode;
-      if (dropThis) {
-        answer.resume();
-        answer.on('end', () => req.socket.destroy());
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        state.forwarded++;
+        entry.status = answer.statusCode;
+        if (dropThis) {
+          answer.resume();
+          answer.on('end', () => req.socket.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     // The emulator dropped the connection (an injected fault): drop ours too, as the network would.
     forward.on('error', () => res.destroy());
     req.pipe(forward);
@@ -102,7 +117,9 @@ export async function losingProxy(target: string): Promise<LosingProxy> {
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

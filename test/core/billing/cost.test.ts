@@ -34,7 +34,13 @@ function figures(cost: SpecCost | undefined) {
   };
 }
 
-async function withPrices<T>(fn: (catalog: Catalog, emu: Parameters<Parameters<typeof withEmulator>[1]>[0], api: Parameters<Parameters<typeof withEmulator>[1]>[1]) => Promise<T>): Promise<T> {
+async function withPrices<T>(
+  fn: (
+    catalog: Catalog,
+    emu: Parameters<Parameters<typeof withEmulator>[1]>[0],
+    api: Parameters<Parameters<typeof withEmulator>[1]>[1],
+  ) => Promise<T>,
+): Promise<T> {
   return withEmulator({}, async (emu, api) => {
     const catalog = await readPriceCatalog(api());
     assert.ok(catalog, 'the price catalog was read');
@@ -55,19 +61,51 @@ describe('cost of a spec from catalog prices', () => {
       });
       // L4 excluded; 2 GPUs per worker: 2 × 0.36 = 0.72 (A5000) to 2 × 0.69 = 1.38 (4090) per worker;
       // min 2: 1.44–2.76 /h, × 730 = 1,051.20–2,014.80; max 5: 3.60–6.90 /h, 2,628.00–5,037.00.
-      const twoPools = specCost({ gpu: { pools: ['AMPERE_24', 'ADA_24'], excludedTypes: [' NVIDIA L4'], count: 2 }, workers: { min: 2, max: 5 } }, catalog);
-      assert.deepEqual(figures(twoPools), { perWorker: '$0.72–$1.38', alwaysOn: '$1.44–$2.76', alwaysOnMonth: '$1,051.20–$2,014.80', atMax: '$3.60–$6.90', atMaxMonth: '$2,628.00–$5,037.00' });
-      assert.deepEqual(twoPools!.placements.map((p) => p.name), ['RTX A5000', 'RTX 3090', 'RTX 4090']);
-      // CPU: cpu3c 4 vCPU × 0.03 = 0.12, cpu5g 8 vCPU × 0.06 = 0.48 per worker; min 1, max 4.
-      assert.deepEqual(figures(specCost({ cpu: [{ id: 'cpu3c', vcpuCount: 4 }, { id: 'cpu5g', vcpuCount: 8 }], workers: { min: 1, max: 4 } }, catalog)), {
-        perWorker: '$0.12–$0.48',
-        alwaysOn: '$0.12–$0.48',
-        alwaysOnMonth: '$87.60–$350.40',
-        atMax: '$0.48–$1.92',
-        atMaxMonth: '$350.40–$1,401.60',
+      const twoPools = specCost(
+        { gpu: { pools: ['AMPERE_24', 'ADA_24'], excludedTypes: [' NVIDIA L4'], count: 2 }, workers: { min: 2, max: 5 } },
+        catalog,
+      );
+      assert.deepEqual(figures(twoPools), {
+        perWorker: '$0.72–$1.38',
+        alwaysOn: '$1.44–$2.76',
+        alwaysOnMonth: '$1,051.20–$2,014.80',
+        atMax: '$3.60–$6.90',
+        atMaxMonth: '$2,628.00–$5,037.00',
       });
+      assert.deepEqual(
+        twoPools!.placements.map((p) => p.name),
+        ['RTX A5000', 'RTX 3090', 'RTX 4090'],
+      );
+      // CPU: cpu3c 4 vCPU × 0.03 = 0.12, cpu5g 8 vCPU × 0.06 = 0.48 per worker; min 1, max 4.
+      assert.deepEqual(
+        figures(
+          specCost(
+            {
+              cpu: [
+                { id: 'cpu3c', vcpuCount: 4 },
+                { id: 'cpu5g', vcpuCount: 8 },
+              ],
+              workers: { min: 1, max: 4 },
+            },
+            catalog,
+          ),
+        ),
+        {
+          perWorker: '$0.12–$0.48',
+          alwaysOn: '$0.12–$0.48',
+          alwaysOnMonth: '$87.60–$350.40',
+          atMax: '$0.48–$1.92',
+          atMaxMonth: '$350.40–$1,401.60',
+        },
+      );
       // Create defaults: workers.min 0 (nothing always on), workers.max 3: 3 × 1.64 = 4.92 to 3 × 1.74 = 5.22.
-      assert.deepEqual(figures(specCost({ gpu: { pools: ['AMPERE_80'] } }, catalog)), { perWorker: '$1.64–$1.74', alwaysOn: '$0.00', alwaysOnMonth: '$0.00', atMax: '$4.92–$5.22', atMaxMonth: '$3,591.60–$3,810.60' });
+      assert.deepEqual(figures(specCost({ gpu: { pools: ['AMPERE_80'] } }, catalog)), {
+        perWorker: '$1.64–$1.74',
+        alwaysOn: '$0.00',
+        alwaysOnMonth: '$0.00',
+        atMax: '$4.92–$5.22',
+        atMaxMonth: '$3,591.60–$3,810.60',
+      });
       // An unknown pool prices nothing and is named; the known one still counts.
       const partly = specCost({ gpu: { pools: ['HOPPER_141', 'NOPE_1'] }, workers: { min: 1, max: 1 } }, catalog);
       assert.deepEqual([figures(partly).alwaysOnMonth, partly!.unpriced], ['$2,912.70', ['pool NOPE_1']]);
@@ -80,7 +118,10 @@ describe('cost of a spec from catalog prices', () => {
   });
 
   it('formats money with cents, and finer when cents would read as zero', () => {
-    assert.deepEqual([formatUsd(1007.4), formatUsd(0.0042), formatUsd(-0.5), formatUsd(0.00001), formatUsdChangeRange({ low: -0.1, high: 0.2 })], ['$1,007.40', '$0.0042', '-$0.50', '$0.00', '-$0.10 to +$0.20']);
+    assert.deepEqual(
+      [formatUsd(1007.4), formatUsd(0.0042), formatUsd(-0.5), formatUsd(0.00001), formatUsdChangeRange({ low: -0.1, high: 0.2 })],
+      ['$1,007.40', '$0.0042', '-$0.50', '$0.00', '-$0.10 to +$0.20'],
+    );
   });
 
   it('hovers on workers and compute keys show both figures and say which price is used', async () => {
@@ -91,9 +132,15 @@ describe('cost of a spec from catalog prices', () => {
       assert.match(hover, /\| At `workers.max` 5 \| \$3\.60–\$6\.90 \| \$2,628\.00–\$5,037\.00 \|/);
       assert.match(hover, /2 GPUs × RTX A5000 at \$0\.36 to RTX 4090 at \$0\.69 per GPU-hour \(secure-cloud price; 3 GPU types/);
       assert.match(hover, /no separate rate for always-on \(active\) workers/);
-      for (const path of [['workers'], ['workers', 'max'], ['gpu'], ['gpu', 'pools', 0], ['gpu', 'count'], ['gpu', 'excludedTypes']]) assert.ok(costHoverMarkdown(path, spec, catalog), path.join('.'));
-      for (const path of [['name'], ['workers', 'idleTimeout'], ['gpu', 'minCudaVersion']]) assert.equal(costHoverMarkdown(path, spec, catalog), undefined, path.join('.'));
-      const cpu = costHoverMarkdown(['cpu', 0, 'vcpuCount'], { cpu: [{ id: 'cpu3c', vcpuCount: 4 }], workers: { min: 1, max: 2 } }, catalog)!;
+      for (const path of [['workers'], ['workers', 'max'], ['gpu'], ['gpu', 'pools', 0], ['gpu', 'count'], ['gpu', 'excludedTypes']])
+        assert.ok(costHoverMarkdown(path, spec, catalog), path.join('.'));
+      for (const path of [['name'], ['workers', 'idleTimeout'], ['gpu', 'minCudaVersion']])
+        assert.equal(costHoverMarkdown(path, spec, catalog), undefined, path.join('.'));
+      const cpu = costHoverMarkdown(
+        ['cpu', 0, 'vcpuCount'],
+        { cpu: [{ id: 'cpu3c', vcpuCount: 4 }], workers: { min: 1, max: 2 } },
+        catalog,
+      )!;
       assert.match(cpu, /cpu3c 4 vCPU × \$0\.03 = \$0\.12/);
       assert.match(costHoverMarkdown(['gpu', 'pools'], { gpu: { pools: ['NOPE_1'] } }, catalog)!, /no price for pool NOPE_1/);
     });
@@ -101,7 +148,14 @@ describe('cost of a spec from catalog prices', () => {
 });
 
 describe('the deploy plan states the change in always-on cost', () => {
-  const spec = (workers: { min: number; max: number }, count = 1) => ({ name: 'priced', type: 'QUEUE', image: 'x/y:1', gpu: { pools: ['ADA_24'], count }, workers: { ...workers, idleTimeout: 5 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+  const spec = (workers: { min: number; max: number }, count = 1) => ({
+    name: 'priced',
+    type: 'QUEUE',
+    image: 'x/y:1',
+    gpu: { pools: ['ADA_24'], count },
+    workers: { ...workers, idleTimeout: 5 },
+    scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+  });
 
   it('for a create, and for updates that change workers.min, gpu.count or nothing priced', async () => {
     await withPrices(async (catalog, _emu, api) => {
@@ -132,7 +186,11 @@ describe('the deploy plan states the change in always-on cost', () => {
         writeFileSync(file, JSON.stringify(spec({ min: 2, max: 4 })));
         let stdout = '';
         let stderr = '';
-        const io: DeployIo = { out: (t) => void (stdout += t), err: (t) => void (stderr += t), env: { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY } };
+        const io: DeployIo = {
+          out: (t) => void (stdout += t),
+          err: (t) => void (stderr += t),
+          env: { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY },
+        };
         assert.equal(await runPlan([file], io), 0, stderr);
         assert.match(stdout, /always-on cost: \$1\.38\/h \(\$1,007\.40\/month\) for workers\.min 2; \$2\.76\/h at workers\.max 4/);
       } finally {

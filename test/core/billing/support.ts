@@ -19,8 +19,23 @@ const at = (iso: string): number => Date.parse(iso);
 /** The hour `now` falls in, and the same hour a day earlier. */
 export const currentHour = (): number => Math.floor(Date.now() / HOUR) * HOUR;
 
-function usage(endpointId: string, workerId: string, resourceId: string, hourStart: number, amounts: { gpu?: number; cpu?: number; disk?: number; fee?: number }) {
-  return { endpointId, workerId, resourceId, hourStart, gpuAmount: amounts.gpu ?? 0, cpuAmount: amounts.cpu ?? 0, diskAmount: amounts.disk ?? 0, feeAmount: amounts.fee ?? 0 };
+function usage(
+  endpointId: string,
+  workerId: string,
+  resourceId: string,
+  hourStart: number,
+  amounts: { gpu?: number; cpu?: number; disk?: number; fee?: number },
+) {
+  return {
+    endpointId,
+    workerId,
+    resourceId,
+    hourStart,
+    gpuAmount: amounts.gpu ?? 0,
+    cpuAmount: amounts.cpu ?? 0,
+    diskAmount: amounts.disk ?? 0,
+    feeAmount: amounts.fee ?? 0,
+  };
 }
 
 /**

@@ -20,7 +20,11 @@ interface SentRequest {
 function recordingFetch(sent: SentRequest[]): typeof fetch {
   return async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    sent.push({ method: init?.method ?? 'GET', path: url.pathname, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
+    sent.push({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    });
     return fetch(input, init);
   };
 }
@@ -32,7 +36,7 @@ async function deployed(api: ApiClient, spec: Spec): Promise<Endpoint> {
 
 function expectOk(result: ApplyResult): Extract<ApplyResult, { ok: true }> {
   assert.ok(result.ok, result.ok ? '' : JSON.stringify(result.failure));
-  return result as Extract<ApplyResult, { ok: true }>;
+  return result;
 }
 
 describe('applyPlan', () => {
@@ -46,7 +50,10 @@ describe('applyPlan', () => {
       assert.ok(result.verified);
       assert.deepEqual(result.differences, []);
       assert.deepEqual(steps, ['listing', 'creating', 'reading-back', 'verifying']);
-      assert.deepEqual((await api.serverless.list()).map((e) => e.id), [result.endpoint.id]);
+      assert.deepEqual(
+        (await api.serverless.list()).map((e) => e.id),
+        [result.endpoint.id],
+      );
     });
   });
 
@@ -56,14 +63,26 @@ describe('applyPlan', () => {
       const api = client({ fetch: recordingFetch(sent) });
       const live = await deployed(api, gpuQueueSpec());
       const base = gpuQueueSpec().gpu as Spec;
-      const spec = gpuQueueSpec({ workers: { min: 1, max: 8, idleTimeout: 30 }, gpu: { ...base, pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'] } });
+      const spec = gpuQueueSpec({
+        workers: { min: 1, max: 8, idleTimeout: 30 },
+        gpu: { ...base, pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'] },
+      });
       const plan = planDeployment(spec, await api.serverless.get(live.id));
       const result = expectOk(await applyPlan(api, plan));
       assert.equal(result.action, 'updated');
       assert.ok(result.verified, JSON.stringify(result.differences));
 
       const patches = sent.filter((r) => r.method === 'PATCH');
-      assert.deepEqual(patches, [{ method: 'PATCH', path: `/v2/serverless/${live.id}`, body: { gpu: { pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'], excludedTypes: [' NVIDIA L4'] }, workers: { min: 1, max: 8, idleTimeout: 30 } } }]);
+      assert.deepEqual(patches, [
+        {
+          method: 'PATCH',
+          path: `/v2/serverless/${live.id}`,
+          body: {
+            gpu: { pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'], excludedTypes: [' NVIDIA L4'] },
+            workers: { min: 1, max: 8, idleTimeout: 30 },
+          },
+        },
+      ]);
       assert.equal(sent[sent.length - 1].method, 'GET', 'read back after the write');
 
       const [latest] = (await api.serverless.releases(live.id)).releases;
@@ -80,7 +99,9 @@ describe('applyPlan', () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
       const live = await deployed(api, templateSpec());
-      const result = expectOk(await applyPlan(api, planDeployment(templateSpec({ env: { MAX_MODEL_LEN: '2048', HF_HUB_OFFLINE: '1' } }), live)));
+      const result = expectOk(
+        await applyPlan(api, planDeployment(templateSpec({ env: { MAX_MODEL_LEN: '2048', HF_HUB_OFFLINE: '1' } }), live)),
+      );
       assert.ok(result.verified);
       assert.equal(result.endpoint.env?.MODEL_NAME, 'Qwen/Qwen2.5-7B-Instruct');
       const [latest] = (await api.serverless.releases(live.id)).releases;
@@ -98,7 +119,10 @@ describe('applyPlan', () => {
       const partial = plan.kind === 'update' ? { ...plan, patch: {} } : plan;
       const result = expectOk(await applyPlan(api, partial));
       assert.equal(result.verified, false);
-      assert.deepEqual(result.differences.map((c) => [c.path, c.before, c.after]), [['workers.max', 5, 8]]);
+      assert.deepEqual(
+        result.differences.map((c) => [c.path, c.before, c.after]),
+        [['workers.max', 5, 8]],
+      );
     });
   });
 
@@ -107,7 +131,9 @@ describe('applyPlan', () => {
       const api = client();
       const existingIds = (await api.serverless.list()).map((e) => e.id);
       emu.setFaults({ dropConnection: true, paths: ['/v2/serverless'], count: 1 });
-      const result = expectOk(await applyPlan(api, planDeployment(gpuQueueSpec(), undefined), { existingIds, reconcile: { reconcileIntervalMs: 20 } }));
+      const result = expectOk(
+        await applyPlan(api, planDeployment(gpuQueueSpec(), undefined), { existingIds, reconcile: { reconcileIntervalMs: 20 } }),
+      );
       assert.equal(result.action, 'created');
       assert.equal(result.attempts, 2);
       assert.ok(result.verified);
@@ -122,7 +148,9 @@ describe('applyPlan', () => {
       try {
         const api = client({ apiUrl: proxy.url });
         proxy.loseAnswers('POST', 1);
-        const result = expectOk(await applyPlan(api, planDeployment(gpuQueueSpec(), undefined), { reconcile: { reconcileIntervalMs: 20 } }));
+        const result = expectOk(
+          await applyPlan(api, planDeployment(gpuQueueSpec(), undefined), { reconcile: { reconcileIntervalMs: 20 } }),
+        );
         assert.equal(result.action, 'reconciled');
         assert.equal(result.attempts, 1);
         assert.notEqual(result.endpoint.id, older.id);
@@ -139,7 +167,10 @@ describe('applyPlan', () => {
     await withEmulator({}, async (emu, client) => {
       const api = client();
       emu.setFaults({ dropConnection: true, paths: ['/v2/serverless'], count: 2 });
-      const result = await applyPlan(api, planDeployment(gpuQueueSpec(), undefined), { existingIds: [], reconcile: { retries: 0, reconcileChecks: 1 } });
+      const result = await applyPlan(api, planDeployment(gpuQueueSpec(), undefined), {
+        existingIds: [],
+        reconcile: { retries: 0, reconcileChecks: 1 },
+      });
       assert.ok(!result.ok);
       if (result.ok) return;
       assert.equal(result.failure.kind, 'notCreated');
@@ -162,11 +193,17 @@ describe('applyPlan', () => {
       assert.equal((await api.serverless.list()).length, 0);
 
       const live = await deployed(api, gpuQueueSpec());
-      const updated = await applyPlan(api, planDeployment(gpuQueueSpec({ gpu: { ...(gpuQueueSpec().gpu as Spec), excludedTypes: ['NVIDIA A40'] } }), live));
+      const updated = await applyPlan(
+        api,
+        planDeployment(gpuQueueSpec({ gpu: { ...(gpuQueueSpec().gpu as Spec), excludedTypes: ['NVIDIA A40'] } }), live),
+      );
       assert.ok(!updated.ok);
       if (updated.ok) return;
       assert.equal(updated.action, 'update');
-      assert.deepEqual(updated.failure.problems.map((p) => p.path), ['gpu.excludedTypes[0]']);
+      assert.deepEqual(
+        updated.failure.problems.map((p) => p.path),
+        ['gpu.excludedTypes[0]'],
+      );
     });
   });
 
@@ -190,7 +227,11 @@ describe('applyPlan', () => {
       sent.length = 0;
       const result = await applyPlan(api, planDeployment(gpuQueueSpec({ type: 'LOAD_BALANCER' }), live));
       assert.ok(!result.ok);
-      if (!result.ok) assert.deepEqual(result.failure.problems.map((p) => p.path), ['type']);
+      if (!result.ok)
+        assert.deepEqual(
+          result.failure.problems.map((p) => p.path),
+          ['type'],
+        );
       assert.deepEqual(sent, []);
     });
   });

@@ -22,14 +22,20 @@ import {
 import type { CreateEndpointRequest } from '../../../core/api';
 import { gpuQueueSpec, withEmulator } from './support';
 
-const binding = (endpointId: string): Binding => ({ endpointId, endpointName: `name-${endpointId}`, deployedAt: '2025-06-01T12:00:00.000Z' });
+const binding = (endpointId: string): Binding => ({
+  endpointId,
+  endpointName: `name-${endpointId}`,
+  deployedAt: '2025-06-01T12:00:00.000Z',
+});
 
 describe('binding store', () => {
   let root: string;
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'es-bindings-'));
   });
-  after(() => rmSync(root, { recursive: true, force: true }));
+  after(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('reads a missing file as no bindings', () => {
     const result = readBindings(join(root, 'nowhere'));
@@ -66,7 +72,9 @@ describe('binding store', () => {
   it('changes one line when one binding is redeployed', () => {
     const store = withBinding(withBinding({}, 'a.endpoint.yaml', 0, binding('a')), 'b.endpoint.yaml', 0, binding('b'));
     const before = serializeBindings(store).split('\n');
-    const afterText = serializeBindings(withBinding(store, 'b.endpoint.yaml', 0, { ...binding('b'), deployedAt: '2025-06-02T08:00:00.000Z' })).split('\n');
+    const afterText = serializeBindings(
+      withBinding(store, 'b.endpoint.yaml', 0, { ...binding('b'), deployedAt: '2025-06-02T08:00:00.000Z' }),
+    ).split('\n');
     assert.equal(before.length, afterText.length);
     assert.equal(before.filter((line, i) => line !== afterText[i]).length, 1);
   });

@@ -65,19 +65,28 @@ describe('planDeployment', () => {
     await withEmulator({}, async (_emu, client) => {
       const live = await deployed(client(), gpuQueueSpec());
       const base = gpuQueueSpec().gpu as Spec;
-      const morePools = expectKind(planDeployment(gpuQueueSpec({ gpu: { ...base, pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'] } }), live), 'update');
+      const morePools = expectKind(
+        planDeployment(gpuQueueSpec({ gpu: { ...base, pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'] } }), live),
+        'update',
+      );
       assert.deepEqual(morePools.patch, { gpu: { pools: ['ADA_24', 'AMPERE_24', 'AMPERE_16'], excludedTypes: [' NVIDIA L4'] } });
 
       const { excludedTypes: _dropped, ...withoutExclusions } = base;
       const noExclusions = expectKind(planDeployment(gpuQueueSpec({ gpu: withoutExclusions }), live), 'update');
       assert.deepEqual(noExclusions.patch, { gpu: { pools: ['ADA_24', 'AMPERE_24'], excludedTypes: [] } });
-      assert.deepEqual(noExclusions.changes.map((c) => c.path), ['gpu.excludedTypes']);
+      assert.deepEqual(
+        noExclusions.changes.map((c) => c.path),
+        ['gpu.excludedTypes'],
+      );
 
       const count = expectKind(planDeployment(gpuQueueSpec({ gpu: { ...base, count: 4 } }), live), 'update');
       assert.deepEqual(count.patch, { gpu: { count: 4 } });
 
       // Order and whitespace are not differences: the selection is a set of trimmed ids.
-      expectKind(planDeployment(gpuQueueSpec({ gpu: { ...base, pools: ['AMPERE_24', 'ADA_24'], excludedTypes: ['NVIDIA L4 '] } }), live), 'unchanged');
+      expectKind(
+        planDeployment(gpuQueueSpec({ gpu: { ...base, pools: ['AMPERE_24', 'ADA_24'], excludedTypes: ['NVIDIA L4 '] } }), live),
+        'unchanged',
+      );
     });
   });
 
@@ -103,7 +112,10 @@ describe('planDeployment', () => {
       const { args: _args, ...rest } = gpuQueueSpec();
       const plan = expectKind(planDeployment({ ...rest, cmd: ['python', 'serve.py'] }, live), 'update');
       assert.deepEqual(plan.patch, { entrypoint: [], cmd: ['python', 'serve.py'] });
-      assert.deepEqual(plan.changes.map((c) => c.path), ['cmd']);
+      assert.deepEqual(
+        plan.changes.map((c) => c.path),
+        ['cmd'],
+      );
     });
   });
 
@@ -112,7 +124,10 @@ describe('planDeployment', () => {
       const live = await deployed(client(), templateSpec());
       assert.equal(live.env?.MODEL_NAME, 'Qwen/Qwen2.5-7B-Instruct', 'the template env was merged');
       const plan = expectKind(planDeployment(templateSpec({ env: { MAX_MODEL_LEN: '2048', HF_HUB_OFFLINE: '1' } }), live), 'update');
-      assert.deepEqual(plan.changes.map((c) => c.path), ['env.MAX_MODEL_LEN']);
+      assert.deepEqual(
+        plan.changes.map((c) => c.path),
+        ['env.MAX_MODEL_LEN'],
+      );
       assert.deepEqual(plan.patch.env, { ...live.env, MAX_MODEL_LEN: '2048' });
     });
   });
@@ -120,7 +135,10 @@ describe('planDeployment', () => {
   it('drops idleTimeout when the scaler switches to REQUEST_COUNT on a queue', async () => {
     await withEmulator({}, async (_emu, client) => {
       const live = await deployed(client(), gpuQueueSpec());
-      const plan = expectKind(planDeployment(gpuQueueSpec({ scaling: { type: 'REQUEST_COUNT', requestCount: 3 }, workers: { min: 1, max: 5 } }), live), 'update');
+      const plan = expectKind(
+        planDeployment(gpuQueueSpec({ scaling: { type: 'REQUEST_COUNT', requestCount: 3 }, workers: { min: 1, max: 5 } }), live),
+        'update',
+      );
       assert.deepEqual(plan.patch, { workers: { min: 1, max: 5 }, scaling: { type: 'REQUEST_COUNT', requestCount: 3 } });
     });
   });
@@ -129,18 +147,30 @@ describe('planDeployment', () => {
     await withEmulator({}, async (_emu, client) => {
       const api = client();
       const live = await deployed(api, gpuQueueSpec());
-      const typeChange = expectKind(planDeployment(gpuQueueSpec({ type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 2 } }), live), 'refused');
-      assert.deepEqual(typeChange.problems.map((p) => p.path), ['type']);
+      const typeChange = expectKind(
+        planDeployment(gpuQueueSpec({ type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 2 } }), live),
+        'refused',
+      );
+      assert.deepEqual(
+        typeChange.problems.map((p) => p.path),
+        ['type'],
+      );
       assert.match(typeChange.problems[0].message, /cannot change.*delete the endpoint/);
       assert.match(renderPlan(typeChange), /^cannot update endpoint/);
 
       const { gpu: _gpu, ...noGpu } = gpuQueueSpec();
       const computeChange = expectKind(planDeployment({ ...noGpu, cpu: [{ id: 'cpu5c', vcpuCount: 4 }] }, live), 'refused');
-      assert.deepEqual(computeChange.problems.map((p) => p.segments), [['cpu']]);
+      assert.deepEqual(
+        computeChange.problems.map((p) => p.segments),
+        [['cpu']],
+      );
 
       const { minCudaVersion: _floor, ...noFloor } = gpuQueueSpec().gpu as Spec;
       const floorRemoved = expectKind(planDeployment(gpuQueueSpec({ gpu: noFloor }), live), 'refused');
-      assert.deepEqual(floorRemoved.problems.map((p) => p.path), ['gpu.minCudaVersion']);
+      assert.deepEqual(
+        floorRemoved.problems.map((p) => p.path),
+        ['gpu.minCudaVersion'],
+      );
     });
   });
 });

@@ -18,13 +18,18 @@ describe('live endpoint as a spec', () => {
       await withEmulator({}, async (_emu, client) => {
         const api = client();
         const spec = makeSpec();
-        assert.deepEqual(validateSpecData(spec).filter((p) => p.severity === 'error'), [], 'the fixture itself is valid');
+        assert.deepEqual(
+          validateSpecData(spec).filter((p) => p.severity === 'error'),
+          [],
+          'the fixture itself is valid',
+        );
         const first = await api.serverless.get((await api.serverless.create(asCreate({ ...spec, $schema: undefined }))).id);
         assert.deepEqual(driftBetween(spec, first), [], 'a spec does not differ from the endpoint it made');
 
         const pulled = liveAsSpec(first);
         assert.deepEqual(validateSpecData(pulled), [], 'the pulled spec validates clean');
-        for (const responseOnly of ['id', 'createdAt', 'requestUrls', 'templateId', 'entrypoint', 'cmd']) assert.ok(!(responseOnly in pulled), `${responseOnly} is left out`);
+        for (const responseOnly of ['id', 'createdAt', 'requestUrls', 'templateId', 'entrypoint', 'cmd'])
+          assert.ok(!(responseOnly in pulled), `${responseOnly} is left out`);
 
         const second = await api.serverless.get((await api.serverless.create(asCreate(pulled))).id);
         assert.notEqual(second.id, first.id);
@@ -73,7 +78,14 @@ describe('live endpoint as a spec', () => {
 
 describe('comparable form', () => {
   it('applies the create defaults and strips editor-only keys', () => {
-    const fields = effectiveSpec({ $schema: 'x', name: 'n', type: 'QUEUE', image: 'i', gpu: { pools: ['ADA_24'], excludedTypes: ['  NVIDIA GeForce RTX 4090 '] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } }).fields;
+    const fields = effectiveSpec({
+      $schema: 'x',
+      name: 'n',
+      type: 'QUEUE',
+      image: 'i',
+      gpu: { pools: ['ADA_24'], excludedTypes: ['  NVIDIA GeForce RTX 4090 '] },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    }).fields;
     const value = (path: string): unknown => fields.get(path)?.value;
     assert.equal(value('workers.min'), 0);
     assert.equal(value('workers.max'), 3);
@@ -88,30 +100,65 @@ describe('comparable form', () => {
   });
 
   it('has no idleTimeout for QUEUE + REQUEST_COUNT', () => {
-    const fields = effectiveSpec({ name: 'n', type: 'QUEUE', image: 'i', gpu: { pools: ['ADA_24'] }, scaling: { type: 'REQUEST_COUNT', requestCount: 3 } }).fields;
+    const fields = effectiveSpec({
+      name: 'n',
+      type: 'QUEUE',
+      image: 'i',
+      gpu: { pools: ['ADA_24'] },
+      scaling: { type: 'REQUEST_COUNT', requestCount: 3 },
+    }).fields;
     assert.ok(!fields.has('workers.idleTimeout'));
   });
 
   it('reads the same command from args (JSON form) and from entrypoint/cmd', () => {
     assert.deepEqual(driftBetween(jsonArgsSpec({ name: 'same' }), arrayCommandSpec({ name: 'same' })), []);
-    const shell = effectiveSpec({ name: 'n', type: 'QUEUE', image: 'i', args: 'python -u "my handler.py"', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    const shell = effectiveSpec({
+      name: 'n',
+      type: 'QUEUE',
+      image: 'i',
+      args: 'python -u "my handler.py"',
+      gpu: { pools: ['ADA_24'] },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    });
     assert.deepEqual(shell.fields.get('cmd')?.value, ['python', '-u', 'my handler.py']);
   });
 
   it('does not compare what a spec leaves to its template', () => {
     const effective = effectiveSpec(templateSpec());
-    for (const path of ['image', 'entrypoint', 'cmd', 'disk', 'ports', 'registry', 'gpu.allowedCudaVersions']) assert.ok(effective.unmanaged.has(path), path);
+    for (const path of ['image', 'entrypoint', 'cmd', 'disk', 'ports', 'registry', 'gpu.allowedCudaVersions'])
+      assert.ok(effective.unmanaged.has(path), path);
     assert.ok(effective.envBeyondSpecUnmanaged);
   });
 });
 
 describe('answers that leave type out', () => {
   it('reads the type from the shape of requestUrls, and does not compare what cannot be known', () => {
-    const common = { id: 'e1', name: 'x', image: 'i', gpu: { pools: ['ADA_24'], count: 1, allowedCudaVersions: [], minCudaVersion: null }, dataCenterIds: [], networkVolumes: [], timeout: 300000, flashboot: 'OFF', createdAt: '2025-01-01T00:00:00Z' };
-    const lb = liveAsSpec({ ...common, requestUrls: { base: 'https://e1.example', health: 'https://e1.example/ping' }, workers: { min: 0, max: 3, idleTimeout: 10 }, scaling: { type: 'REQUEST_COUNT', requestCount: 1 } });
+    const common = {
+      id: 'e1',
+      name: 'x',
+      image: 'i',
+      gpu: { pools: ['ADA_24'], count: 1, allowedCudaVersions: [], minCudaVersion: null },
+      dataCenterIds: [],
+      networkVolumes: [],
+      timeout: 300000,
+      flashboot: 'OFF',
+      createdAt: '2025-01-01T00:00:00Z',
+    };
+    const lb = liveAsSpec({
+      ...common,
+      requestUrls: { base: 'https://e1.example', health: 'https://e1.example/ping' },
+      workers: { min: 0, max: 3, idleTimeout: 10 },
+      scaling: { type: 'REQUEST_COUNT', requestCount: 1 },
+    });
     assert.equal(lb.type, 'LOAD_BALANCER');
     assert.equal((lb.workers as Spec).idleTimeout, 10);
     const unknown = { ...common, workers: { min: 0, max: 3, idleTimeout: 10 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } };
-    assert.deepEqual(driftBetween({ name: 'x', type: 'QUEUE', image: 'i', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } }, unknown), []);
+    assert.deepEqual(
+      driftBetween(
+        { name: 'x', type: 'QUEUE', image: 'i', gpu: { pools: ['ADA_24'] }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } },
+        unknown,
+      ),
+      [],
+    );
   });
 });

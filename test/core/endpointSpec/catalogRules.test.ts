@@ -27,20 +27,94 @@ interface Case {
 }
 
 const cases: Record<string, Case> = {
-  'pool-unknown': { good: gpuSpec({ pools: ['ADA_24'] }), bad: gpuSpec({ pools: ['ADA_42'] }), path: ['gpu', 'pools', 0], message: /unknown GPU pool: ADA_42; did you mean ADA_24\?/, suggestion: 'ADA_24' },
-  'gpu-type-as-pool': { good: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA L4'] }), bad: gpuSpec({ pools: ['NVIDIA GeForce RTX 4090'] }), path: ['gpu', 'pools', 0], message: /is a GPU type, not a pool: use its pool ADA_24/, suggestion: 'ADA_24' },
-  'excluded-type-outside-pools': { good: gpuSpec({ pools: ['ADA_24', 'AMPERE_80'], excludedTypes: [' NVIDIA A100 80GB PCIe '] }), bad: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA A100 80GB PCIe'] }), path: ['gpu', 'excludedTypes', 0], message: /not in the chosen pools \(ADA_24\); it belongs to AMPERE_80/ },
-  'no-gpu-type-left': { good: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA L4'] }), bad: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA L4', 'NVIDIA GeForce RTX 4090'] }), path: ['gpu', 'excludedTypes'], message: /removes every GPU type of ADA_24/ },
-  'cpu-flavor-unknown': { good: cpuSpec([{ id: 'cpu3c', vcpuCount: 4 }]), bad: cpuSpec([{ id: 'cpu3x', vcpuCount: 4 }]), path: ['cpu', 0, 'id'], message: /unknown CPU flavor: cpu3x; did you mean cpu3c\?/, suggestion: 'cpu3c' },
-  'vcpu-invalid-for-flavor': { good: cpuSpec([{ id: 'cpu5g', vcpuCount: 64 }]), bad: cpuSpec([{ id: 'cpu3c', vcpuCount: 16 }]), path: ['cpu', 0, 'vcpuCount'], message: /cpu3c offers 2 to 8 vCPUs; got: 16/ },
-  'data-center-unknown': { good: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-3'] }), bad: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-4'] }), path: ['dataCenterIds', 0], message: /unknown data center: US-TX-4; did you mean US-TX-3\?/, suggestion: 'US-TX-3' },
-  'template-unknown': { good: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_vllm' }), bad: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_vlm' }), path: ['templateId'], message: /no template tpl_vlm .*did you mean tpl_vllm\?/ },
-  'template-not-serverless': { good: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_vllm' }), bad: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_jupyter' }), path: ['templateId'], message: /Jupyter pod is a pod template/ },
-  'cuda-not-offered': { good: gpuSpec({ pools: ['ADA_24'], allowedCudaVersions: ['12.8', '11.8'] }), bad: gpuSpec({ pools: ['AMPERE_80'], allowedCudaVersions: ['12.8'] }), path: ['gpu', 'allowedCudaVersions'], message: /no GPU in AMPERE_80 offers CUDA 12.8 \(offered: 11.8, 12.2\).*more pools/ },
-  'no-stock-in-data-centers': { good: gpuSpec({ pools: ['ADA_24', 'AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'] }), bad: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['EU-RO-1'] }), path: ['dataCenterIds'], message: /no.*stock in EU-RO-1.*THROTTLED.*leaving dataCenterIds unset/ },
-  'network-volume-placement': { good: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-3'], networkVolumes: ['vol_tx'] }), bad: gpuSpec({ pools: ['AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'], networkVolumes: ['vol_tx'] }), path: ['networkVolumes', 0], message: /lives in US-TX-3, outside dataCenterIds \(EU-RO-1\)/ },
-  'network-volume-unknown': { good: gpuSpec({ pools: ['ADA_24'] }, { networkVolumes: ['vol_tx'] }), bad: gpuSpec({ pools: ['ADA_24'] }, { networkVolumes: ['vol_tz'] }), path: ['networkVolumes', 0], message: /no network volume vol_tz in your account; did you mean vol_tx\?/ },
-  'registry-unknown': { good: gpuSpec({ pools: ['ADA_24'] }, { registry: 'reg_docker' }), bad: gpuSpec({ pools: ['ADA_24'] }, { registry: 'reg_dock' }), path: ['registry'], message: /no registry credential reg_dock/ },
+  'pool-unknown': {
+    good: gpuSpec({ pools: ['ADA_24'] }),
+    bad: gpuSpec({ pools: ['ADA_42'] }),
+    path: ['gpu', 'pools', 0],
+    message: /unknown GPU pool: ADA_42; did you mean ADA_24\?/,
+    suggestion: 'ADA_24',
+  },
+  'gpu-type-as-pool': {
+    good: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA L4'] }),
+    bad: gpuSpec({ pools: ['NVIDIA GeForce RTX 4090'] }),
+    path: ['gpu', 'pools', 0],
+    message: /is a GPU type, not a pool: use its pool ADA_24/,
+    suggestion: 'ADA_24',
+  },
+  'excluded-type-outside-pools': {
+    good: gpuSpec({ pools: ['ADA_24', 'AMPERE_80'], excludedTypes: [' NVIDIA A100 80GB PCIe '] }),
+    bad: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA A100 80GB PCIe'] }),
+    path: ['gpu', 'excludedTypes', 0],
+    message: /not in the chosen pools \(ADA_24\); it belongs to AMPERE_80/,
+  },
+  'no-gpu-type-left': {
+    good: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA L4'] }),
+    bad: gpuSpec({ pools: ['ADA_24'], excludedTypes: ['NVIDIA L4', 'NVIDIA GeForce RTX 4090'] }),
+    path: ['gpu', 'excludedTypes'],
+    message: /removes every GPU type of ADA_24/,
+  },
+  'cpu-flavor-unknown': {
+    good: cpuSpec([{ id: 'cpu3c', vcpuCount: 4 }]),
+    bad: cpuSpec([{ id: 'cpu3x', vcpuCount: 4 }]),
+    path: ['cpu', 0, 'id'],
+    message: /unknown CPU flavor: cpu3x; did you mean cpu3c\?/,
+    suggestion: 'cpu3c',
+  },
+  'vcpu-invalid-for-flavor': {
+    good: cpuSpec([{ id: 'cpu5g', vcpuCount: 64 }]),
+    bad: cpuSpec([{ id: 'cpu3c', vcpuCount: 16 }]),
+    path: ['cpu', 0, 'vcpuCount'],
+    message: /cpu3c offers 2 to 8 vCPUs; got: 16/,
+  },
+  'data-center-unknown': {
+    good: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-3'] }),
+    bad: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-4'] }),
+    path: ['dataCenterIds', 0],
+    message: /unknown data center: US-TX-4; did you mean US-TX-3\?/,
+    suggestion: 'US-TX-3',
+  },
+  'template-unknown': {
+    good: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_vllm' }),
+    bad: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_vlm' }),
+    path: ['templateId'],
+    message: /no template tpl_vlm .*did you mean tpl_vllm\?/,
+  },
+  'template-not-serverless': {
+    good: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_vllm' }),
+    bad: gpuSpec({ pools: ['ADA_24'] }, { templateId: 'tpl_jupyter' }),
+    path: ['templateId'],
+    message: /Jupyter pod is a pod template/,
+  },
+  'cuda-not-offered': {
+    good: gpuSpec({ pools: ['ADA_24'], allowedCudaVersions: ['12.8', '11.8'] }),
+    bad: gpuSpec({ pools: ['AMPERE_80'], allowedCudaVersions: ['12.8'] }),
+    path: ['gpu', 'allowedCudaVersions'],
+    message: /no GPU in AMPERE_80 offers CUDA 12.8 \(offered: 11.8, 12.2\).*more pools/,
+  },
+  'no-stock-in-data-centers': {
+    good: gpuSpec({ pools: ['ADA_24', 'AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'] }),
+    bad: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['EU-RO-1'] }),
+    path: ['dataCenterIds'],
+    message: /no.*stock in EU-RO-1.*THROTTLED.*leaving dataCenterIds unset/,
+  },
+  'network-volume-placement': {
+    good: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-3'], networkVolumes: ['vol_tx'] }),
+    bad: gpuSpec({ pools: ['AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'], networkVolumes: ['vol_tx'] }),
+    path: ['networkVolumes', 0],
+    message: /lives in US-TX-3, outside dataCenterIds \(EU-RO-1\)/,
+  },
+  'network-volume-unknown': {
+    good: gpuSpec({ pools: ['ADA_24'] }, { networkVolumes: ['vol_tx'] }),
+    bad: gpuSpec({ pools: ['ADA_24'] }, { networkVolumes: ['vol_tz'] }),
+    path: ['networkVolumes', 0],
+    message: /no network volume vol_tz in your account; did you mean vol_tx\?/,
+  },
+  'registry-unknown': {
+    good: gpuSpec({ pools: ['ADA_24'] }, { registry: 'reg_docker' }),
+    bad: gpuSpec({ pools: ['ADA_24'] }, { registry: 'reg_dock' }),
+    path: ['registry'],
+    message: /no registry credential reg_dock/,
+  },
 };
 
 describe('catalog rules', () => {
@@ -63,13 +137,19 @@ describe('catalog rules', () => {
     });
   }
 
-  it('rule 5: a template\'s CUDA set counts when the spec states none', () => {
+  it("rule 5: a template's CUDA set counts when the spec states none", () => {
     const problems = validateSpecData(gpuSpec({ pools: ['AMPERE_80'] }, { templateId: 'tpl_vllm' }), 'create', { catalog });
-    assert.deepEqual(problems.map((p) => [p.code, p.path]), [['cuda-not-offered', ['templateId']]]);
-    assert.deepEqual(validateSpecData(gpuSpec({ pools: ['AMPERE_80'], minCudaVersion: '11.8' }, { templateId: 'tpl_vllm' }), 'create', { catalog }), []);
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.path]),
+      [['cuda-not-offered', ['templateId']]],
+    );
+    assert.deepEqual(
+      validateSpecData(gpuSpec({ pools: ['AMPERE_80'], minCudaVersion: '11.8' }, { templateId: 'tpl_vllm' }), 'create', { catalog }),
+      [],
+    );
   });
 
-  it('offers the pool\'s other types for a GPU type written as a pool', () => {
+  it("offers the pool's other types for a GPU type written as a pool", () => {
     const [problem] = validateSpecData(gpuSpec({ pools: ['NVIDIA GeForce RTX 4090'] }), 'create', { catalog });
     assert.deepEqual(problem.related, ['NVIDIA L4']);
   });

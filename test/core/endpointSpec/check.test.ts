@@ -28,7 +28,9 @@ describe('schemas', () => {
       }
       for (const [key, value] of Object.entries(record)) if (key !== 'examples') walk(value, `${where}/${key}`);
     };
-    SCHEMAS.forEach((s) => walk(s, String(s.$id)));
+    SCHEMAS.forEach((s) => {
+      walk(s, String(s.$id));
+    });
     assert.deepEqual(missing, []);
   });
 });
@@ -46,7 +48,10 @@ describe('starters', () => {
 
 describe('args decoding', () => {
   it('splits shell words with quotes and escapes', () => {
-    assert.deepEqual(splitShellWords(`python -c 'print("hi")' a\\ b "x \\"y\\""`), { ok: true, words: ['python', '-c', 'print("hi")', 'a b', 'x "y"'] });
+    assert.deepEqual(splitShellWords(`python -c 'print("hi")' a\\ b "x \\"y\\""`), {
+      ok: true,
+      words: ['python', '-c', 'print("hi")', 'a b', 'x "y"'],
+    });
   });
   it('reads the JSON object form', () => {
     assert.deepEqual(decodeArgs('{"cmd": ["serve"]}'), { ok: true, command: { entrypoint: [], cmd: ['serve'] } });
@@ -69,16 +74,31 @@ describe('validateSpecData', () => {
 
   it('marks each error with the status the service answers', () => {
     const problems = validateSpecData({ ...valid, cpu: [{ id: 'cpu3c', vcpuCount: 4 }], bogus: 1 });
-    assert.deepEqual(problems.map((p) => [p.code, p.status]).sort(), [['compute-choice', 400], ['compute-choice', 400], ['unknown-property', 422]]);
+    assert.deepEqual(problems.map((p) => [p.code, p.status]).sort(), [
+      ['compute-choice', 400],
+      ['compute-choice', 400],
+      ['unknown-property', 422],
+    ]);
   });
 
   it('validates update bodies: gpu without pools keeps the selection', () => {
     assert.deepEqual(validateSpecData({ gpu: { count: 2 } }, 'update'), []);
-    assert.deepEqual(validateSpecData({ type: 'QUEUE' }, 'update').map((p) => p.code), ['unknown-property']);
+    assert.deepEqual(
+      validateSpecData({ type: 'QUEUE' }, 'update').map((p) => p.code),
+      ['unknown-property'],
+    );
   });
 
   it('never throws on any JSON value', () => {
-    for (const value of [null, undefined, 0, 'x', [], [1], { gpu: null, cpu: 'x', workers: [], scaling: { type: 5 }, env: 'x', ports: {} }]) {
+    for (const value of [
+      null,
+      undefined,
+      0,
+      'x',
+      [],
+      [1],
+      { gpu: null, cpu: 'x', workers: [], scaling: { type: 5 }, env: 'x', ports: {} },
+    ]) {
       assert.ok(Array.isArray(validateSpecData(value)));
     }
   });

@@ -12,8 +12,21 @@ test('the committed validators are the ones the schemas compile to now', async (
 });
 
 test('the compiled validators report unknown properties and wrong types', () => {
-  const problems = validateAgainstSchema({ name: 'x', type: 'QUEUE', scaling: { type: 'QUEUE_DELAY', queueDelay: 'soon' }, imageName: 'a:b', gpu: { pools: ['ADA_24'] }, colour: 'red' }, 'create');
+  const problems = validateAgainstSchema(
+    {
+      name: 'x',
+      type: 'QUEUE',
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 'soon' },
+      imageName: 'a:b',
+      gpu: { pools: ['ADA_24'] },
+      colour: 'red',
+    },
+    'create',
+  );
   const codes = problems.map((p) => `${p.code}@${p.path.join('.')}`).sort();
   assert.ok(codes.includes('unknown-property@colour'), codes.join(', '));
-  assert.ok(codes.some((c) => c.startsWith('wrong-type@scaling.queueDelay')), codes.join(', '));
+  assert.ok(
+    codes.some((c) => c.startsWith('wrong-type@scaling.queueDelay')),
+    codes.join(', '),
+  );
 });

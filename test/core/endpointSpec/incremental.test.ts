@@ -23,7 +23,27 @@ function random(seed: number): () => number {
   };
 }
 
-const INSERTIONS = ['---\n', '\n---\n', '# note\n', 'x', ': ', '  ', '\n', '"', "'", '|\n', '- ', '...\n', '%YAML 1.2\n', '---', '{', '&a ', '*a', '\t', 'workers:\n  min: 9\n'];
+const INSERTIONS = [
+  '---\n',
+  '\n---\n',
+  '# note\n',
+  'x',
+  ': ',
+  '  ',
+  '\n',
+  '"',
+  "'",
+  '|\n',
+  '- ',
+  '...\n',
+  '%YAML 1.2\n',
+  '---',
+  '{',
+  '&a ',
+  '*a',
+  '\t',
+  'workers:\n  min: 9\n',
+];
 
 function edit(text: string, next: () => number): string {
   const at = Math.floor(next() * (text.length + 1));
@@ -39,7 +59,8 @@ function edit(text: string, next: () => number): string {
 function assertSameAsWhole(checker: IncrementalChecker, text: string, context = {}, note = ''): void {
   const incremental = checker.check(text, 'yaml', 'create', context);
   const whole = checkSpecText(text, 'yaml', 'create', context);
-  if (process.env.INCREMENTAL_DUMP && JSON.stringify(incremental) !== JSON.stringify(whole)) writeFileSync(process.env.INCREMENTAL_DUMP, text);
+  if (process.env.INCREMENTAL_DUMP && JSON.stringify(incremental) !== JSON.stringify(whole))
+    writeFileSync(process.env.INCREMENTAL_DUMP, text);
   assert.deepStrictEqual(incremental, whole, `differs from the whole-file check ${note}\n---- text ----\n${text}`);
 }
 

@@ -12,7 +12,8 @@ import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../
 
 let emulator: RunningEmulator;
 let catalog: Catalog;
-const get = async (path: string): Promise<unknown> => (await fetch(`${emulator.restUrl}${path}`, { headers: { Authorization: `Bearer ${DEFAULT_DEV_API_KEY}` } })).json();
+const get = async (path: string): Promise<unknown> =>
+  (await fetch(`${emulator.restUrl}${path}`, { headers: { Authorization: `Bearer ${DEFAULT_DEV_API_KEY}` } })).json();
 
 before(async () => {
   emulator = await startEmulator({ port: 0, jobsPort: 0 });
@@ -59,7 +60,10 @@ const GRAPHQL = {
   gpuIds: 'AMPERE_24,-NVIDIA L4',
   containerDiskInGb: 20,
   dockerArgs: 'python -u handler.py',
-  env: [{ key: 'MODEL', value: 'llama' }, { key: 'EMPTY', value: null }],
+  env: [
+    { key: 'MODEL', value: 'llama' },
+    { key: 'EMPTY', value: null },
+  ],
   ports: '8000/http,22/tcp',
   scalerType: 'REQUEST_COUNT',
   scalerValue: 3,
@@ -106,23 +110,40 @@ describe('migration', () => {
     assert.equal(spec.disk, 20);
     assert.equal(spec.args, 'python -u handler.py');
     assert.deepEqual(spec.scaling, { type: 'REQUEST_COUNT', requestCount: 3 });
-    assert.equal((spec.workers as Record<string, unknown> | undefined)?.idleTimeout, undefined, 'idleTimeout cannot go with QUEUE + REQUEST_COUNT');
+    assert.equal(
+      (spec.workers as Record<string, unknown> | undefined)?.idleTimeout,
+      undefined,
+      'idleTimeout cannot go with QUEUE + REQUEST_COUNT',
+    );
     assert.ok((spec.dataCenterIds as string[]).every((id) => id.startsWith('US-')));
     assert.ok(result.migration.notes.some((n) => /idleTimeout dropped/.test(n)));
     assert.ok(result.migration.notes.some((n) => /locations US became data centers/.test(n)));
   });
 
   it('converts a v1 CPU body', () => {
-    const result = migrateLegacyBody({ name: 'cpu', imageName: 'x', computeType: 'CPU', cpuFlavorIds: ['cpu3c', 'cpu5c'], vcpuCount: 4, workersMax: 2 }, catalog);
+    const result = migrateLegacyBody(
+      { name: 'cpu', imageName: 'x', computeType: 'CPU', cpuFlavorIds: ['cpu3c', 'cpu5c'], vcpuCount: 4, workersMax: 2 },
+      catalog,
+    );
     assert.ok(result.ok);
-    assert.deepEqual(result.migration.spec.cpu, [{ id: 'cpu3c', vcpuCount: 4 }, { id: 'cpu5c', vcpuCount: 4 }]);
+    assert.deepEqual(result.migration.spec.cpu, [
+      { id: 'cpu3c', vcpuCount: 4 },
+      { id: 'cpu5c', vcpuCount: 4 },
+    ]);
   });
 
-  for (const [label, body] of [['v1 GPU', V1_GPU], ['GraphQL', GRAPHQL], ['v1 CPU', { name: 'cpu', imageName: 'x', computeType: 'CPU', cpuFlavorIds: ['cpu3c'], vcpuCount: 4 }]] as const) {
+  for (const [label, body] of [
+    ['v1 GPU', V1_GPU],
+    ['GraphQL', GRAPHQL],
+    ['v1 CPU', { name: 'cpu', imageName: 'x', computeType: 'CPU', cpuFlavorIds: ['cpu3c'], vcpuCount: 4 }],
+  ] as const) {
     it(`the converted ${label} body is valid and the emulator creates it`, async () => {
       const result = migrateLegacyBody(body, catalog);
       assert.ok(result.ok);
-      assert.deepEqual(validateSpecData(result.migration.spec, 'create', { catalog }).filter((p) => p.severity === 'error'), []);
+      assert.deepEqual(
+        validateSpecData(result.migration.spec, 'create', { catalog }).filter((p) => p.severity === 'error'),
+        [],
+      );
       const created = await create(result.migration.spec);
       assert.equal(created.status, 201, JSON.stringify(created.body));
     });

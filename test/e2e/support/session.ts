@@ -32,12 +32,21 @@ export interface EditorSessionOptions {
 export async function startEditorSession(options: EditorSessionOptions = {}): Promise<EditorSession> {
   const workspace = mkdtempSync(join(tmpdir(), 'endpoint-studio-workspace-'));
   cpSync(EXAMPLES_DIR, workspace, { recursive: true });
-  const cleanups: Array<() => Promise<void> | void> = [() => rmSync(workspace, { recursive: true, force: true })];
+  const cleanups: Array<() => Promise<void> | void> = [
+    () => {
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  ];
   const stop = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
-    const server = await CodeServer.start({ workspace, extensions: [packagedExtensionPath()], env: options.env ?? {}, userSettings: options.userSettings ?? {} });
+    const server = await CodeServer.start({
+      workspace,
+      extensions: [packagedExtensionPath()],
+      env: options.env ?? {},
+      userSettings: options.userSettings ?? {},
+    });
     cleanups.push(() => server.stop());
     const workbench = await Workbench.launch(options.prepare);
     cleanups.push(() => workbench.close());

@@ -92,7 +92,9 @@ export class Workbench {
 
   async quickInputRows(): Promise<string[]> {
     await this.quickInput.locator('.monaco-list-row').first().waitFor();
-    return this.quickInput.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    return this.quickInput
+      .locator('.monaco-list-row')
+      .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()));
   }
 
   /** Opens the Command Palette and types `query` after the `>` prefix, without choosing anything. */
@@ -150,7 +152,11 @@ export class Workbench {
   /** Waits until the active editor's text matches, e.g. after an edit the editor applies asynchronously. */
   async waitForEditorText(pattern: RegExp): Promise<string> {
     let text = '';
-    await waitUntil(async () => pattern.test((text = await this.editorText())), `editor text to match ${pattern}`, () => text);
+    await waitUntil(
+      async () => pattern.test((text = await this.editorText())),
+      `editor text to match ${pattern}`,
+      () => text,
+    );
     return text;
   }
 
@@ -175,20 +181,24 @@ export class Workbench {
     await panel.waitFor();
     await this.page.locator('.part.panel input[placeholder^="Filter (e.g. text"]').fill(`**/${fileName}`);
     let rows: Problem[] = [];
-    await waitUntil(async () => {
-      // No named helpers inside: the callback runs in the page, where tsx's __name shim does not exist.
-      rows = await panel.locator('.monaco-list-row:has(.marker-message-details-container)').evaluateAll((els) =>
-        els.map((row) => {
-          const [message, source, code, position] = ['.marker-message', '.marker-source', '.marker-code', '.marker-line'].map(
-            (selector) => row.querySelector(selector)?.textContent?.trim() ?? '',
-          );
-          const icon = row.querySelector('.marker-icon')?.className ?? '';
-          const severity = icon.includes('error') ? 'error' : icon.includes('warning') ? 'warning' : 'info';
-          return { severity, message, source, code, position } as Problem;
-        }),
-      );
-      return until(rows);
-    }, `Problems panel: ${description}`, () => formatProblems(rows));
+    await waitUntil(
+      async () => {
+        // No named helpers inside: the callback runs in the page, where tsx's __name shim does not exist.
+        rows = await panel.locator('.monaco-list-row:has(.marker-message-details-container)').evaluateAll((els) =>
+          els.map((row) => {
+            const [message, source, code, position] = ['.marker-message', '.marker-source', '.marker-code', '.marker-line'].map(
+              (selector) => row.querySelector(selector)?.textContent?.trim() ?? '',
+            );
+            const icon = row.querySelector('.marker-icon')?.className ?? '';
+            const severity = icon.includes('error') ? 'error' : icon.includes('warning') ? 'warning' : 'info';
+            return { severity, message, source, code, position };
+          }),
+        );
+        return until(rows);
+      },
+      `Problems panel: ${description}`,
+      () => formatProblems(rows),
+    );
     return rows;
   }
 
@@ -205,10 +215,14 @@ export class Workbench {
     const widget = this.page.locator('.suggest-widget.visible');
     await widget.locator('.monaco-list-row').first().waitFor();
     let labels: string[] = [];
-    await waitUntil(async () => {
-      labels = await widget.locator('.monaco-list-row .label-name').evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
-      return expected.every((e) => labels.includes(e));
-    }, `suggestions include ${expected.join(', ')}`, () => labels.join(', '));
+    await waitUntil(
+      async () => {
+        labels = await widget.locator('.monaco-list-row .label-name').evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
+        return expected.every((e) => labels.includes(e));
+      },
+      `suggestions include ${expected.join(', ')}`,
+      () => labels.join(', '),
+    );
     return labels;
   }
 
@@ -219,10 +233,14 @@ export class Workbench {
     const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content');
     await hover.first().waitFor();
     let text = '';
-    await waitUntil(async () => {
-      text = await hover.first().innerText();
-      return text.includes(expected);
-    }, `hover contains ${expected}`, () => text);
+    await waitUntil(
+      async () => {
+        text = await hover.first().innerText();
+        return text.includes(expected);
+      },
+      `hover contains ${expected}`,
+      () => text,
+    );
     return text;
   }
 
