@@ -5,24 +5,22 @@
  * Exit codes: 0 answered (also when there is no spend), 1 the service refused or failed,
  * 2 usage error or no key.
  */
-import { configFromEnvironment, createApiClient, type ApiClient, type Environment } from '../core/api';
 import { BUCKET_SIZES } from '../core/billing/buckets';
 import { formatAmount } from '../core/billing/format';
 import {
   checkBillingRequest,
   fetchBilling,
   KINDS,
+  type BillingFilter,
   type BillingKind,
   type BillingRequest,
   type BillingRequestInput,
   type BillingResponse,
 } from '../core/billing/query';
-import type { CliIo } from './inputs';
+import { readCommandLine, usageError } from './args';
+import { serviceClient, type ServiceIo } from './service';
 
-export interface BillingIo extends CliIo {
-  /** Defaults to `process.env`. */
-  env?: Environment;
-}
+export type BillingIo = ServiceIo;
 
 export const BILLING_HELP = `Usage:
   endpoint-studio billing pods [--grouping podId|gpuId] [--pod-id ID] [--gpu-id ID] [window] [--output table|json]
@@ -36,81 +34,104 @@ The service widens the window to whole buckets. Grouping defaults: pods gpuId, s
 json prints the service's answer as it came.
 Exit status: 0 answered, 1 the service refused or failed, 2 usage error or no API key.`;
 
-const SUBCOMMANDS: Record<string, BillingKind> = { pods: 'pods', serverless: 'serverless', 'network-volume': 'networkVolumes' };
+const SUBCOMMANDS = new Map<string, BillingKind>([
+  ['pods', 'pods'],
+  ['serverless', 'serverless'],
+  ['network-volume', 'networkVolumes'],
+]);
 
-/** Flag → request field; which kinds take which is checked by the request check. */
-const FLAGS: Record<string, keyof BillingRequestInput> = {
-  '--bucket-size': 'bucketSize',
-  '--start-time': 'startTime',
-  '--end-time': 'endTime',
-  '--grouping': 'grouping',
-  '--pod-id': 'podId',
-  '--endpoint-id': 'endpointId',
-  '--gpu-id': 'gpuId',
-};
+/** Flag → request field; which kinds take which is checked here and by the request check. */
+const FIELD_FLAGS = {
+  'bucket-size': 'bucketSize',
+  'start-time': 'startTime',
+  'end-time': 'endTime',
+  grouping: 'grouping',
+  'pod-id': 'podId',
+  'endpoint-id': 'endpointId',
+  'gpu-id': 'gpuId',
+} as const satisfies Record<string, keyof BillingRequestInput>;
 
-function usage(io: BillingIo, problem: string): number {
-  io.err(`endpoint-studio billing: ${problem}\n\n${BILLING_HELP}`);
-  return 2;
+type FieldFlag = keyof typeof FIELD_FLAGS;
+
+const COMMAND_LINE = {
+  command: 'billing',
+  usage: BILLING_HELP,
+  options: {
+    output: { type: 'string', short: 'o', default: 'table' },
+    'bucket-size': { type: 'string' },
+    'start-time': { type: 'string' },
+    'end-time': { type: 'string' },
+    grouping: { type: 'string' },
+    'pod-id': { type: 'string' },
+    'endpoint-id': { type: 'string' },
+    'gpu-id': { type: 'string' },
+  },
+  allowPositionals: true,
+} as const;
+
+interface BillingOptions {
+  readonly request: BillingRequest;
+  readonly output: 'table' | 'json';
 }
 
 export async function runBilling(args: string[], io: BillingIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.out(`${BILLING_HELP}\n`);
-    return 0;
-  }
-  const [sub, ...rest] = args;
-  const kind = sub === undefined ? undefined : SUBCOMMANDS[sub];
-  if (!kind)
-    return usage(io, sub === undefined ? 'name what to bill: pods, serverless or network-volume' : `unknown billing command: ${sub}`);
-  const input: BillingRequestInput = { kind };
-  let output = 'table';
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = eq > 0 ? arg.slice(eq + 1) : rest[++i];
-    if (flag === '--output' || flag === '-o') {
-      output = value ?? '';
-      if (output !== 'table' && output !== 'json') return usage(io, `--output takes table or json; got: ${value ?? '(nothing)'}`);
-      continue;
-    }
-    const field = FLAGS[flag];
-    if (!field) return usage(io, `unknown option for billing ${sub}: ${flag}`);
-    if (value === undefined || value.startsWith('--')) return usage(io, `${flag} needs a value`);
-    if (!KINDS[kind].filters.includes(field as never) && ['podId', 'endpointId', 'gpuId'].includes(field))
-      return usage(io, `billing ${sub} has no ${flag} flag`);
-    if (field === 'grouping' && KINDS[kind].groupings.length === 0) return usage(io, `billing ${sub} has no --grouping flag`);
-    input[field] = value;
-  }
-  const checked = checkBillingRequest(input);
-  if ('error' in checked) return usage(io, checked.error);
-
-  const client = clientFor(io);
+  const options = billingOptions(args, io);
+  if (typeof options === 'number') return options;
+  const client = serviceClient('billing', io);
   if (typeof client === 'number') return client;
   let response: BillingResponse;
   try {
-    response = await fetchBilling(client, checked.request);
+    response = await fetchBilling(client, options.request);
   } catch (error) {
     io.err(`endpoint-studio billing: billing failed: ${client.redact(error instanceof Error ? error.message : String(error))}`);
     return 1;
   }
-  io.out(output === 'json' ? `${JSON.stringify(response, null, 2)}\n` : renderTable(checked.request, response));
+  io.out(options.output === 'json' ? `${JSON.stringify(response, null, 2)}\n` : renderTable(options.request, response));
   return 0;
 }
 
-function clientFor(io: BillingIo): ApiClient | number {
-  const config = configFromEnvironment(io.env ?? process.env);
-  if (!config.apiKey) {
-    io.err('endpoint-studio billing: no API key: set ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY)');
-    return 2;
+/** The checked request and output form, or the exit status after printing help or a usage error. */
+function billingOptions(args: string[], io: BillingIo): BillingOptions | number {
+  const [first] = args;
+  const line = readCommandLine(COMMAND_LINE, args, io, (problem) =>
+    problem.kind === 'unknownOption' && SUBCOMMANDS.has(first) ? `unknown option for billing ${first}: ${problem.subject}` : problem.reason,
+  );
+  if (typeof line === 'number') return line;
+  const [sub, ...extra] = line.positionals;
+  const kind = SUBCOMMANDS.get(sub);
+  if (kind === undefined)
+    return usageError(
+      COMMAND_LINE,
+      io,
+      line.positionals.length === 0 ? 'name what to bill: pods, serverless or network-volume' : `unknown billing command: ${sub}`,
+    );
+  if (extra.length > 0) return usageError(COMMAND_LINE, io, `unexpected argument: ${extra[0]}`);
+  const { output } = line.values;
+  if (output !== 'table' && output !== 'json') return usageError(COMMAND_LINE, io, `--output takes table or json; got: ${output}`);
+  const input = requestInput(kind, sub, line.values);
+  if (typeof input === 'string') return usageError(COMMAND_LINE, io, input);
+  const checked = checkBillingRequest(input);
+  if ('error' in checked) return usageError(COMMAND_LINE, io, checked.error);
+  return { request: checked.request, output };
+}
+
+/** The request the flags ask for, or which flag this kind of billing does not take. */
+function requestInput(kind: BillingKind, sub: string, values: Partial<Record<FieldFlag, string>>): BillingRequestInput | string {
+  const info = KINDS[kind];
+  const input: BillingRequestInput = { kind };
+  for (const flag of Object.keys(FIELD_FLAGS) as FieldFlag[]) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    const field = FIELD_FLAGS[flag];
+    const takes = field === 'grouping' ? info.groupings.length > 0 : !isFilter(field) || info.filters.includes(field);
+    if (!takes) return `billing ${sub} has no --${flag} flag`;
+    input[field] = value;
   }
-  try {
-    return createApiClient({ ...config, userAgent: 'endpoint-studio-cli' });
-  } catch (error) {
-    io.err(`endpoint-studio billing: ${(error as Error).message}`);
-    return 2;
-  }
+  return input;
+}
+
+function isFilter(field: string): field is BillingFilter {
+  return field === 'podId' || field === 'endpointId' || field === 'gpuId';
 }
 
 /** A heading with the resolved window, then aligned columns, then the totals line. */
@@ -131,7 +152,7 @@ export function renderTable(request: BillingRequest, response: BillingResponse):
   const text = (record: Record<string, unknown>, column: string): string => {
     const value = record[column];
     if (money.has(column)) return formatAmount(typeof value === 'number' ? value : 0);
-    return String(value ?? '');
+    return cellText(value);
   };
   const rows = response.records.map((r) => columns.map((c) => text(r, c)));
   const totalRow = columns.map((c, i) => (i === 0 ? 'TOTAL' : money.has(c) ? formatAmount(totals[c] ?? 0) : ''));
@@ -143,4 +164,11 @@ export function renderTable(request: BillingRequest, response: BillingResponse):
       .join('  ')
       .trimEnd();
   return `${[heading, line(titles), ...rows.map(line), line(totalRow)].join('\n')}\n`;
+}
+
+/** An id or a time as the service wrote it; nothing for a missing one. */
+function cellText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import { checkSpecText, type SpecDiagnostic } from '../core/endpointSpec/check';
-import { formatForFileName } from '../core/endpointSpec/parse';
+import { specFormatOf } from '../core/protocol';
 import { loadCatalogOption, readSpecFile } from './inputs';
 
 /** A file's problems, or why it could not be read (said on stderr, in file order, by the caller). */
@@ -47,10 +47,10 @@ async function checkHere(files: string[], catalog: Catalog | undefined): Promise
   };
   for (const [index, file] of files.entries()) {
     for (let ahead = index; ahead < Math.min(files.length, index + READ_AHEAD); ahead++) reads[ahead] ??= read(files[ahead]);
-    const { text, error } = await reads[index]!;
+    const { text, error } = await (reads[index] ?? read(file));
     reads[index] = undefined;
     if (text === undefined) outcomes.push({ file, unreadable: error ?? `endpoint-studio validate: cannot read ${file}` });
-    else outcomes.push({ file, diagnostics: checkSpecText(text, formatForFileName(file), 'create', { catalog }).diagnostics });
+    else outcomes.push({ file, diagnostics: checkSpecText(text, specFormatOf(file), 'create', { catalog }).diagnostics });
   }
   return outcomes;
 }
@@ -77,5 +77,7 @@ export function isValidateWorker(): boolean {
 export async function runValidateWorker(): Promise<void> {
   const task = workerData as WorkerTask;
   const catalog = loadCatalogOption(task.catalogPath, 'validate', { out: () => undefined, err: () => undefined });
-  parentPort!.postMessage(await checkHere(task.files, catalog || undefined));
+  const port = parentPort;
+  if (!port) throw new Error('the validation task runs only in a worker thread');
+  port.postMessage(await checkHere(task.files, catalog || undefined));
 }

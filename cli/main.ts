@@ -1,5 +1,6 @@
 /** The `endpoint-studio` command line: validate specs, run the language server, run the emulator. */
 import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isValidateWorker, runValidateWorker } from './checkFiles';
 import { runEmulatorCli } from '../emulator/cli';
@@ -38,7 +39,8 @@ function deployIo() {
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
-  const [command, ...rest] = argv;
+  const command = argv.at(0);
+  const rest = argv.slice(1);
   switch (command) {
     case 'validate':
       return runValidate(rest, io);
@@ -57,7 +59,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'lsp':
       // The server owns stdin/stdout from here on; the process lives as long as the client. It is the
       // language server's own bundle, next to this one, so the CLI does not carry a second copy of it.
-      require(join(__dirname, 'server.js'));
+      createRequire(__filename)(join(__dirname, 'server.js'));
       return undefined;
     case undefined:
     case 'help':

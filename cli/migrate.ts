@@ -6,10 +6,13 @@
  */
 import { writeFileAtomic } from '../core/util/atomicWrite';
 import { isLegacyBody, migrateLegacyBody } from '../core/endpointSpec/migrate';
-import { formatForFileName, parseSpecText } from '../core/endpointSpec/parse';
+import { parseSpecText } from '../core/endpointSpec/parse';
+import { specFormatOf } from '../core/protocol';
 import { serializeSpec } from '../core/endpointSpec/serialize';
-import { formatJsonPath } from '../core/endpointSpec/tree';
+import { formatJsonPath, type SpecDocument, type SpecFormat } from '../core/endpointSpec/tree';
+import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import { validateSpecData } from '../core/endpointSpec/validate';
+import { readCommandLine, usageError } from './args';
 import { loadCatalogOption, readSpecFile, type CliIo } from './inputs';
 
 export const MIGRATE_HELP = `Usage: endpoint-studio migrate [--write] [--catalog FILE] <files...>
@@ -21,27 +24,20 @@ $ENDPOINT_STUDIO_CATALOG_FILE). Without --write the converted specs are printed.
 
 Exit status: 0 converted, 1 a spec could not be converted or is invalid afterwards, 2 usage error.`;
 
+const COMMAND_LINE = {
+  command: 'migrate',
+  usage: MIGRATE_HELP,
+  options: { write: { type: 'boolean', default: false }, catalog: { type: 'string' } },
+  allowPositionals: true,
+} as const;
+
 export async function runMigrate(args: string[], io: CliIo): Promise<number> {
-  let write = false;
-  let catalogPath = process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--write') write = true;
-    else if (arg === '--catalog') catalogPath = args[++i];
-    else if (arg.startsWith('--catalog=')) catalogPath = arg.slice('--catalog='.length);
-    else if (arg === '--help' || arg === '-h') {
-      io.out(`${MIGRATE_HELP}\n`);
-      return 0;
-    } else if (arg.startsWith('-')) {
-      io.err(`endpoint-studio migrate: unknown option: ${arg}\n\n${MIGRATE_HELP}`);
-      return 2;
-    } else files.push(arg);
-  }
-  if (files.length === 0) {
-    io.err(`endpoint-studio migrate: no files given\n\n${MIGRATE_HELP}`);
-    return 2;
-  }
+  const line = readCommandLine(COMMAND_LINE, args, io);
+  if (typeof line === 'number') return line;
+  const { write, catalog: catalogOption } = line.values;
+  const files = line.positionals;
+  if (files.length === 0) return usageError(COMMAND_LINE, io, 'no files given');
+  const catalogPath = catalogOption ?? (process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined);
   const catalog = loadCatalogOption(catalogPath, 'migrate', io);
   if (catalog === false) return 2;
 
@@ -49,50 +45,75 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
   for (const file of files) {
     const text = await readSpecFile(file, 'migrate', io);
     if (text === undefined) return 2;
-    const format = formatForFileName(file);
-    const parts: string[] = [];
-    let changed = false;
-    for (const document of parseSpecText(text, format)) {
-      const original = text
-        .slice(document.span.offset, document.span.offset + document.span.length)
-        .replace(/^---\s*\n/, '')
-        .trimEnd();
-      if (!isLegacyBody(document.data)) {
-        parts.push(original);
-        continue;
-      }
-      const result = migrateLegacyBody(document.data, catalog);
-      if (!result.ok) {
-        io.err(`${file}: not converted: ${result.reason}`);
-        exitCode = 1;
-        parts.push(original);
-        continue;
-      }
-      changed = true;
-      for (const note of result.migration.notes) io.err(`${file}: ${note}`);
-      for (const problem of validateSpecData(result.migration.spec, 'create', { catalog }).filter((p) => p.severity === 'error')) {
-        io.err(`${file}: still to fix after conversion: ${formatJsonPath(problem.path)}: ${problem.message}`);
-        exitCode = 1;
-      }
-      parts.push(
-        serializeSpec(
-          result.migration.spec,
-          format,
-          result.migration.notes.map((n) => `converted from REST v1: ${n}`),
-        ),
-      );
-    }
-    const output = `${parts.join(format === 'json' ? '\n' : '\n---\n')}\n`;
-    if (write && changed) {
-      // A crash between the two steps leaves the old file whole, never half a spec.
-      await writeFileAtomic(file, output);
-      io.err(`${file}: converted to REST v2`);
-    } else if (!write) {
-      if (files.length > 1) io.out(`# ${file}\n`);
-      io.out(output);
-    } else {
-      io.err(`${file}: nothing to convert`);
-    }
+    const converted = convertFile(file, text, catalog, io);
+    if (!converted.clean) exitCode = 1;
+    await deliver(file, converted, { write, several: files.length > 1 }, io);
   }
   return exitCode;
+}
+
+interface Converted {
+  readonly text: string;
+  /** Something legacy was converted. */
+  readonly changed: boolean;
+  /** Nothing failed to convert and nothing is invalid afterwards. */
+  readonly clean: boolean;
+}
+
+/** The file with each legacy document converted and every other one kept as written; problems go to stderr. */
+function convertFile(file: string, text: string, catalog: Catalog | undefined, io: CliIo): Converted {
+  const format = specFormatOf(file);
+  const documents = parseSpecText(text, format).map((document) => convertDocument(file, text, document, format, catalog, io));
+  return {
+    text: `${documents.map((d) => d.text).join(format === 'json' ? '\n' : '\n---\n')}\n`,
+    changed: documents.some((d) => d.changed),
+    clean: documents.every((d) => d.clean),
+  };
+}
+
+function convertDocument(
+  file: string,
+  text: string,
+  document: SpecDocument,
+  format: SpecFormat,
+  catalog: Catalog | undefined,
+  io: CliIo,
+): Converted {
+  const original = text
+    .slice(document.span.offset, document.span.offset + document.span.length)
+    .replace(/^---\s*\n/, '')
+    .trimEnd();
+  if (!isLegacyBody(document.data)) return { text: original, changed: false, clean: true };
+  const result = migrateLegacyBody(document.data, catalog);
+  if (!result.ok) {
+    io.err(`${file}: not converted: ${result.reason}`);
+    return { text: original, changed: false, clean: false };
+  }
+  const { spec, notes } = result.migration;
+  for (const note of notes) io.err(`${file}: ${note}`);
+  const problems = validateSpecData(spec, 'create', { catalog }).filter((p) => p.severity === 'error');
+  for (const problem of problems) io.err(`${file}: still to fix after conversion: ${formatJsonPath(problem.path)}: ${problem.message}`);
+  return {
+    text: serializeSpec(
+      spec,
+      format,
+      notes.map((n) => `converted from REST v1: ${n}`),
+    ),
+    changed: true,
+    clean: problems.length === 0,
+  };
+}
+
+/** Prints the converted file, or with --write replaces it when something was converted. */
+async function deliver(file: string, converted: Converted, options: { write: boolean; several: boolean }, io: CliIo): Promise<void> {
+  if (!options.write) {
+    if (options.several) io.out(`# ${file}\n`);
+    io.out(converted.text);
+  } else if (converted.changed) {
+    // A crash between the two steps leaves the old file whole, never half a spec.
+    await writeFileAtomic(file, converted.text);
+    io.err(`${file}: converted to REST v2`);
+  } else {
+    io.err(`${file}: nothing to convert`);
+  }
 }

@@ -7,9 +7,9 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 import { checkFiles } from './checkFiles';
+import { readCommandLine, usageError } from './args';
 import { diagnosticLine, loadCatalogOption, type CliIo } from './inputs';
-
-const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
+import { SPEC_FILE_GLOB } from '../core/protocol';
 
 export type { CliIo } from './inputs';
 
@@ -18,29 +18,46 @@ interface FileReport {
   readonly diagnostics: SpecDiagnostic[];
 }
 
+export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] [--catalog FILE] <files, folders or globs...>
+
+Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
+schema and every rule of the service. Folders are searched for spec files.
+
+  --format text   file:line:col: severity code message (default)
+  --format json   one JSON array of {file, range, severity, code, message, path}
+  --catalog FILE  also check against a catalog snapshot (pools, GPU types, CPU flavors,
+                  data centers, templates, volumes); default $ENDPOINT_STUDIO_CATALOG_FILE
+
+Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.`;
+
+const COMMAND_LINE = {
+  command: 'validate',
+  usage: VALIDATE_HELP,
+  options: { format: { type: 'string', default: 'text' }, catalog: { type: 'string' } },
+  allowPositionals: true,
+} as const;
+
+interface ValidateOptions {
+  readonly format: 'text' | 'json';
+  readonly catalogPath: string | undefined;
+  readonly inputs: string[];
+}
+
+/** The checked flags and inputs, or the exit status after printing help or a usage error. */
+function validateOptions(args: string[], io: CliIo): ValidateOptions | number {
+  const line = readCommandLine(COMMAND_LINE, args, io);
+  if (typeof line === 'number') return line;
+  const { format, catalog } = line.values;
+  if (format !== 'text' && format !== 'json') return usageError(COMMAND_LINE, io, `--format takes text or json; got: ${format}`);
+  if (catalog === '') return usageError(COMMAND_LINE, io, '--catalog takes a file');
+  if (line.positionals.length === 0) return usageError(COMMAND_LINE, io, 'no files given');
+  return { format, catalogPath: catalog ?? (process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined), inputs: line.positionals };
+}
+
 export async function runValidate(args: string[], io: CliIo): Promise<number> {
-  let format: 'text' | 'json' = 'text';
-  let catalogPath = process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
-  const inputs: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--format' || arg.startsWith('--format=')) {
-      const value = arg.includes('=') ? arg.slice('--format='.length) : args[++i];
-      if (value !== 'text' && value !== 'json') return usage(io, `--format takes text or json; got: ${value ?? 'nothing'}`);
-      format = value;
-    } else if (arg === '--catalog' || arg.startsWith('--catalog=')) {
-      catalogPath = arg.includes('=') ? arg.slice('--catalog='.length) : args[++i];
-      if (!catalogPath) return usage(io, '--catalog takes a file');
-    } else if (arg === '--help' || arg === '-h') {
-      io.out(VALIDATE_HELP);
-      return 0;
-    } else if (arg.startsWith('-') && arg !== '-') {
-      return usage(io, `unknown option: ${arg}`);
-    } else {
-      inputs.push(arg);
-    }
-  }
-  if (inputs.length === 0) return usage(io, 'no files given');
+  const options = validateOptions(args, io);
+  if (typeof options === 'number') return options;
+  const { format, catalogPath, inputs } = options;
   const catalog = loadCatalogOption(catalogPath, 'validate', io);
   if (catalog === false) return 2;
 
@@ -72,7 +89,7 @@ async function expandInputs(inputs: string[], io: CliIo): Promise<string[] | und
     }
     const info = await stat(input).catch(() => undefined);
     if (info?.isDirectory()) {
-      const matches = await glob(SPEC_GLOB, { cwd: input, ignore: ['**/node_modules/**', '**/.git/**'] });
+      const matches = await glob(SPEC_FILE_GLOB, { cwd: input, ignore: ['**/node_modules/**', '**/.git/**'] });
       files.push(...matches.sort().map((m) => `${input.replace(/\/+$/, '')}/${m}`));
     } else {
       files.push(input);
@@ -112,20 +129,3 @@ function renderJson(reports: FileReport[]): string {
   );
   return JSON.stringify(entries, null, 2) + '\n';
 }
-
-function usage(io: CliIo, problem: string): number {
-  io.err(`endpoint-studio validate: ${problem}\n\n${VALIDATE_HELP}`);
-  return 2;
-}
-
-export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] [--catalog FILE] <files, folders or globs...>
-
-Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
-schema and every rule of the service. Folders are searched for spec files.
-
-  --format text   file:line:col: severity code message (default)
-  --format json   one JSON array of {file, range, severity, code, message, path}
-  --catalog FILE  also check against a catalog snapshot (pools, GPU types, CPU flavors,
-                  data centers, templates, volumes); default $ENDPOINT_STUDIO_CATALOG_FILE
-
-Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.`;

@@ -1,15 +1,14 @@
 /** The catalog's source and age in the status bar, and the Refresh Catalog command. */
 import * as vscode from 'vscode';
+import {
+  CATALOG_STATUS_NOTIFICATION,
+  isSpecFile,
+  onNotification,
+  REFRESH_CATALOG_REQUEST,
+  sendRequest,
+  type CatalogStatus,
+} from '../core/protocol';
 import type { LanguageServerHost } from './languageClient';
-
-interface CatalogStatus {
-  readonly state: 'live' | 'cached' | 'pinned' | 'none';
-  readonly fetchedAt?: string;
-  readonly error?: string;
-}
-
-const CATALOG_STATUS_NOTIFICATION = 'endpointStudio/catalogStatus';
-const REFRESH_CATALOG_REQUEST = 'endpointStudio/refreshCatalog';
 
 export function age(fetchedAt: string | undefined, now = Date.now()): string {
   if (!fetchedAt) return 'unknown age';
@@ -22,7 +21,8 @@ export function age(fetchedAt: string | undefined, now = Date.now()): string {
 
 export class CatalogStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('endpointStudio.catalog', vscode.StatusBarAlignment.Right, 90);
-  private readonly disposables: vscode.Disposable[] = [];
+  // The status bar item is disposable without being a vscode.Disposable instance.
+  private readonly disposables: { dispose(): unknown }[] = [];
   private status: CatalogStatus = { state: 'none' };
 
   constructor(
@@ -33,13 +33,13 @@ export class CatalogStatusItem implements vscode.Disposable {
     this.item.command = 'endpointStudio.catalog.refresh';
     this.disposables.push(
       this.item,
-      host.onDidStart((client) =>
+      host.onDidStart((client) => {
         this.disposables.push(
-          client.onNotification(CATALOG_STATUS_NOTIFICATION, (status: CatalogStatus) => {
+          onNotification(client, CATALOG_STATUS_NOTIFICATION, (status) => {
             this.show(status);
           }),
-        ),
-      ),
+        );
+      }),
       vscode.commands.registerCommand('endpointStudio.catalog.refresh', () => this.refresh()),
       vscode.window.onDidChangeActiveTextEditor(() => {
         this.render();
@@ -55,7 +55,7 @@ export class CatalogStatusItem implements vscode.Disposable {
   }
 
   private render(): void {
-    const spec = /\.endpoint\.(ya?ml|json)$/i.test(vscode.window.activeTextEditor?.document.fileName ?? '');
+    const spec = isSpecFile(vscode.window.activeTextEditor?.document.fileName ?? '');
     const { state, fetchedAt, error } = this.status;
     const labels = {
       live: `$(database) Catalog ${age(fetchedAt)}`,
@@ -77,7 +77,7 @@ export class CatalogStatusItem implements vscode.Disposable {
     const client = this.host.client;
     if (!client) return;
     const status = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Refreshing the catalog' }, () =>
-      client.sendRequest<CatalogStatus>(REFRESH_CATALOG_REQUEST),
+      sendRequest(client, REFRESH_CATALOG_REQUEST),
     );
     this.show(status);
     if (status.error)

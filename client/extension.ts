@@ -18,8 +18,9 @@ import { registerBilling } from './billing';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
+  const manifest = context.extension.packageJSON as { version?: unknown };
   log.info(
-    `Endpoint Studio ${String(context.extension.packageJSON.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`,
+    `Endpoint Studio ${String(manifest.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`,
   );
   const session = new Session(new ProfileStore(context), log);
   const host = new LanguageServerHost(context, log, session);

@@ -1,12 +1,12 @@
+/** Starts the language server for spec files and restarts it when its environment changes. */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { SPEC_DOCUMENT_PATTERNS, type ServerInitializationOptions } from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
 import type { Session } from './auth/session';
 
-export const SPEC_DOCUMENT_SELECTOR = [
-  { scheme: 'file', language: 'yaml', pattern: '**/*.endpoint.{yaml,yml}' },
-  { scheme: 'file', language: 'json', pattern: '**/*.endpoint.json' },
-];
+/** The spec files on disk, each with the language the editor gives it. */
+export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ language, pattern }) => ({ scheme: 'file', language, pattern }));
 
 /**
  * Owns the language client. A restart builds a new client, because the server's environment (the
@@ -44,7 +44,7 @@ export class LanguageServerHost implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: SPEC_DOCUMENT_SELECTOR,
       outputChannel: this.log,
-      initializationOptions: { debounceMs: settings.get<number>('validation.debounceMs', 150) },
+      initializationOptions: { debounceMs: settings.get<number>('validation.debounceMs', 150) } satisfies ServerInitializationOptions,
     };
     const client = new LanguageClient('endpointStudio', 'Endpoint Studio Language Server', serverOptions, clientOptions);
     await client.start();

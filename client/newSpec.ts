@@ -1,6 +1,7 @@
 /** `Endpoint Studio: New Endpoint Spec`: pick a starter, name it, and open the new spec file. */
 import * as vscode from 'vscode';
 import { SPEC_STARTERS, starterText } from '../core/endpointSpec/starters';
+import { specFileName } from '../core/protocol';
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -34,7 +35,7 @@ export function registerNewSpecCommand(): vscode.Disposable {
 }
 
 async function chooseTarget(name: string): Promise<vscode.Uri | undefined> {
-  const fileName = `${name}.endpoint.yaml`;
+  const fileName = specFileName(name);
   const active = vscode.window.activeTextEditor?.document.uri;
   const folder = active?.scheme === 'file' ? vscode.Uri.joinPath(active, '..') : vscode.workspace.workspaceFolders?.[0]?.uri;
   if (folder) return vscode.Uri.joinPath(folder, fileName);

@@ -5,10 +5,13 @@
 import * as vscode from 'vscode';
 import type { ResolvedProfile } from './auth/profiles';
 
+/** What the editor's own environment may hold that reaches the service; the profile alone decides these. */
+const SERVICE_VARIABLES = new Set(['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 'ENDPOINT_STUDIO_API_URL', 'ENDPOINT_STUDIO_JOBS_URL']);
+
 export function serverEnvironment(context: vscode.ExtensionContext, profile: ResolvedProfile | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ENDPOINT_STUDIO_CACHE_DIR: context.globalStorageUri.fsPath };
   // Signed out or untrusted (the session then has no profile): the server may use its cache, nothing else.
-  for (const name of ['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 'ENDPOINT_STUDIO_API_URL', 'ENDPOINT_STUDIO_JOBS_URL']) delete env[name];
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVICE_VARIABLES.has(name)));
+  env.ENDPOINT_STUDIO_CACHE_DIR = context.globalStorageUri.fsPath;
   if (profile) {
     env.ENDPOINT_STUDIO_API_URL = profile.apiUrl;
     env.ENDPOINT_STUDIO_JOBS_URL = profile.jobsUrl;

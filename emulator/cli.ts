@@ -2,7 +2,9 @@
  * `endpoint-studio emulator`: runs the emulator in the foreground until SIGINT/SIGTERM.
  * Resolves with the exit code (0 after a clean stop, 2 for bad flags, 1 when it cannot start).
  */
-import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions } from './index';
+import { readCommandLine, usageError, type CommandLine } from '../cli/args';
+import type { CliIo } from '../cli/inputs';
+import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions, type RunningEmulator } from './index';
 
 const USAGE = `Usage: endpoint-studio emulator [options]
 
@@ -22,106 +24,127 @@ Options:
   -h, --help          show this help
 `;
 
-type Parsed = { ok: true; options: EmulatorOptions; help: boolean } | { ok: false; message: string };
+const COMMAND_LINE = {
+  command: 'emulator',
+  usage: USAGE,
+  options: {
+    port: { type: 'string' },
+    'jobs-port': { type: 'string' },
+    host: { type: 'string' },
+    'api-key': { type: 'string' },
+    'read-only-key': { type: 'string' },
+    state: { type: 'string' },
+    'time-scale': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    seed: { type: 'string' },
+    'no-admin': { type: 'boolean', default: false },
+  },
+  allowPositionals: false,
+} as const;
 
-function parseArgs(argv: readonly string[]): Parsed {
-  const options: EmulatorOptions = {};
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    const int = (name: string): number | string => {
-      const v = value();
-      return v !== undefined && /^\d+$/.test(v) && Number(v) <= 65535 ? Number(v) : `${name} needs a port number from 0 to 65535`;
-    };
-    switch (flag) {
-      case '-h':
-      case '--help':
-        help = true;
-        break;
-      case '--port':
-      case '--jobs-port': {
-        const port = int(flag);
-        if (typeof port === 'string') return { ok: false, message: port };
-        if (flag === '--port') options.port = port;
-        else options.jobsPort = port;
-        break;
-      }
-      case '--host':
-      case '--api-key':
-      case '--read-only-key':
-      case '--state': {
-        const v = value();
-        if (!v) return { ok: false, message: `${flag} needs a value` };
-        if (flag === '--host') options.host = v;
-        else if (flag === '--api-key') options.apiKey = v;
-        else if (flag === '--read-only-key') options.readOnlyKey = v;
-        else options.statePath = v;
-        break;
-      }
-      case '--time-scale': {
-        const v = Number(value());
-        if (!(v > 0) || !Number.isFinite(v)) return { ok: false, message: '--time-scale needs a positive number' };
-        options.timeScale = v;
-        break;
-      }
-      case '--seed': {
-        const v = value();
-        if (!v || !/^\d+$/.test(v)) return { ok: false, message: '--seed needs a whole number' };
-        options.seed = Number(v);
-        break;
-      }
-      case '--rate-limit': {
-        const parts = (value() ?? '').split(',').map(Number);
-        if (parts.length !== 3 || parts.some((n) => !Number.isInteger(n) || n < 1))
-          return { ok: false, message: '--rate-limit needs three positive whole numbers: minute,hour,day' };
-        options.rateLimits = { minute: parts[0], hour: parts[1], day: parts[2] };
-        break;
-      }
-      case '--no-admin':
-        options.adminEnabled = false;
-        break;
-      default:
-        return { ok: false, message: `unknown option: ${arg}` };
-    }
-  }
-  if (options.apiKey !== undefined && options.apiKey === options.readOnlyKey)
-    return { ok: false, message: '--read-only-key must differ from --api-key' };
-  return { ok: true, options, help };
-}
+type Flags = CommandLine<typeof COMMAND_LINE.options, false>['values'];
 
 export async function runEmulatorCli(
   argv: string[],
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
-  const parsed = parseArgs(argv);
-  if (!parsed.ok) {
-    err.write(`endpoint-studio emulator: ${parsed.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.help) {
-    out.write(USAGE);
-    return 0;
-  }
-  let emulator;
+  const io: CliIo = {
+    out: (text) => {
+      out.write(text);
+    },
+    err: (text) => {
+      err.write(text);
+    },
+  };
+  const line = readCommandLine(COMMAND_LINE, argv, io);
+  if (typeof line === 'number') return line;
+  const options = emulatorOptions(line.values);
+  if (typeof options === 'string') return usageError(COMMAND_LINE, io, options);
+  let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator(parsed.options);
+    emulator = await startEmulator(options);
   } catch (error) {
-    err.write(`endpoint-studio emulator: could not start: ${(error as Error).message}\n`);
+    err.write(`endpoint-studio emulator: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+  announce(emulator, options, out);
+  await stopSignal();
+  await emulator.close();
+  out.write('Emulator stopped.\n');
+  return 0;
+}
+
+/** The emulator's options from its flags, or what is wrong with the first flag that cannot be used. */
+function emulatorOptions(flags: Flags): EmulatorOptions | string {
+  const problems: string[] = [];
+  const options: EmulatorOptions = {
+    port: portNumber('--port', flags.port, problems),
+    jobsPort: portNumber('--jobs-port', flags['jobs-port'], problems),
+    host: nonEmpty('--host', flags.host, problems),
+    apiKey: nonEmpty('--api-key', flags['api-key'], problems),
+    readOnlyKey: nonEmpty('--read-only-key', flags['read-only-key'], problems),
+    statePath: nonEmpty('--state', flags.state, problems),
+    timeScale: timeScale(flags['time-scale'], problems),
+    rateLimits: rateLimits(flags['rate-limit'], problems),
+    seed: seed(flags.seed, problems),
+    adminEnabled: flags['no-admin'] ? false : undefined,
+  };
+  if (options.apiKey !== undefined && options.apiKey === options.readOnlyKey) problems.push('--read-only-key must differ from --api-key');
+  return problems.length > 0 ? problems[0] : options;
+}
+
+function portNumber(flag: string, value: string | undefined, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value) && Number(value) <= 65535) return Number(value);
+  problems.push(`${flag} needs a port number from 0 to 65535`);
+  return undefined;
+}
+
+function nonEmpty(flag: string, value: string | undefined, problems: string[]): string | undefined {
+  if (value === '') problems.push(`${flag} needs a value`);
+  return value || undefined;
+}
+
+function timeScale(value: string | undefined, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const scale = Number(value);
+  if (scale > 0 && Number.isFinite(scale)) return scale;
+  problems.push('--time-scale needs a positive number');
+  return undefined;
+}
+
+function seed(value: string | undefined, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  problems.push('--seed needs a whole number');
+  return undefined;
+}
+
+function rateLimits(value: string | undefined, problems: string[]): EmulatorOptions['rateLimits'] {
+  if (value === undefined) return undefined;
+  const [minute, hour, day, ...rest] = value.split(',').map(Number);
+  if (rest.length === 0 && [minute, hour, day].every((n) => Number.isInteger(n) && n >= 1)) return { minute, hour, day };
+  problems.push('--rate-limit needs three positive whole numbers: minute,hour,day');
+  return undefined;
+}
+
+/** Where to reach it, and the environment a client needs, ready to paste. */
+function announce(emulator: RunningEmulator, options: EmulatorOptions, out: NodeJS.WritableStream): void {
+  const devKey = options.apiKey === undefined;
   out.write(`Emulator of REST API v2 listening on ${emulator.restUrl}\n`);
   out.write(`Job API listening on ${emulator.jobsUrl}\n`);
-  if (parsed.options.apiKey === undefined) out.write(`API key (development key): ${DEFAULT_DEV_API_KEY}\n`);
-  if (parsed.options.statePath) out.write(`State file: ${parsed.options.statePath}\n`);
+  if (devKey) out.write(`API key (development key): ${DEFAULT_DEV_API_KEY}\n`);
+  if (options.statePath) out.write(`State file: ${options.statePath}\n`);
   out.write(
-    `Try: ENDPOINT_STUDIO_API_URL=${emulator.restUrl} ENDPOINT_STUDIO_JOBS_URL=${emulator.jobsUrl}${parsed.options.apiKey === undefined ? ` ENDPOINT_STUDIO_API_KEY=${DEFAULT_DEV_API_KEY}` : ''}\n`,
+    `Try: ENDPOINT_STUDIO_API_URL=${emulator.restUrl} ENDPOINT_STUDIO_JOBS_URL=${emulator.jobsUrl}${devKey ? ` ENDPOINT_STUDIO_API_KEY=${DEFAULT_DEV_API_KEY}` : ''}\n`,
   );
   out.write('Press Ctrl+C to stop.\n');
-  await new Promise<void>((resolve) => {
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -130,7 +153,4 @@ export async function runEmulatorCli(
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await emulator.close();
-  out.write('Emulator stopped.\n');
-  return 0;
 }

@@ -33,6 +33,15 @@ function queueEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
   return endpoint;
 }
 
+/** Aborted once the caller hangs up, so a long poll stops waiting for an answer nobody reads. */
+function closedSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.on('close', () => {
+    controller.abort();
+  });
+  return controller.signal;
+}
+
 function jobOf(ctx: EmulatorContext, endpoint: StoredEndpoint, jobId: string): Job {
   const job = ctx.sim.job(endpoint.id, jobId);
   if (!job) throw notFound(`job ${jobId}`);
@@ -70,9 +79,8 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
       }
       const job = await submit(c);
       const deadline = ctx.now() + wait;
-      let gone = false;
-      c.res.on('close', () => (gone = true));
-      while (!isTerminal(job.status) && !gone && ctx.now() < deadline) await ctx.sim.waitForChange(job.id, deadline - ctx.now());
+      const gone = closedSignal(c.res);
+      while (!isTerminal(job.status) && !gone.aborted && ctx.now() < deadline) await ctx.sim.waitForChange(job.id, deadline - ctx.now());
       return { status: 200, body: ctx.sim.view(job) };
     }),
     route('GET', '/v2/{id}/status/{jobId}', 'Job status', status),
@@ -80,10 +88,9 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
     route('GET', '/v2/{id}/stream/{jobId}', 'Job output produced since the last call', async ({ params, res }) => {
       const endpoint = queueEndpoint(ctx, params.id);
       const job = jobOf(ctx, endpoint, params.jobId);
-      let gone = false;
-      res.on('close', () => (gone = true));
+      const gone = closedSignal(res);
       // Long-poll briefly so a client polling in a loop does not spin.
-      if (job.chunks.length === job.chunksDelivered && !isTerminal(job.status) && !gone)
+      if (job.chunks.length === job.chunksDelivered && !isTerminal(job.status) && !gone.aborted)
         await ctx.sim.waitForChange(job.id, STREAM_LONG_POLL_MS);
       const fresh = job.chunks.slice(job.chunksDelivered);
       job.chunksDelivered = job.chunks.length;

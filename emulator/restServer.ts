@@ -29,7 +29,7 @@ export interface RestServerDeps {
   faults: FaultInjector;
   adminEnabled: boolean;
   /** Registers an open stream so `close()` can end it; returns the unregister function. */
-  trackStream(close: () => void): () => void;
+  trackStream: (close: () => void) => () => void;
 }
 
 export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -93,8 +93,11 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
         try {
           headers = deps.limiter.consume(caller.key);
         } catch (error) {
-          if (error instanceof ProblemError)
-            headers = { RateLimit: error.headers.RateLimit ?? '', 'RateLimit-Policy': error.headers['RateLimit-Policy'] ?? '' };
+          if (error instanceof ProblemError) {
+            const { headers: sent } = error;
+            const header = (name: string): string => (Object.hasOwn(sent, name) ? sent[name] : '');
+            headers = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimit-Policy') };
+          }
           throw error;
         }
         const { route, params } = router.resolve(method, path);

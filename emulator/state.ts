@@ -7,10 +7,8 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../core/util/atomicWrite';
+import type { EndpointType, FlashBoot, Scaling } from '../core/api/types';
 import type { TemplateRecord } from './catalog/seed';
-
-export type EndpointType = 'QUEUE' | 'LOAD_BALANCER';
-export type Scaling = { type: 'QUEUE_DELAY'; queueDelay: number } | { type: 'REQUEST_COUNT'; requestCount: number };
 
 export interface StoredGpu {
   pools: string[];
@@ -43,7 +41,7 @@ export interface StoredEndpoint {
   dataCenterIds: string[];
   networkVolumes: string[];
   timeout: number;
-  flashboot: 'OFF' | 'FLASHBOOT' | 'PRIORITY_FLASHBOOT';
+  flashboot: FlashBoot;
   createdAt: string;
   /** Configuration version; bumped by every change, compared with each worker's. */
   version: number;
@@ -161,7 +159,9 @@ export function loadState(path: string): EmulatorState | undefined {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`the emulator state file ${path} is not valid JSON (${(error as Error).message}); move it away to start fresh`);
+    throw new Error(`the emulator state file ${path} is not valid JSON (${(error as Error).message}); move it away to start fresh`, {
+      cause: error,
+    });
   }
   if (typeof parsed !== 'object' || parsed === null || (parsed as { formatVersion?: unknown }).formatVersion !== 1) {
     throw new Error(`the emulator state file ${path} is not an emulator state (format version 1); move it away to start fresh`);

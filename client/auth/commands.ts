@@ -33,74 +33,93 @@ export async function checkKey(
 }
 
 export function registerAuthCommands(profiles: ProfileStore, log: vscode.LogOutputChannel): vscode.Disposable {
-  let emulator: RunningEmulator | undefined;
-  const signIn = async (): Promise<void> => {
-    // Restricted Mode sends nothing to the service, not even the key check below.
-    if (!vscode.workspace.isTrusted)
-      return void vscode.window.showWarningMessage(
-        'Endpoint Studio: trust this workspace to sign in; in Restricted Mode nothing is sent to the service',
-      );
-    const name = await vscode.window.showInputBox({
-      title: 'Endpoint Studio: Sign In',
-      prompt: 'Profile name (several keys can be kept, e.g. personal and prod)',
-      value: profiles.activeName && profiles.activeName !== EMULATOR_PROFILE ? profiles.activeName : 'default',
-      validateInput: (v) => (PROFILE_NAME.test(v) ? undefined : 'letters, digits, dot, dash, underscore; up to 40 characters'),
-    });
-    if (!name) return;
-    const apiKey = await vscode.window.showInputBox({
-      title: `Endpoint Studio: API key for ${name}`,
-      prompt: 'The key is kept in the system keychain (SecretStorage) and nowhere else',
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (!apiKey?.trim()) return;
-    const existing = profiles.list().find((p) => p.name === name);
-    const urls = {
-      ...profiles.settingsUrls(),
-      ...(existing?.apiUrl ? { apiUrl: existing.apiUrl } : {}),
-      ...(existing?.jobsUrl ? { jobsUrl: existing.jobsUrl } : {}),
-    };
-    const verdict = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Checking the key' }, () =>
-      checkKey(urls.apiUrl, urls.jobsUrl, apiKey.trim()),
-    );
-    if (!verdict.ok) {
-      void vscode.window.showErrorMessage(`sign-in failed: ${verdict.reason}`);
-      return;
-    }
-    await profiles.save({ name, ...(existing?.apiUrl ? { apiUrl: existing.apiUrl, jobsUrl: existing.jobsUrl } : {}) }, apiKey.trim());
-    log.info(`signed in as profile ${name} (${urls.apiUrl})`);
-    void vscode.window.showInformationMessage(
-      `Signed in as profile ${name}${verdict.readOnlyHint ? `; note: ${verdict.readOnlyHint}` : ''}`,
-    );
-  };
-
+  const emulator = new LocalEmulator();
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('endpointStudio.auth.signIn', signIn),
-    vscode.commands.registerCommand('endpointStudio.auth.signOut', async () => {
-      const name = profiles.activeName;
-      if (!name) return void vscode.window.showInformationMessage('not signed in');
-      await profiles.remove(name);
-      log.info(`signed out of profile ${name}`);
-      void vscode.window.showInformationMessage(`Signed out of profile ${name}; its key was removed`);
-    }),
-    vscode.commands.registerCommand('endpointStudio.auth.switchProfile', async () => {
-      const items = profiles
-        .list()
-        .map((p) => ({ label: p.name, description: p.apiUrl ?? profiles.settingsUrls().apiUrl, picked: p.name === profiles.activeName }));
-      const choice = await vscode.window.showQuickPick([...items, { label: '$(add) Sign in with another key', description: '' }], {
-        title: 'Endpoint Studio: Switch Profile',
-      });
-      if (!choice) return;
-      if (choice.label.startsWith('$(add)')) return signIn();
-      await profiles.activate(choice.label);
-    }),
-    vscode.commands.registerCommand('endpointStudio.emulator.use', async () => {
-      // The emulator runs inside the extension host: it lives as long as this window.
-      emulator ??= await startEmulator({ port: 0, jobsPort: 0 });
-      await profiles.save({ name: EMULATOR_PROFILE, apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl }, DEFAULT_DEV_API_KEY);
-      log.info(`local emulator at ${emulator.restUrl} (jobs ${emulator.jobsUrl}); profile ${EMULATOR_PROFILE} is active`);
-      void vscode.window.showInformationMessage(`Using the local emulator at ${emulator.restUrl} (profile ${EMULATOR_PROFILE})`);
-    }),
-    new vscode.Disposable(() => void emulator?.close()),
+    vscode.commands.registerCommand('endpointStudio.auth.signIn', () => signIn(profiles, log)),
+    vscode.commands.registerCommand('endpointStudio.auth.signOut', () => signOut(profiles, log)),
+    vscode.commands.registerCommand('endpointStudio.auth.switchProfile', () => switchProfile(profiles, log)),
+    vscode.commands.registerCommand('endpointStudio.emulator.use', () => emulator.use(profiles, log)),
+    emulator,
   );
+}
+
+/** Asks for a profile name and a key, checks the key against the service, and keeps it. */
+async function signIn(profiles: ProfileStore, log: vscode.LogOutputChannel): Promise<void> {
+  // Restricted Mode sends nothing to the service, not even the key check below.
+  if (!vscode.workspace.isTrusted)
+    return void vscode.window.showWarningMessage(
+      'Endpoint Studio: trust this workspace to sign in; in Restricted Mode nothing is sent to the service',
+    );
+  const name = await askProfileName(profiles);
+  if (!name) return;
+  const apiKey = (await askApiKey(name))?.trim();
+  if (!apiKey) return;
+  // A profile signed in again keeps the URLs it was given (the emulator's, say).
+  const existing = profiles.list().find((p) => p.name === name);
+  const urls = {
+    ...profiles.settingsUrls(),
+    ...(existing?.apiUrl ? { apiUrl: existing.apiUrl } : {}),
+    ...(existing?.jobsUrl ? { jobsUrl: existing.jobsUrl } : {}),
+  };
+  const verdict = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Checking the key' }, () =>
+    checkKey(urls.apiUrl, urls.jobsUrl, apiKey),
+  );
+  if (!verdict.ok) return void vscode.window.showErrorMessage(`sign-in failed: ${verdict.reason}`);
+  await profiles.save({ name, ...(existing?.apiUrl ? { apiUrl: existing.apiUrl, jobsUrl: existing.jobsUrl } : {}) }, apiKey);
+  log.info(`signed in as profile ${name} (${urls.apiUrl})`);
+  void vscode.window.showInformationMessage(`Signed in as profile ${name}${verdict.readOnlyHint ? `; note: ${verdict.readOnlyHint}` : ''}`);
+}
+
+function askProfileName(profiles: ProfileStore): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: 'Endpoint Studio: Sign In',
+    prompt: 'Profile name (several keys can be kept, e.g. personal and prod)',
+    value: profiles.activeName && profiles.activeName !== EMULATOR_PROFILE ? profiles.activeName : 'default',
+    validateInput: (v) => (PROFILE_NAME.test(v) ? undefined : 'letters, digits, dot, dash, underscore; up to 40 characters'),
+  });
+}
+
+function askApiKey(profileName: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: `Endpoint Studio: API key for ${profileName}`,
+    prompt: 'The key is kept in the system keychain (SecretStorage) and nowhere else',
+    password: true,
+    ignoreFocusOut: true,
+  });
+}
+
+async function signOut(profiles: ProfileStore, log: vscode.LogOutputChannel): Promise<void> {
+  const name = profiles.activeName;
+  if (!name) return void vscode.window.showInformationMessage('not signed in');
+  await profiles.remove(name);
+  log.info(`signed out of profile ${name}`);
+  void vscode.window.showInformationMessage(`Signed out of profile ${name}; its key was removed`);
+}
+
+async function switchProfile(profiles: ProfileStore, log: vscode.LogOutputChannel): Promise<void> {
+  const items = profiles
+    .list()
+    .map((p) => ({ label: p.name, description: p.apiUrl ?? profiles.settingsUrls().apiUrl, picked: p.name === profiles.activeName }));
+  const choice = await vscode.window.showQuickPick([...items, { label: '$(add) Sign in with another key', description: '' }], {
+    title: 'Endpoint Studio: Switch Profile',
+  });
+  if (!choice) return;
+  if (choice.label.startsWith('$(add)')) return signIn(profiles, log);
+  await profiles.activate(choice.label);
+}
+
+/** The local emulator, started on first use; it runs inside the extension host, so it lives as long as this window. */
+class LocalEmulator implements vscode.Disposable {
+  private running: RunningEmulator | undefined;
+
+  async use(profiles: ProfileStore, log: vscode.LogOutputChannel): Promise<void> {
+    const emulator = (this.running ??= await startEmulator({ port: 0, jobsPort: 0 }));
+    await profiles.save({ name: EMULATOR_PROFILE, apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl }, DEFAULT_DEV_API_KEY);
+    log.info(`local emulator at ${emulator.restUrl} (jobs ${emulator.jobsUrl}); profile ${EMULATOR_PROFILE} is active`);
+    void vscode.window.showInformationMessage(`Using the local emulator at ${emulator.restUrl} (profile ${EMULATOR_PROFILE})`);
+  }
+
+  dispose(): void {
+    void this.running?.close();
+  }
 }

@@ -18,7 +18,7 @@ export class Session implements vscode.Disposable {
   readonly onDidScheduleRetry = this.retry.event;
   private current?: { profile: ResolvedProfile; api: ApiClient };
   private unsubscribe?: () => void;
-  private readonly disposables: vscode.Disposable[] = [this.changed, this.quota, this.retry];
+  private readonly disposables: { dispose(): void }[] = [this.changed, this.quota, this.retry];
 
   constructor(
     readonly profiles: ProfileStore,

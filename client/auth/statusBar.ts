@@ -5,7 +5,7 @@ import type { Session } from './session';
 
 export class ProfileStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('endpointStudio.profile', vscode.StatusBarAlignment.Right, 91);
-  private readonly disposables: vscode.Disposable[] = [this.item];
+  private readonly disposables: { dispose(): void }[] = [this.item];
   private quota?: RateLimitSnapshot;
   /** While a rate-limited call waits: when it goes out again; the item counts down to it. */
   private retryAt?: number;
@@ -26,11 +26,9 @@ export class ProfileStatusItem implements vscode.Disposable {
       session.onDidScheduleRetry((notice) => {
         this.showRetry(notice);
       }),
-      {
-        dispose: () => {
-          clearInterval(this.countdown);
-        },
-      },
+      new vscode.Disposable(() => {
+        clearInterval(this.countdown);
+      }),
     );
     this.render();
     this.item.show();

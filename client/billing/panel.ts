@@ -33,7 +33,11 @@ export class BillingPanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     // Another profile is another account: what the panel shows is no longer theirs.
-    this.disposables.push(session.onDidChange(() => this.panel && this.run()));
+    this.disposables.push(
+      session.onDidChange(() => {
+        if (this.panel) this.run();
+      }),
+    );
   }
 
   /** Shows the panel (creating it once) and reads `query`, or the current query with `changes`. */

@@ -1,15 +1,13 @@
 /** The deploy feature: CodeLenses, the deploy/diff/pull commands, and the live virtual documents. */
 import * as vscode from 'vscode';
+import { SPEC_DOCUMENT_PATTERNS } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import { DeployCodeLensProvider } from './codeLens';
 import { registerDeployCommands } from './commands';
 import { LIVE_SCHEME, LiveDocumentProvider, SPEC_SCHEME } from './liveDocuments';
 import { LiveStates } from './specState';
 
-const SPEC_SELECTOR: vscode.DocumentSelector = [
-  { scheme: 'file', pattern: '**/*.endpoint.{yaml,yml}' },
-  { scheme: 'file', pattern: '**/*.endpoint.json' },
-];
+const SPEC_SELECTOR: vscode.DocumentSelector = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
 
 export function registerDeploy(session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
   const states = new LiveStates(session);

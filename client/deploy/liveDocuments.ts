@@ -18,7 +18,7 @@ export class LiveDocumentProvider implements vscode.TextDocumentContentProvider 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     if (uri.scheme === SPEC_SCHEME) {
       const source = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri.fragment));
-      const info = specDocuments(source)[Number(uri.query) || 0];
+      const info = specDocuments(source).at(Number(uri.query) || 0);
       return info?.spec ? `${serializeSpec(toServiceBody(info.spec), 'yaml')}\n` : '';
     }
     const id = uri.path.replace(/^\//, '').replace(/\.yaml$/, '');

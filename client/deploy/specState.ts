@@ -15,7 +15,8 @@ import {
   type Binding,
   type Change,
 } from '../../core/deploy';
-import { formatForFileName, parseSpecText } from '../../core/endpointSpec/parse';
+import { parseSpecText } from '../../core/endpointSpec/parse';
+import { specFormatOf } from '../../core/protocol';
 import type { SpecDocument } from '../../core/endpointSpec/tree';
 import type { Session } from '../auth/session';
 
@@ -37,7 +38,7 @@ export type LiveState =
 const LIVE_TTL_MS = 60_000;
 
 export function specDocuments(text: vscode.TextDocument): SpecDocumentInfo[] {
-  return parseSpecText(text.getText(), formatForFileName(text.fileName)).map((document, index) => {
+  return parseSpecText(text.getText(), specFormatOf(text.fileName)).map((document, index) => {
     const start = text.positionAt(document.root?.offset ?? document.span.offset);
     const data = document.data;
     const spec = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { findWorkspaceRoot, liveAsSpec, specKey, updateBindings, withBinding } from '../../core/deploy';
 import { serializeSpec } from '../../core/endpointSpec/serialize';
+import { specFileName } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import { openBoundSpec, type BoundSpec } from './boundSpecs';
 import { primaryUrl, requestUrls } from './endpointFacts';
@@ -20,167 +21,192 @@ interface Target {
   spec: BoundSpec | undefined;
 }
 
+/** What the endpoint commands act through. */
+interface EndpointCommandContext {
+  readonly session: Session;
+  readonly tree: EndpointsTree;
+  readonly view: vscode.TreeView<EndpointNode>;
+  readonly log: vscode.LogOutputChannel;
+}
+
 export function registerEndpointCommands(
   session: Session,
   tree: EndpointsTree,
   view: vscode.TreeView<EndpointNode>,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable {
-  /** The endpoint a command acts on: the node it was invoked on, the selection, or one the user picks. */
-  async function target(node: EndpointNode | undefined): Promise<Target | undefined> {
-    const chosen = node ?? view.selection[0];
-    if (chosen && chosen.kind !== 'message')
-      return { endpoint: chosen.endpoint, spec: chosen.kind === 'endpoint' ? chosen.spec : undefined };
-    if (!session.api) return void vscode.window.showInformationMessage('Sign in to see your endpoints');
-    let endpoints: Endpoint[];
-    try {
-      endpoints = await tree.endpoints();
-    } catch (error) {
-      session.reportError('Listing endpoints', error);
-      return;
-    }
-    if (endpoints.length === 0) return void vscode.window.showInformationMessage('This account has no endpoints');
-    const picked = await vscode.window.showQuickPick(
-      endpoints.map((endpoint) => ({ label: endpoint.name, description: endpoint.id, endpoint })),
-      { title: 'Which endpoint?', matchOnDescription: true },
-    );
-    return picked && { endpoint: picked.endpoint, spec: undefined };
-  }
-
-  async function copy(text: string, what: string): Promise<void> {
-    await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`$(copy) Copied ${what}`, 3000);
-  }
-
-  async function copyUrl(node?: EndpointNode): Promise<void> {
-    if (node?.kind === 'url') return copy(node.url, `the ${node.name} URL`);
-    const chosen = await target(node);
-    if (!chosen) return;
-    const urls = requestUrls(chosen.endpoint);
-    if (urls.length === 0) return void vscode.window.showInformationMessage(`${chosen.endpoint.name} has no request URLs yet`);
-    const primary = primaryUrl(chosen.endpoint);
-    const picked = await vscode.window.showQuickPick(
-      urls
-        .map(({ name, url }) => ({ label: name, description: url, url, picked: url === primary }))
-        .sort((a, b) => Number(b.picked) - Number(a.picked)),
-      { title: `Copy a request URL of ${chosen.endpoint.name}` },
-    );
-    if (picked) await copy(picked.url, `the ${picked.label} URL`);
-  }
-
-  async function openSpec(node?: EndpointNode): Promise<void> {
-    const chosen = await target(node);
-    if (!chosen) return;
-    const spec = chosen.spec ?? (await tree.boundSpec(chosen.endpoint.id));
-    if (spec && existsSync(spec.uri.fsPath)) return openBoundSpec(spec);
-    const why = spec
-      ? `the spec bound to ${chosen.endpoint.name} (${spec.key}) no longer exists`
-      : `no spec in this workspace is bound to ${chosen.endpoint.name}`;
-    const choice = await vscode.window.showInformationMessage(`${why}. Pull its live configuration into a new spec?`, 'Pull into New Spec');
-    if (choice) await pullSpec(node ?? { kind: 'endpoint', endpoint: chosen.endpoint, spec: undefined });
-  }
-
-  /**
-   * Writes the live configuration as a spec that, deployed unchanged, changes nothing: the endpoint
-   * is read again (not the list's copy) and converted with the deploy engine's own `liveAsSpec`.
-   * The new file is bound to the endpoint, so its CodeLens offers an update rather than a create.
-   */
-  async function pullSpec(node?: EndpointNode): Promise<void> {
-    const chosen = await target(node);
-    const api = session.api;
-    if (!chosen || !api) return;
-    let live: Endpoint;
-    try {
-      live = await api.serverless.get(chosen.endpoint.id);
-    } catch (error) {
-      session.reportError(`Reading ${chosen.endpoint.name}`, error);
-      return;
-    }
-    const notes = [
-      `Live configuration of endpoint ${live.id} (${live.name}), pulled ${new Date().toISOString()}.`,
-      'Deployed unchanged, it changes nothing.',
-    ];
-    const text = `${serializeSpec(liveAsSpec(live), 'yaml', notes)}\n`;
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder || folder.uri.scheme !== 'file') {
-      const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: text });
-      await vscode.window.showTextDocument(document);
-      return void vscode.window.showInformationMessage(`Save it as ${safeFileName(live.name)}.endpoint.yaml to check and deploy it`);
-    }
-    const path = freePath(folder.uri.fsPath, safeFileName(live.name));
-    await vscode.workspace.fs.writeFile(vscode.Uri.file(path), Buffer.from(text, 'utf8'));
-    const root = findWorkspaceRoot(path);
-    const bound = updateBindings(root, (store) =>
-      withBinding(store, specKey(root, path), 0, { endpointId: live.id, endpointName: live.name, deployedAt: new Date().toISOString() }),
-    );
-    if (!bound.ok) log.warn(`explorer: the pulled spec was written but not bound: ${bound.error}`);
-    await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: false });
-    tree.bindingsChanged();
-  }
-
-  /** As the web console does: the user types the name; nothing else (not even Enter on a wrong name) deletes. */
-  async function deleteEndpoint(node?: EndpointNode): Promise<void> {
-    const chosen = await target(node);
-    if (!chosen) return;
-    const { name, id } = chosen.endpoint;
-    const typed = await vscode.window.showInputBox({
-      title: `Delete endpoint ${name} permanently`,
-      prompt: `Its configuration, logs and job history are removed permanently; running workers stop and queued jobs are cancelled. This cannot be undone. Type "${name}" to confirm.`,
-      placeHolder: name,
-      ignoreFocusOut: true,
-      // The message replaces the prompt while typing, so it repeats what deleting removes.
-      validateInput: (value) =>
-        value === name
-          ? undefined
-          : {
-              message: `Type ${name} exactly to delete it: its configuration, logs and job history are removed permanently`,
-              severity: vscode.InputBoxValidationSeverity.Error,
-            },
-    });
-    if (typed === undefined) return;
-    if (typed !== name) return void vscode.window.showInformationMessage(`${name} was not deleted: the name did not match`);
-    const api = session.api;
-    if (!api) return void vscode.window.showWarningMessage('Sign in again to delete endpoints');
-    try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${name}…` }, () =>
-        api.serverless.delete(id),
-      );
-    } catch (error) {
-      session.reportError(`Deleting ${name}`, error);
-      return;
-    }
-    log.info(`explorer: deleted endpoint ${id} (${name})`);
-    void vscode.window.showInformationMessage(`Deleted endpoint ${name}`);
-    // The list changed for certain: read it again even if a refresh is in flight.
-    await tree.restart();
-  }
-
-  async function filter(): Promise<void> {
-    const value = await vscode.window.showInputBox({
-      title: 'Filter endpoints by name',
-      prompt: 'Part of an endpoint name; empty shows all',
-      value: tree.filter,
-    });
-    if (value !== undefined) tree.setFilter(value);
-  }
-
+  const context: EndpointCommandContext = { session, tree, view, log };
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('endpointStudio.endpoints.refresh', (node?: EndpointNode) =>
-      node ? tree.refreshNode(node) : tree.refresh(),
-    ),
-    vscode.commands.registerCommand('endpointStudio.endpoints.filter', filter),
+    vscode.commands.registerCommand('endpointStudio.endpoints.refresh', (node?: EndpointNode) => refresh(tree, node)),
+    vscode.commands.registerCommand('endpointStudio.endpoints.filter', () => filter(tree)),
     vscode.commands.registerCommand('endpointStudio.endpoints.clearFilter', () => {
       tree.setFilter('');
     }),
-    vscode.commands.registerCommand('endpointStudio.endpoints.copyId', async (node?: EndpointNode) => {
-      const chosen = await target(node);
-      if (chosen) await copy(chosen.endpoint.id, `the id of ${chosen.endpoint.name}`);
-    }),
-    vscode.commands.registerCommand('endpointStudio.endpoints.copyUrl', copyUrl),
-    vscode.commands.registerCommand('endpointStudio.endpoints.openSpec', openSpec),
-    vscode.commands.registerCommand('endpointStudio.endpoints.pullSpec', pullSpec),
-    vscode.commands.registerCommand('endpointStudio.endpoints.delete', deleteEndpoint),
+    vscode.commands.registerCommand('endpointStudio.endpoints.copyId', (node?: EndpointNode) => copyId(context, node)),
+    vscode.commands.registerCommand('endpointStudio.endpoints.copyUrl', (node?: EndpointNode) => copyUrl(context, node)),
+    vscode.commands.registerCommand('endpointStudio.endpoints.openSpec', (node?: EndpointNode) => openSpec(context, node)),
+    vscode.commands.registerCommand('endpointStudio.endpoints.pullSpec', (node?: EndpointNode) => pullSpec(context, node)),
+    vscode.commands.registerCommand('endpointStudio.endpoints.delete', (node?: EndpointNode) => deleteEndpoint(context, node)),
   );
+}
+
+/** The endpoint a command acts on: the node it was invoked on, the selection, or one the user picks. */
+async function target({ session, tree, view }: EndpointCommandContext, node: EndpointNode | undefined): Promise<Target | undefined> {
+  const chosen = node ?? view.selection.at(0);
+  if (chosen && chosen.kind !== 'message') return { endpoint: chosen.endpoint, spec: chosen.kind === 'endpoint' ? chosen.spec : undefined };
+  if (!session.api) return void vscode.window.showInformationMessage('Sign in to see your endpoints');
+  let endpoints: Endpoint[];
+  try {
+    endpoints = await tree.endpoints();
+  } catch (error) {
+    session.reportError('Listing endpoints', error);
+    return;
+  }
+  if (endpoints.length === 0) return void vscode.window.showInformationMessage('This account has no endpoints');
+  const picked = await vscode.window.showQuickPick(
+    endpoints.map((endpoint) => ({ label: endpoint.name, description: endpoint.id, endpoint })),
+    { title: 'Which endpoint?', matchOnDescription: true },
+  );
+  return picked && { endpoint: picked.endpoint, spec: undefined };
+}
+
+async function copy(text: string, what: string): Promise<void> {
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(`$(copy) Copied ${what}`, 3000);
+}
+
+async function copyId(context: EndpointCommandContext, node: EndpointNode | undefined): Promise<void> {
+  const chosen = await target(context, node);
+  if (chosen) await copy(chosen.endpoint.id, `the id of ${chosen.endpoint.name}`);
+}
+
+async function copyUrl(context: EndpointCommandContext, node: EndpointNode | undefined): Promise<void> {
+  if (node?.kind === 'url') return copy(node.url, `the ${node.name} URL`);
+  const chosen = await target(context, node);
+  if (!chosen) return;
+  const urls = requestUrls(chosen.endpoint);
+  if (urls.length === 0) return void vscode.window.showInformationMessage(`${chosen.endpoint.name} has no request URLs yet`);
+  const primary = primaryUrl(chosen.endpoint);
+  const picked = await vscode.window.showQuickPick(
+    urls
+      .map(({ name, url }) => ({ label: name, description: url, url, picked: url === primary }))
+      .sort((a, b) => Number(b.picked) - Number(a.picked)),
+    { title: `Copy a request URL of ${chosen.endpoint.name}` },
+  );
+  if (picked) await copy(picked.url, `the ${picked.label} URL`);
+}
+
+async function openSpec(context: EndpointCommandContext, node: EndpointNode | undefined): Promise<void> {
+  const chosen = await target(context, node);
+  if (!chosen) return;
+  const spec = chosen.spec ?? (await context.tree.boundSpec(chosen.endpoint.id));
+  if (spec && existsSync(spec.uri.fsPath)) return openBoundSpec(spec);
+  const why = spec
+    ? `the spec bound to ${chosen.endpoint.name} (${spec.key}) no longer exists`
+    : `no spec in this workspace is bound to ${chosen.endpoint.name}`;
+  const choice = await vscode.window.showInformationMessage(`${why}. Pull its live configuration into a new spec?`, 'Pull into New Spec');
+  if (choice) await pullSpec(context, node ?? { kind: 'endpoint', endpoint: chosen.endpoint, spec: undefined });
+}
+
+/**
+ * Writes the live configuration as a spec that, deployed unchanged, changes nothing: the endpoint
+ * is read again (not the list's copy) and converted with the deploy engine's own `liveAsSpec`.
+ * The new file is bound to the endpoint, so its CodeLens offers an update rather than a create.
+ */
+async function pullSpec(context: EndpointCommandContext, node: EndpointNode | undefined): Promise<void> {
+  const { session } = context;
+  const chosen = await target(context, node);
+  const api = session.api;
+  if (!chosen || !api) return;
+  let live: Endpoint;
+  try {
+    live = await api.serverless.get(chosen.endpoint.id);
+  } catch (error) {
+    session.reportError(`Reading ${chosen.endpoint.name}`, error);
+    return;
+  }
+  const notes = [
+    `Live configuration of endpoint ${live.id} (${live.name}), pulled ${new Date().toISOString()}.`,
+    'Deployed unchanged, it changes nothing.',
+  ];
+  const text = `${serializeSpec(liveAsSpec(live), 'yaml', notes)}\n`;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme !== 'file') return openUnsaved(text, live);
+  const path = await writeBoundSpec(context.log, folder.uri.fsPath, text, live);
+  await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: false });
+  context.tree.bindingsChanged();
+}
+
+/** Without a local folder there is nowhere to bind a file: the spec opens unsaved. */
+async function openUnsaved(text: string, live: Endpoint): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: text });
+  await vscode.window.showTextDocument(document);
+  void vscode.window.showInformationMessage(`Save it as ${specFileName(safeFileName(live.name))} to check and deploy it`);
+}
+
+/** Writes the pulled spec beside the others and binds it to `live`; the path it was written to. */
+async function writeBoundSpec(log: vscode.LogOutputChannel, folder: string, text: string, live: Endpoint): Promise<string> {
+  const path = freePath(folder, safeFileName(live.name));
+  await vscode.workspace.fs.writeFile(vscode.Uri.file(path), Buffer.from(text, 'utf8'));
+  const root = findWorkspaceRoot(path);
+  const bound = updateBindings(root, (store) =>
+    withBinding(store, specKey(root, path), 0, { endpointId: live.id, endpointName: live.name, deployedAt: new Date().toISOString() }),
+  );
+  if (!bound.ok) log.warn(`explorer: the pulled spec was written but not bound: ${bound.error}`);
+  return path;
+}
+
+/** As the web console does: the user types the name; nothing else (not even Enter on a wrong name) deletes. */
+async function deleteEndpoint(context: EndpointCommandContext, node: EndpointNode | undefined): Promise<void> {
+  const { session, tree, log } = context;
+  const chosen = await target(context, node);
+  if (!chosen) return;
+  const { name, id } = chosen.endpoint;
+  const typed = await vscode.window.showInputBox({
+    title: `Delete endpoint ${name} permanently`,
+    prompt: `Its configuration, logs and job history are removed permanently; running workers stop and queued jobs are cancelled. This cannot be undone. Type "${name}" to confirm.`,
+    placeHolder: name,
+    ignoreFocusOut: true,
+    // The message replaces the prompt while typing, so it repeats what deleting removes.
+    validateInput: (value) =>
+      value === name
+        ? undefined
+        : {
+            message: `Type ${name} exactly to delete it: its configuration, logs and job history are removed permanently`,
+            severity: vscode.InputBoxValidationSeverity.Error,
+          },
+  });
+  if (typed === undefined) return;
+  if (typed !== name) return void vscode.window.showInformationMessage(`${name} was not deleted: the name did not match`);
+  const api = session.api;
+  if (!api) return void vscode.window.showWarningMessage('Sign in again to delete endpoints');
+  try {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${name}…` }, () =>
+      api.serverless.delete(id),
+    );
+  } catch (error) {
+    session.reportError(`Deleting ${name}`, error);
+    return;
+  }
+  log.info(`explorer: deleted endpoint ${id} (${name})`);
+  void vscode.window.showInformationMessage(`Deleted endpoint ${name}`);
+  // The list changed for certain: read it again even if a refresh is in flight.
+  await tree.restart();
+}
+
+/** Invoked on a node, what that node shows is read again; from the view's title, the whole list. */
+async function refresh(tree: EndpointsTree, node: EndpointNode | undefined): Promise<void> {
+  if (node) tree.refreshNode(node);
+  else await tree.refresh();
+}
+
+async function filter(tree: EndpointsTree): Promise<void> {
+  const value = await vscode.window.showInputBox({
+    title: 'Filter endpoints by name',
+    prompt: 'Part of an endpoint name; empty shows all',
+    value: tree.filter,
+  });
+  if (value !== undefined) tree.setFilter(value);
 }
 
 function safeFileName(name: string): string {
@@ -190,7 +216,7 @@ function safeFileName(name: string): string {
 /** `<name>.endpoint.yaml`, or `<name>-2.endpoint.yaml`... when taken: a pull never overwrites a file. */
 function freePath(folder: string, base: string): string {
   for (let n = 1; ; n++) {
-    const path = join(folder, `${base}${n === 1 ? '' : `-${n}`}.endpoint.yaml`);
+    const path = join(folder, specFileName(n === 1 ? base : `${base}-${n}`));
     if (!existsSync(path)) return path;
   }
 }

@@ -3,14 +3,19 @@
  * configuration as facts, and tooltips. Plain functions over API records, so what the tree says
  * can be checked without an editor.
  */
-import type { Endpoint, Release, ReleaseDiffEntry, Worker } from '../../core/api';
+import type { Endpoint, FlashBoot, Release, ReleaseDiffEntry, Worker } from '../../core/api';
 
 export interface Fact {
   readonly label: string;
   readonly value: string;
 }
 
-const FLASHBOOT_LABELS: Record<string, string> = { OFF: 'no FlashBoot', FLASHBOOT: 'FlashBoot', PRIORITY_FLASHBOOT: 'priority FlashBoot' };
+// Keyed by any string: a mode newer than these reads as itself.
+const FLASHBOOT_LABELS: Partial<Record<string, string>> = {
+  OFF: 'no FlashBoot',
+  FLASHBOOT: 'FlashBoot',
+  PRIORITY_FLASHBOOT: 'priority FlashBoot',
+} satisfies Record<FlashBoot, string>;
 
 export function endpointType(endpoint: Endpoint): string {
   if (endpoint.type) return endpoint.type;
@@ -22,10 +27,15 @@ export function endpointType(endpoint: Endpoint): string {
 export function computeSummary(endpoint: Endpoint): string {
   if (endpoint.gpu) {
     const excluded = endpoint.gpu.excludedTypes?.length ? ` (not ${endpoint.gpu.excludedTypes.join(', ')})` : '';
-    return `GPU ${endpoint.gpu.pools.join(', ') || 'any'}${excluded} ×${endpoint.gpu.count ?? 1}`;
+    return `GPU ${endpoint.gpu.pools.join(', ') || 'any'}${excluded} ×${gpuCount(endpoint.gpu)}`;
   }
   if (endpoint.cpu?.length) return `CPU ${endpoint.cpu.map((c) => `${c.id} ${c.vcpuCount} vCPU`).join(', ')}`;
   return 'compute unknown';
+}
+
+/** The contract does not promise `count` in answers (it defaults to 1 on create), whatever the type says. */
+function gpuCount(gpu: { count?: number }): number {
+  return gpu.count ?? 1;
 }
 
 export function flashbootLabel(value: string | undefined): string {
@@ -55,18 +65,18 @@ export function configurationFacts(endpoint: Endpoint): Fact[] {
     { label: 'Image', value: endpoint.image ?? '(none)' },
     { label: 'Compute', value: computeSummary(endpoint) },
   ];
-  if (endpoint.gpu?.allowedCudaVersions?.length) facts.push({ label: 'CUDA', value: endpoint.gpu.allowedCudaVersions.join(', ') });
+  if (endpoint.gpu?.allowedCudaVersions.length) facts.push({ label: 'CUDA', value: endpoint.gpu.allowedCudaVersions.join(', ') });
   if (endpoint.gpu?.minCudaVersion) facts.push({ label: 'Min CUDA', value: endpoint.gpu.minCudaVersion });
   if (endpoint.cpu?.length) facts.push({ label: 'Memory', value: endpoint.cpu.map((c) => `${c.memory} GB`).join(', ') });
   const idle = endpoint.workers.idleTimeout !== undefined ? `, idle timeout ${endpoint.workers.idleTimeout} s` : '';
   facts.push(
     { label: 'Workers', value: `min ${endpoint.workers.min}, max ${endpoint.workers.max}${idle}` },
     { label: 'Scaling', value: scalingSummary(endpoint) },
-    { label: 'FlashBoot', value: endpoint.flashboot ?? 'OFF' },
+    { label: 'FlashBoot', value: endpoint.flashboot },
     { label: 'Timeout', value: `${endpoint.timeout} ms` },
   );
-  if (endpoint.dataCenterIds?.length) facts.push({ label: 'Data centers', value: endpoint.dataCenterIds.join(', ') });
-  if (endpoint.networkVolumes?.length) facts.push({ label: 'Network volumes', value: endpoint.networkVolumes.join(', ') });
+  if (endpoint.dataCenterIds.length) facts.push({ label: 'Data centers', value: endpoint.dataCenterIds.join(', ') });
+  if (endpoint.networkVolumes.length) facts.push({ label: 'Network volumes', value: endpoint.networkVolumes.join(', ') });
   if (endpoint.disk !== undefined) facts.push({ label: 'Disk', value: `${endpoint.disk} GB` });
   if (endpoint.ports?.length) facts.push({ label: 'Ports', value: endpoint.ports.join(', ') });
   if (endpoint.args) facts.push({ label: 'Args', value: endpoint.args });

@@ -51,13 +51,14 @@ const GROUP_LABELS: Record<GroupKind, { label: string; icon: string }> = {
   releases: { label: 'Releases', icon: 'history' },
 };
 
-const WORKER_ICONS: Record<WorkerStatus, vscode.ThemeIcon> = {
+// Keyed by any string: a status newer than these shows as a question mark.
+const WORKER_ICONS: Partial<Record<string, vscode.ThemeIcon>> = {
   RUNNING: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
   IDLE: new vscode.ThemeIcon('circle-large-outline'),
   INITIALIZING: new vscode.ThemeIcon('loading~spin'),
   THROTTLED: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
   UNHEALTHY: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
-};
+} satisfies Record<WorkerStatus, vscode.ThemeIcon>;
 
 export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<EndpointNode | undefined>();

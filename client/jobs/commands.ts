@@ -34,8 +34,97 @@ export function registerJobCommands(
   docs: JobDocuments,
   health: EndpointHealthActions,
 ): vscode.Disposable {
+  const commands = new JobCommands(jobs, targets, docs, health);
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('endpointStudio.jobs.run', (arg?: RunTarget) => commands.run(arg, 'run')),
+    vscode.commands.registerCommand('endpointStudio.jobs.runSync', (arg?: RunTarget) => commands.run(arg, 'runsync')),
+    vscode.commands.registerCommand('endpointStudio.jobs.runOn', (arg?: unknown) => commands.runOn(arg)),
+    vscode.commands.registerCommand('endpointStudio.jobs.runLast', (node?: EndpointNodeArg) => commands.runLast(node)),
+    vscode.commands.registerCommand('endpointStudio.jobs.cancel', (ref?: unknown) => commands.cancel(ref)),
+    vscode.commands.registerCommand('endpointStudio.jobs.retry', (ref?: unknown) => commands.retry(ref)),
+    vscode.commands.registerCommand('endpointStudio.jobs.purgeQueue', (node?: EndpointNodeArg) => commands.purgeQueue(node)),
+    vscode.commands.registerCommand('endpointStudio.jobs.health', (node?: EndpointNodeArg) => commands.health(node)),
+    vscode.commands.registerCommand('endpointStudio.jobs.pingHealth', (node?: EndpointNodeArg) => commands.pingHealth(node)),
+  );
+}
+
+/** One public method per command; the private ones are the steps they share. */
+class JobCommands {
+  constructor(
+    private readonly jobs: JobConsole,
+    private readonly targets: JobTargets,
+    private readonly docs: JobDocuments,
+    private readonly healthActions: EndpointHealthActions,
+  ) {}
+
+  /** Runs what the command was invoked on: a request file, an endpoint node, the active request file, or one picked. */
+  async run(arg: RunTarget, mode: RunMode): Promise<void> {
+    if (arg instanceof vscode.Uri) return this.runFile(arg, mode, false);
+    if (arg?.endpoint) return this.runOnEndpoint(arg.endpoint, mode);
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active && isRequestFile(active.path)) return this.runFile(active, mode, false);
+    const files = await findRequestFiles();
+    if (files.length === 0) {
+      const endpoint = await this.targets.pick({ kind: 'QUEUE', title: 'No request files here: run an input on which endpoint?' });
+      return endpoint && this.runOnEndpoint(endpoint, mode);
+    }
+    const picked = await vscode.window.showQuickPick(
+      files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      { title: 'Run which request file?' },
+    );
+    if (picked) await this.runFile(picked.uri, mode, false);
+  }
+
+  /** Runs a request file on an endpoint chosen now, rather than the one it would run on. */
+  async runOn(arg: unknown): Promise<void> {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    if (uri && isRequestFile(uri.path)) return this.runFile(uri, 'run', true);
+    return this.run(undefined, 'run');
+  }
+
+  async runLast(node: EndpointNodeArg | undefined): Promise<void> {
+    const endpoint = await this.endpointOf(node, 'QUEUE', 'Run the last input on which endpoint?');
+    if (!endpoint || this.refuseLoadBalancer(endpoint)) return;
+    const last = this.targets.lastRequest(endpoint.id);
+    if (!last)
+      return void vscode.window.showInformationMessage(
+        `No input was sent to ${endpoint.name} from this workspace yet; run a request file on it first`,
+      );
+    await this.submit(endpoint, last, 'run', 'last used input');
+  }
+
+  async cancel(ref: unknown): Promise<void> {
+    const job = isJobRef(ref) ? ref : await this.pickJob((t) => t.controller !== undefined, 'Cancel which job?');
+    if (job) await this.jobs.cancel(job.endpointId, job.endpointName, job.jobId);
+  }
+
+  async retry(ref: unknown): Promise<void> {
+    const job = isJobRef(ref)
+      ? ref
+      : await this.pickJob(
+          (t) => !t.controller && (t.record.status === 'FAILED' || t.record.status === 'TIMED_OUT'),
+          'Retry which failed or timed-out job?',
+        );
+    if (job) await this.jobs.retry(job.endpointId, job.endpointName, job.jobId);
+  }
+
+  async purgeQueue(node: EndpointNodeArg | undefined): Promise<void> {
+    const endpoint = await this.endpointOf(node, 'QUEUE', 'Purge the queue of which endpoint?');
+    if (endpoint) await this.healthActions.purge(endpoint);
+  }
+
+  async health(node: EndpointNodeArg | undefined): Promise<void> {
+    const endpoint = await this.endpointOf(node, 'any', 'Health of which endpoint?');
+    if (endpoint) await this.healthActions.show(endpoint);
+  }
+
+  async pingHealth(node: EndpointNodeArg | undefined): Promise<void> {
+    const endpoint = await this.endpointOf(node, 'LOAD_BALANCER', 'Ping the health URL of which load balancer?');
+    if (endpoint) await this.healthActions.pingAndReport(endpoint);
+  }
+
   /** Runs a request file against its endpoint (asking when there is none, or when `choose`). */
-  async function runFile(uri: vscode.Uri, mode: RunMode, choose: boolean, endpoint?: Endpoint): Promise<void> {
+  private async runFile(uri: vscode.Uri, mode: RunMode, choose: boolean, endpoint?: Endpoint): Promise<void> {
     const document = await vscode.workspace.openTextDocument(uri);
     const name = vscode.workspace.asRelativePath(uri);
     const parsed = parseRequestText(document.getText());
@@ -43,14 +132,14 @@ export function registerJobCommands(
       const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : '';
       return void vscode.window.showErrorMessage(`Run failed: ${name} is not a valid request: ${parsed.problems[0]}${more}`);
     }
-    const target = endpoint ?? (await targets.resolve(uri, choose));
+    const target = endpoint ?? (await this.targets.resolve(uri, choose));
     if (!target) return;
-    if (endpoint) await targets.remember(uri, endpoint);
-    await submit(target, parsed.request, mode, name);
+    if (endpoint) await this.targets.remember(uri, endpoint);
+    await this.submit(target, parsed.request, mode, name);
   }
 
   /** A load balancer has no queue: says where its requests go instead of letting the service refuse. */
-  function refuseLoadBalancer(endpoint: Endpoint): boolean {
+  private refuseLoadBalancer(endpoint: Endpoint): boolean {
     if (endpointType(endpoint) !== 'LOAD_BALANCER') return false;
     void vscode.window
       .showInformationMessage(
@@ -58,31 +147,41 @@ export function registerJobCommands(
         'Ping Health',
       )
       .then((choice) => {
-        if (choice) void health.pingAndReport(endpoint);
+        if (choice) void this.healthActions.pingAndReport(endpoint);
       });
     return true;
   }
 
-  async function submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<void> {
-    if (refuseLoadBalancer(endpoint)) return;
-    await targets.rememberRequest(endpoint.id, request);
-    await jobs.submit(endpoint, request, mode, source);
+  private async submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<void> {
+    if (this.refuseLoadBalancer(endpoint)) return;
+    await this.targets.rememberRequest(endpoint.id, request);
+    await this.jobs.submit(endpoint, request, mode, source);
   }
 
   /** From the Endpoints view or the palette: which request to send to an endpoint. */
-  async function runOnEndpoint(endpoint: Endpoint, mode: RunMode): Promise<void> {
-    if (refuseLoadBalancer(endpoint)) return;
-    const last = targets.lastRequest(endpoint.id);
-    const files = await vscode.workspace.findFiles(REQUEST_FILE_GLOB, '**/node_modules/**', 200);
+  private async runOnEndpoint(endpoint: Endpoint, mode: RunMode): Promise<void> {
+    if (this.refuseLoadBalancer(endpoint)) return;
+    const last = this.targets.lastRequest(endpoint.id);
+    const files = await findRequestFiles();
     type Item = vscode.QuickPickItem & { run: () => Promise<void> };
     const items: Item[] = [
       ...files
         .sort((a, b) => a.fsPath.localeCompare(b.fsPath))
-        .map((uri): Item => ({ label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, run: () => runFile(uri, mode, false, endpoint) })),
+        .map((uri): Item => ({
+          label: `$(file) ${vscode.workspace.asRelativePath(uri)}`,
+          run: () => this.runFile(uri, mode, false, endpoint),
+        })),
       ...(last
-        ? [{ label: '$(history) Last used input', detail: preview(last), run: () => submit(endpoint, last, mode, 'last used input') }]
+        ? [{ label: '$(history) Last used input', detail: preview(last), run: () => this.submit(endpoint, last, mode, 'last used input') }]
         : []),
-      { label: '$(edit) Type an input…', detail: "A JSON value, sent as the request's input", run: () => typedInput(endpoint, mode, last) },
+      {
+        label: '$(edit) Type an input…',
+        detail: "A JSON value, sent as the request's input",
+        run: async () => {
+          const typed = await askInput(endpoint, last);
+          if (typed) await this.submit(endpoint, typed, mode, 'typed input');
+        },
+      },
     ];
     const picked = await vscode.window.showQuickPick(items, {
       title: `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}: which request?`,
@@ -91,63 +190,23 @@ export function registerJobCommands(
     await picked?.run();
   }
 
-  async function typedInput(endpoint: Endpoint, mode: RunMode, last: JobRequest | undefined): Promise<void> {
-    const text = await vscode.window.showInputBox({
-      title: `Input for ${endpoint.name}`,
-      prompt: 'A JSON value; the handler receives it as job["input"]',
-      value: JSON.stringify(last?.input ?? {}),
-      validateInput: (value) => {
-        try {
-          return JSON.parse(value) === null ? 'the input must not be null' : undefined;
-        } catch (error) {
-          return `not JSON: ${(error as Error).message}`;
-        }
-      },
-    });
-    if (text !== undefined) await submit(endpoint, { input: JSON.parse(text) as unknown }, mode, 'typed input');
-  }
-
-  async function run(arg: RunTarget, mode: RunMode): Promise<void> {
-    if (arg instanceof vscode.Uri) return runFile(arg, mode, false);
-    if (arg?.endpoint) return runOnEndpoint(arg.endpoint, mode);
-    const active = vscode.window.activeTextEditor?.document.uri;
-    if (active && isRequestFile(active.path)) return runFile(active, mode, false);
-    const files = await vscode.workspace.findFiles(REQUEST_FILE_GLOB, '**/node_modules/**', 200);
-    if (files.length === 0) {
-      const endpoint = await targets.pick({ kind: 'QUEUE', title: 'No request files here: run an input on which endpoint?' });
-      return endpoint && runOnEndpoint(endpoint, mode);
-    }
-    const picked = await vscode.window.showQuickPick(
-      files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
-      { title: 'Run which request file?' },
-    );
-    if (picked) await runFile(picked.uri, mode, false);
-  }
-
-  async function endpointOf(
+  private async endpointOf(
     node: EndpointNodeArg | undefined,
     kind: 'QUEUE' | 'LOAD_BALANCER' | 'any',
     title: string,
   ): Promise<Endpoint | undefined> {
-    return node?.endpoint ?? targets.pick({ kind, title });
+    return node?.endpoint ?? this.targets.pick({ kind, title });
   }
 
   /** A job of this window matching `filter`, or one named by endpoint and id. */
-  async function pickJob(filter: (t: TrackedJob) => boolean, title: string): Promise<JobRef | undefined> {
+  private async pickJob(filter: (t: TrackedJob) => boolean, title: string): Promise<JobRef | undefined> {
     type Item = vscode.QuickPickItem & { ref?: JobRef };
-    const items: Item[] = docs
-      .list((t) => t.record.jobId !== undefined && filter(t))
-      .map((t) => ({
-        label: t.record.jobId as string,
-        description: `${t.record.endpointName} · ${t.record.status}`,
-        detail: t.record.source,
-        ref: { endpointId: t.record.endpointId, endpointName: t.record.endpointName, jobId: t.record.jobId as string },
-      }));
+    const items: Item[] = this.docs.list(filter).flatMap(jobItems);
     items.push({ label: '$(search) A job by its id…', description: 'submitted elsewhere' });
     const picked = await vscode.window.showQuickPick(items, { title });
     if (!picked) return undefined;
     if (picked.ref) return picked.ref;
-    const endpoint = await targets.pick({ kind: 'QUEUE', title: `${title}: on which endpoint?` });
+    const endpoint = await this.targets.pick({ kind: 'QUEUE', title: `${title}: on which endpoint?` });
     if (!endpoint) return undefined;
     const jobId = await vscode.window.showInputBox({
       title: `${title}: job id on ${endpoint.name}`,
@@ -155,56 +214,49 @@ export function registerJobCommands(
     });
     return jobId ? { endpointId: endpoint.id, endpointName: endpoint.name, jobId: jobId.trim() } : undefined;
   }
+}
 
-  const isRef = (value: unknown): value is JobRef =>
+function findRequestFiles(): Thenable<vscode.Uri[]> {
+  return vscode.workspace.findFiles(REQUEST_FILE_GLOB, '**/node_modules/**', 200);
+}
+
+/** A tracked job as the job picker lists it: none for a submission the service has not named yet. */
+function jobItems({ record }: TrackedJob): (vscode.QuickPickItem & { ref: JobRef })[] {
+  const { jobId } = record;
+  if (jobId === undefined) return [];
+  return [
+    {
+      label: jobId,
+      description: `${record.endpointName} · ${record.status}`,
+      detail: record.source,
+      ref: { endpointId: record.endpointId, endpointName: record.endpointName, jobId },
+    },
+  ];
+}
+
+/** A JSON input typed for `endpoint`, starting from the last one sent; undefined when dismissed. */
+async function askInput(endpoint: Endpoint, last: JobRequest | undefined): Promise<JobRequest | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: `Input for ${endpoint.name}`,
+    prompt: 'A JSON value; the handler receives it as job["input"]',
+    value: JSON.stringify(last?.input ?? {}),
+    validateInput: (value) => {
+      try {
+        return JSON.parse(value) === null ? 'the input must not be null' : undefined;
+      } catch (error) {
+        return `not JSON: ${(error as Error).message}`;
+      }
+    },
+  });
+  return text === undefined ? undefined : { input: JSON.parse(text) as unknown };
+}
+
+function isJobRef(value: unknown): value is JobRef {
+  return (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as JobRef).jobId === 'string' &&
-    typeof (value as JobRef).endpointId === 'string';
-
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand('endpointStudio.jobs.run', (arg?: RunTarget) => run(arg, 'run')),
-    vscode.commands.registerCommand('endpointStudio.jobs.runSync', (arg?: RunTarget) => run(arg, 'runsync')),
-    vscode.commands.registerCommand('endpointStudio.jobs.runOn', async (arg?: vscode.Uri) => {
-      const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-      if (uri && isRequestFile(uri.path)) return runFile(uri, 'run', true);
-      return run(undefined, 'run');
-    }),
-    vscode.commands.registerCommand('endpointStudio.jobs.runLast', async (node?: EndpointNodeArg) => {
-      const endpoint = await endpointOf(node, 'QUEUE', 'Run the last input on which endpoint?');
-      if (!endpoint || refuseLoadBalancer(endpoint)) return;
-      const last = targets.lastRequest(endpoint.id);
-      if (!last)
-        return void vscode.window.showInformationMessage(
-          `No input was sent to ${endpoint.name} from this workspace yet; run a request file on it first`,
-        );
-      await submit(endpoint, last, 'run', 'last used input');
-    }),
-    vscode.commands.registerCommand('endpointStudio.jobs.cancel', async (ref?: JobRef) => {
-      const job = isRef(ref) ? ref : await pickJob((t) => t.controller !== undefined, 'Cancel which job?');
-      if (job) await jobs.cancel(job.endpointId, job.endpointName, job.jobId);
-    }),
-    vscode.commands.registerCommand('endpointStudio.jobs.retry', async (ref?: JobRef) => {
-      const job = isRef(ref)
-        ? ref
-        : await pickJob(
-            (t) => !t.controller && (t.record.status === 'FAILED' || t.record.status === 'TIMED_OUT'),
-            'Retry which failed or timed-out job?',
-          );
-      if (job) await jobs.retry(job.endpointId, job.endpointName, job.jobId);
-    }),
-    vscode.commands.registerCommand('endpointStudio.jobs.purgeQueue', async (node?: EndpointNodeArg) => {
-      const endpoint = await endpointOf(node, 'QUEUE', 'Purge the queue of which endpoint?');
-      if (endpoint) await health.purge(endpoint);
-    }),
-    vscode.commands.registerCommand('endpointStudio.jobs.health', async (node?: EndpointNodeArg) => {
-      const endpoint = await endpointOf(node, 'any', 'Health of which endpoint?');
-      if (endpoint) await health.show(endpoint);
-    }),
-    vscode.commands.registerCommand('endpointStudio.jobs.pingHealth', async (node?: EndpointNodeArg) => {
-      const endpoint = await endpointOf(node, 'LOAD_BALANCER', 'Ping the health URL of which load balancer?');
-      if (endpoint) await health.pingAndReport(endpoint);
-    }),
+    typeof (value as JobRef).endpointId === 'string'
   );
 }
 

@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { JobRequest } from '../../core/api';
 import { findWorkspaceRoot, readBindings, specKey, type Binding } from '../../core/deploy';
+import { SPEC_FILE_SUFFIXES } from '../../core/protocol';
 
 export const REQUEST_FILE_SUFFIX = '.request.json';
 export const REQUEST_FILE_GLOB = `**/*${REQUEST_FILE_SUFFIX}`;
-const SPEC_SUFFIXES = ['.endpoint.yaml', '.endpoint.yml', '.endpoint.json'];
 const POLICY_MEMBERS = ['executionTimeout', 'ttl'];
 
 export type ParsedRequest = { ok: true; request: JobRequest } | { ok: false; problems: string[] };
@@ -75,7 +75,7 @@ export function checkRequest(data: unknown): ParsedRequest {
 /** The specs a request file belongs to by name: `foo.request.json` → `foo.endpoint.{yaml,yml,json}` beside it. */
 export function siblingSpecPaths(requestPath: string): string[] {
   const stem = basename(requestPath).slice(0, -REQUEST_FILE_SUFFIX.length);
-  return SPEC_SUFFIXES.map((suffix) => join(dirname(requestPath), `${stem}${suffix}`));
+  return SPEC_FILE_SUFFIXES.map((suffix) => join(dirname(requestPath), `${stem}${suffix}`));
 }
 
 /**
@@ -94,9 +94,11 @@ export function siblingBinding(requestPath: string, root?: string): (Binding & {
     } catch {
       return undefined;
     }
-    const documents = read.store[key];
+    const documents = Object.hasOwn(read.store, key) ? read.store[key] : undefined;
     if (!documents) continue;
-    const first = Object.keys(documents).sort((a, b) => Number(a) - Number(b))[0];
+    const first = Object.keys(documents)
+      .sort((a, b) => Number(a) - Number(b))
+      .at(0);
     if (first !== undefined) return { ...documents[first], specPath };
   }
   return undefined;

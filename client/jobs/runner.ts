@@ -7,7 +7,7 @@
  * to `/status`. Aborting the signal sends `cancel`
  * for the job and reports where that left it.
  */
-import { ApiError, type Job, type JobRequest, type JobStatus, type JobsApi } from '../../core/api';
+import { ApiError, type Job, type JobRequest, type JobStatus, type JobStreamChunk, type JobsApi } from '../../core/api';
 
 export type RunMode = 'run' | 'runsync';
 
@@ -49,11 +49,12 @@ export interface JobOutcome {
   notes: string[];
 }
 
-const TERMINAL: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
+type TerminalStatus = Exclude<JobStatus, 'IN_QUEUE' | 'IN_PROGRESS'>;
+const TERMINAL: readonly TerminalStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
 /** Cancel and the final status read are sent after the user's signal fired, so they get their own limit. */
 const AFTER_CANCEL_TIMEOUT_MS = 15_000;
 
-export function isTerminal(status: string): status is JobStatus {
+export function isTerminal(status: string): status is TerminalStatus {
   return (TERMINAL as readonly string[]).includes(status);
 }
 
@@ -129,7 +130,7 @@ export async function followJob(
       if (streamable && status !== 'IN_QUEUE') {
         try {
           const part = await jobs.stream(endpointId, jobId, { signal: options.signal });
-          const fresh = (part.stream ?? []).map((chunk) => chunk.output);
+          const fresh = chunksOf(part);
           if (fresh.length > 0) {
             stream.push(...fresh);
             options.onChunks?.(fresh);
@@ -170,11 +171,16 @@ async function cancelJob(jobs: JobsApi, endpointId: string, jobId: string, strea
   return { jobId, status: job.status, job, stream, cancelledByUser: true, notes };
 }
 
+/** The outputs a stream answer carries; the contract does not define its body, so one without `stream` carries none. */
+function chunksOf(part: Partial<JobStreamChunk>): unknown[] {
+  return (part.stream ?? []).map((chunk) => chunk.output);
+}
+
 /** Chunks a finished job produced that nobody read yet; best effort, since not every handler streams. */
 async function readRemainingStream(jobs: JobsApi, endpointId: string, jobId: string): Promise<unknown[]> {
   try {
     const part = await jobs.stream(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
-    return (part.stream ?? []).map((chunk) => chunk.output);
+    return chunksOf(part);
   } catch {
     return [];
   }

@@ -39,7 +39,7 @@ export class JobTargets implements vscode.Disposable {
 
   /** The endpoint a request file runs against without asking, if there is one. */
   known(uri: vscode.Uri): KnownTarget | undefined {
-    const chosen = this.state.get<Record<string, EndpointRef>>(TARGETS_KEY, {})[uri.toString()];
+    const chosen = this.state.get<Partial<Record<string, EndpointRef>>>(TARGETS_KEY, {})[uri.toString()];
     if (chosen) return { ...chosen, because: 'chosen for this file earlier (Other Endpoint… changes it)' };
     if (uri.scheme !== 'file') return undefined;
     const bound = siblingBinding(uri.fsPath, vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);

@@ -82,6 +82,7 @@ export class LogFollower {
         if (first && list.workers.length === 0) this.marker(`${this.target.endpointName} has no workers yet; waiting for one`);
         for (const worker of list.workers) if (!this.running.has(worker.id)) this.follow(worker.id, signal);
       } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the signal can abort while the list is awaited; the loop condition's narrowing does not see that
         if (signal.aborted) return;
         if (first) {
           this.marker(`could not list the workers of ${this.target.endpointName}: ${(error as Error).message}`);

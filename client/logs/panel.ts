@@ -172,7 +172,7 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
         },
         onError: (workerId, error) => {
           this.log.warn(
-            `logs of ${target.endpointName}${workerId ? ` worker ${workerId}` : ''}: ${this.session.redact((error as Error)?.message ?? String(error))}`,
+            `logs of ${target.endpointName}${workerId ? ` worker ${workerId}` : ''}: ${this.session.redact(error instanceof Error ? error.message : String(error))}`,
           );
         },
       },

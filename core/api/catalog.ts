@@ -56,7 +56,7 @@ export class CatalogApi {
   constructor(private readonly http: HttpCore) {}
 
   async gpus(query: GpuCatalogQuery = {}): Promise<GpuType[]> {
-    const body = await this.http.request<{ gpus?: GpuType[] }>({
+    const body = await this.http.request<{ gpus?: GpuType[] } | undefined>({
       method: 'GET',
       path: '/v2/catalog/gpus',
       query: gpuQuery(query),
@@ -75,7 +75,7 @@ export class CatalogApi {
   }
 
   async cpus(query: CpuCatalogQuery = {}): Promise<CpuType[]> {
-    const body = await this.http.request<{ cpus?: CpuType[] }>({
+    const body = await this.http.request<{ cpus?: CpuType[] } | undefined>({
       method: 'GET',
       path: '/v2/catalog/cpus',
       query: cpuQuery(query),
@@ -95,7 +95,7 @@ export class CatalogApi {
 
   async dataCenters(query: DataCenterQuery = {}): Promise<DataCenter[]> {
     const include = query.include ?? ['GPU_AVAILABILITY'];
-    const body = await this.http.request<{ dataCenters?: DataCenter[] }>({
+    const body = await this.http.request<{ dataCenters?: DataCenter[] } | undefined>({
       method: 'GET',
       path: '/v2/catalog/datacenters',
       query: { include: include.length > 0 ? include : undefined },
@@ -116,7 +116,11 @@ export class CatalogApi {
 
   /** Public catalog templates (the caller's own are in `templates`). */
   async templates(options: CallOptions = {}): Promise<Template[]> {
-    const body = await this.http.request<{ templates?: Template[] }>({ method: 'GET', path: '/v2/catalog/templates', ...options });
+    const body = await this.http.request<{ templates?: Template[] } | undefined>({
+      method: 'GET',
+      path: '/v2/catalog/templates',
+      ...options,
+    });
     return body?.templates ?? [];
   }
 }

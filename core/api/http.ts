@@ -16,7 +16,17 @@ import {
   type RetryNotice,
   type RetryPolicy,
 } from './config';
-import { ApiError, kindForStatus, parseProblemBody } from './errors';
+import { ApiError, kindForStatus } from './errors';
+import {
+  abortedError,
+  causeText,
+  parseSuccessBody,
+  problemError,
+  transportError,
+  type ErrorAnswer,
+  type RequestShown,
+  type TransportFailure,
+} from './httpErrors';
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitSnapshot } from './rateLimit';
 import { createRedactor, type Redactor } from './redact';
 
@@ -62,6 +72,44 @@ export interface HttpResponse<T> {
   body: T;
 }
 
+/** What `perform` hands back: the answer, its parsed body (none for a stream), and how to let a stream go. */
+interface CallResult {
+  response: Response;
+  body: unknown;
+  release: () => void;
+}
+
+/** One call across its attempts: what is sent, how errors show it, and what the attempts so far have counted. */
+interface Call {
+  readonly req: HttpRequest;
+  readonly stream: boolean;
+  readonly url: string;
+  readonly shown: RequestShown;
+  /** The client's redactor plus the request's own secrets. */
+  readonly redact: Redactor;
+  readonly headers: Record<string, string>;
+  readonly payload: string | undefined;
+  readonly timeoutMs: number;
+  /** Safe to send again after a 5xx, timeout or drop. */
+  readonly idempotent: boolean;
+  /** Waits out a 429 instead of reporting it. */
+  readonly isRead: boolean;
+  failures: number;
+  rateLimitWaits: number;
+  /** An earlier attempt of a write failed after it was sent: it may have been applied. */
+  earlierOutcomeUnknown: boolean;
+}
+
+interface RetryWait {
+  readonly reason: RetryNotice['reason'];
+  readonly waitMs: number;
+}
+
+/** What one attempt came to: the call's result, or a wait before the next attempt. */
+type AttemptOutcome = { readonly result: CallResult } | { readonly retry: RetryWait };
+
+const noRelease = (): void => undefined;
+
 /** Encodes one path parameter; ids never get to add path segments or a query. */
 export function segment(value: string): string {
   if (value === '')
@@ -84,21 +132,11 @@ export class HttpCore {
   private readonly authorization: () => string | undefined;
 
   constructor(config: ApiClientConfig) {
-    const key = (config.apiKey ?? '').trim();
+    const key = config.apiKey.trim();
     this.redact = createRedactor(key ? [key] : []);
-    try {
-      this.apiUrl = normalizeBaseUrl(config.apiUrl ?? DEFAULT_API_URL, 'the API URL');
-      this.jobsUrl = normalizeBaseUrl(config.jobsUrl ?? DEFAULT_JOBS_URL, 'the jobs URL');
-    } catch (error) {
-      throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: this.redact((error as Error).message) });
-    }
-    // Checked here because fetch's own complaint about a bad header value quotes the value.
-    if (/[^\x21-\x7e]/.test(key))
-      throw new ApiError({
-        kind: 'configuration',
-        title: 'Invalid configuration',
-        detail: 'the API key contains whitespace, control or non-ASCII characters',
-      });
+    this.apiUrl = this.baseUrl(config.apiUrl ?? DEFAULT_API_URL, 'the API URL');
+    this.jobsUrl = this.baseUrl(config.jobsUrl ?? DEFAULT_JOBS_URL, 'the jobs URL');
+    assertHeaderSafe(key);
     // A closure, not a field: the key must not show up when the client object is inspected or serialized.
     this.authorization = () => (key ? `Bearer ${key}` : undefined);
     this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
@@ -108,6 +146,15 @@ export class HttpCore {
     this.log = config.log;
     if (config.onRateLimit) this.listeners.add(config.onRateLimit);
     if (config.onRetry) this.retryListeners.add(config.onRetry);
+  }
+
+  /** A configured base URL, checked; its problem is a configuration error, redacted (a URL may hold the key). */
+  private baseUrl(raw: string, setting: string): string {
+    try {
+      return normalizeBaseUrl(raw, setting);
+    } catch (error) {
+      throw new ApiError({ kind: 'configuration', title: 'Invalid configuration', detail: this.redact((error as Error).message) });
+    }
   }
 
   /** Subscribes to retry waits (429 waited out, backoff after a failure); returns the unsubscribe function. */
@@ -156,7 +203,7 @@ export class HttpCore {
   }
 
   urlFor(req: Pick<HttpRequest, 'host' | 'origin' | 'path' | 'query'>): string {
-    const base = req.origin ?? (req.host === 'jobs' ? this.jobsUrl : this.apiUrl);
+    const base = this.baseFor(req);
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value === undefined || value === null) continue;
@@ -167,97 +214,140 @@ export class HttpCore {
     return `${base}${req.path}${query ? `?${query}` : ''}`;
   }
 
-  private async perform(req: HttpRequest, stream: boolean): Promise<{ response: Response; body: unknown; release: () => void }> {
-    const method = req.method;
-    const redact = req.secrets && req.secrets.length > 0 ? chainRedactors(createRedactor(req.secrets), this.redact) : this.redact;
-    const idempotent = req.idempotent ?? method !== 'POST';
-    const isRead = req.read ?? method === 'GET';
-    const url = this.urlFor(req);
-    const shownPath = redact(url.slice((req.origin ?? (req.host === 'jobs' ? this.jobsUrl : this.apiUrl)).length) || '/');
-    const headers = this.headersFor(req, stream);
-    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-    let failures = 0;
-    let rateLimitWaits = 0;
-    let earlierOutcomeUnknown = false;
+  private baseFor(req: Pick<HttpRequest, 'host' | 'origin'>): string {
+    return req.origin ?? (req.host === 'jobs' ? this.jobsUrl : this.apiUrl);
+  }
+
+  private async perform(req: HttpRequest, stream: boolean): Promise<CallResult> {
+    const call = this.startCall(req, stream);
     for (let attempt = 1; ; attempt++) {
-      if (req.signal?.aborted) throw this.abortedError(method, shownPath, earlierOutcomeUnknown && method !== 'GET');
-      const started = Date.now();
-      const attemptSignal = linkSignals(req.signal, req.timeoutMs ?? this.timeoutMs);
-      let response: Response;
-      let text = '';
-      try {
-        response = await this.fetchImpl(url, {
-          method,
-          headers,
-          ...(payload !== undefined ? { body: payload } : {}),
-          signal: attemptSignal.signal,
-        });
-        if (!stream || !response.ok) text = await response.text();
-      } catch (error) {
-        attemptSignal.release();
-        const kind = req.signal?.aborted ? 'aborted' : attemptSignal.timedOut() ? 'timeout' : 'network';
-        const outcomeUnknown = method !== 'GET';
-        this.emitLog(redact, { method, url, durationMs: Date.now() - started, attempt, note: `${kind}: ${this.causeText(error, redact)}` });
-        if (kind !== 'aborted' && idempotent && failures < this.retry.maxRetries) {
-          failures++;
-          earlierOutcomeUnknown ||= outcomeUnknown;
-          const waitMs = this.backoff(failures);
-          this.announceRetry(kind, method, shownPath, attempt, waitMs);
-          await this.pause(waitMs, req.signal, method, shownPath);
-          continue;
-        }
-        throw this.transportError(kind, method, shownPath, outcomeUnknown, this.causeText(error, redact), req.timeoutMs ?? this.timeoutMs);
-      }
-      const snapshot = this.noteRateLimit(response.headers);
-      this.emitLog(redact, { method, url, status: response.status, durationMs: Date.now() - started, attempt });
-      if (response.ok) {
-        if (stream) return { response, body: undefined, release: attemptSignal.detachTimeout() };
-        attemptSignal.release();
-        return { response, body: this.parseBody(text, response, method, shownPath), release: () => undefined };
-      }
-      attemptSignal.release();
-      // A repeated DELETE that finds nothing means an earlier attempt did delete it.
-      if (response.status === 404 && method === 'DELETE' && earlierOutcomeUnknown)
-        return { response, body: undefined, release: () => undefined };
-      const problem = parseProblemBody(response.status, text);
-      const kind = kindForStatus(response.status);
-      const retryAfterSeconds = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
-      if (kind === 'rateLimited' && isRead && rateLimitWaits < this.retry.maxRateLimitRetries) {
-        const waitMs = (retryAfterSeconds ?? 1) * 1000;
-        if (waitMs <= this.retry.maxRateLimitWaitMs) {
-          rateLimitWaits++;
-          this.announceRetry('rateLimited', method, shownPath, attempt, waitMs);
-          await this.pause(waitMs, req.signal, method, shownPath);
-          continue;
-        }
-      }
-      if (kind === 'server' && idempotent && failures < this.retry.maxRetries) {
-        failures++;
-        earlierOutcomeUnknown ||= method !== 'GET';
-        const waitMs = this.backoff(failures);
-        this.announceRetry('server', method, shownPath, attempt, waitMs);
-        await this.pause(waitMs, req.signal, method, shownPath);
-        continue;
-      }
-      throw new ApiError({
-        kind,
-        status: response.status,
-        title: redact(problem.title),
-        detail: redact(problem.detail),
-        errors: problem.errors.map((e) => ({
-          path: redact(e.path),
-          pathSegments: e.pathSegments.map((s) => (typeof s === 'string' ? redact(s) : s)),
-          message: redact(e.message),
-        })),
-        method,
-        path: shownPath,
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-        // After a 5xx a write may have been applied before the failure; a 4xx refuses only this
-        // attempt, so an earlier attempt whose answer was lost still leaves the outcome open.
-        outcomeUnknown: (kind === 'server' && method !== 'GET') || earlierOutcomeUnknown,
-        ...(snapshot ? { rateLimit: snapshot } : {}),
-      });
+      if (req.signal?.aborted) throw abortedError(call.shown, call.earlierOutcomeUnknown && call.shown.method !== 'GET');
+      const outcome = await this.attempt(call, attempt);
+      if ('result' in outcome) return outcome.result;
+      const { reason, waitMs } = outcome.retry;
+      this.announceRetry(reason, call.shown.method, call.shown.path, attempt, waitMs);
+      await this.pause(waitMs, req.signal, call.shown);
     }
+  }
+
+  /** Everything the attempts of one call share, worked out once. */
+  private startCall(req: HttpRequest, stream: boolean): Call {
+    const redact = this.redactorFor(req);
+    const url = this.urlFor(req);
+    return {
+      req,
+      stream,
+      url,
+      shown: { method: req.method, path: redact(url.slice(this.baseFor(req).length) || '/') },
+      redact,
+      headers: this.headersFor(req, stream),
+      payload: req.body === undefined ? undefined : JSON.stringify(req.body),
+      timeoutMs: req.timeoutMs ?? this.timeoutMs,
+      idempotent: req.idempotent ?? req.method !== 'POST',
+      isRead: req.read ?? req.method === 'GET',
+      failures: 0,
+      rateLimitWaits: 0,
+      earlierOutcomeUnknown: false,
+    };
+  }
+
+  /** The client's redactor, and the request's own secrets (a registry password) on top when it has any. */
+  private redactorFor(req: HttpRequest): Redactor {
+    if (!req.secrets || req.secrets.length === 0) return this.redact;
+    const own = createRedactor(req.secrets);
+    return (text) => this.redact(own(text));
+  }
+
+  /** One attempt: an answer, or a wait before the next attempt; a failure not worth repeating is thrown. */
+  private async attempt(call: Call, attempt: number): Promise<AttemptOutcome> {
+    const started = Date.now();
+    const signal = linkSignals(call.req.signal, call.timeoutMs);
+    let answer: { response: Response; text: string };
+    try {
+      answer = await this.send(call, signal.signal);
+    } catch (error) {
+      signal.release();
+      const kind: TransportFailure = call.req.signal?.aborted ? 'aborted' : signal.timedOut() ? 'timeout' : 'network';
+      return this.afterTransportFailure(call, attempt, started, kind, causeText(error, call.redact));
+    }
+    const { response, text } = answer;
+    const rateLimit = this.noteRateLimit(response.headers);
+    this.emitLog(call.redact, {
+      method: call.shown.method,
+      url: call.url,
+      status: response.status,
+      durationMs: Date.now() - started,
+      attempt,
+    });
+    if (response.ok && call.stream) return { result: { response, body: undefined, release: signal.detachTimeout() } };
+    signal.release();
+    if (response.ok) return { result: { response, body: parseSuccessBody(text, response, call.shown), release: noRelease } };
+    return this.afterErrorStatus(call, response, text, rateLimit);
+  }
+
+  /** The answer with its body read, except a stream's, which its caller reads. */
+  private async send(call: Call, signal: AbortSignal): Promise<{ response: Response; text: string }> {
+    const response = await this.fetchImpl(call.url, {
+      method: call.req.method,
+      headers: call.headers,
+      ...(call.payload !== undefined ? { body: call.payload } : {}),
+      signal,
+    });
+    const text = call.stream && response.ok ? '' : await response.text();
+    return { response, text };
+  }
+
+  private afterTransportFailure(call: Call, attempt: number, started: number, kind: TransportFailure, cause: string): AttemptOutcome {
+    const { method } = call.shown;
+    this.emitLog(call.redact, { method, url: call.url, durationMs: Date.now() - started, attempt, note: `${kind}: ${cause}` });
+    const retry = kind === 'aborted' ? undefined : this.retryAfterFailure(call, kind);
+    if (retry) return { retry };
+    // Without an answer nobody knows whether a write arrived.
+    throw transportError(kind, call.shown, method !== 'GET', cause, call.timeoutMs);
+  }
+
+  private afterErrorStatus(call: Call, response: Response, text: string, rateLimit: RateLimitSnapshot | undefined): AttemptOutcome {
+    // A repeated DELETE that finds nothing means an earlier attempt did delete it.
+    if (response.status === 404 && call.shown.method === 'DELETE' && call.earlierOutcomeUnknown)
+      return { result: { response, body: undefined, release: noRelease } };
+    const kind = kindForStatus(response.status);
+    const retryAfterSeconds = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+    const retry =
+      kind === 'rateLimited'
+        ? this.retryAfterRateLimit(call, retryAfterSeconds)
+        : kind === 'server'
+          ? this.retryAfterFailure(call, 'server')
+          : undefined;
+    if (retry) return { retry };
+    const answer: ErrorAnswer = {
+      status: response.status,
+      kind,
+      text,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...(rateLimit ? { rateLimit } : {}),
+    };
+    throw problemError(call.shown, answer, call.redact, call.earlierOutcomeUnknown);
+  }
+
+  /**
+   * A 5xx, timeout or drop is tried again, with backoff, only when sending twice is harmless and retries
+   * are left. Counts the retry when there is one.
+   */
+  private retryAfterFailure(call: Call, reason: 'server' | 'timeout' | 'network'): RetryWait | undefined {
+    if (!call.idempotent || call.failures >= this.retry.maxRetries) return undefined;
+    call.failures++;
+    // The failed attempt of a write may have been applied; a later 404 or error must not hide that.
+    call.earlierOutcomeUnknown ||= call.shown.method !== 'GET';
+    return { reason, waitMs: this.backoff(call.failures) };
+  }
+
+  /** Reads wait out a 429 for as long as the service asks (a second when it does not say), within bounds; writes report it. */
+  private retryAfterRateLimit(call: Call, retryAfterSeconds: number | undefined): RetryWait | undefined {
+    if (!call.isRead || call.rateLimitWaits >= this.retry.maxRateLimitRetries) return undefined;
+    const waitMs = (retryAfterSeconds ?? 1) * 1000;
+    if (waitMs > this.retry.maxRateLimitWaitMs) return undefined;
+    call.rateLimitWaits++;
+    return { reason: 'rateLimited', waitMs };
   }
 
   private headersFor(req: HttpRequest, stream: boolean): Record<string, string> {
@@ -270,24 +360,6 @@ export class HttpCore {
     if (authorization) headers.Authorization = authorization;
     if (req.body !== undefined) headers['Content-Type'] = 'application/json';
     return headers;
-  }
-
-  private parseBody(text: string, response: Response, method: string, path: string): unknown {
-    if (response.status === 204 || text.trim() === '') return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new ApiError({
-        kind: 'invalidResponse',
-        status: response.status,
-        title: 'Invalid response',
-        detail: `the service answered ${response.status} with a body that is not JSON (${response.headers.get('content-type') ?? 'no content type'})`,
-        method,
-        path,
-        // The write went through, but we cannot tell what it made; treat it like a lost answer.
-        outcomeUnknown: method !== 'GET',
-      });
-    }
   }
 
   private noteRateLimit(headers: Headers): RateLimitSnapshot | undefined {
@@ -309,62 +381,12 @@ export class HttpCore {
     return Math.round(ceiling * (0.5 + Math.random() * 0.5));
   }
 
-  private async pause(ms: number, signal: AbortSignal | undefined, method: string, path: string): Promise<void> {
+  private async pause(ms: number, signal: AbortSignal | undefined, shown: RequestShown): Promise<void> {
     try {
       await sleep(ms, signal);
     } catch {
-      throw this.abortedError(method, path, method !== 'GET');
+      throw abortedError(shown, shown.method !== 'GET');
     }
-  }
-
-  private abortedError(method: string, path: string, outcomeUnknown: boolean): ApiError {
-    return new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown });
-  }
-
-  private transportError(
-    kind: 'aborted' | 'timeout' | 'network',
-    method: string,
-    path: string,
-    outcomeUnknown: boolean,
-    causeText: string,
-    timeoutMs: number,
-  ): ApiError {
-    // A fresh, redacted cause: the original may quote the request it failed to send.
-    const cause = new Error(causeText);
-    if (kind === 'aborted')
-      return new ApiError({ kind, title: 'Cancelled', detail: 'the request was cancelled', method, path, outcomeUnknown, cause });
-    if (kind === 'timeout')
-      return new ApiError({
-        kind,
-        title: 'Timed out',
-        detail: `no complete answer within ${timeoutMs} ms`,
-        method,
-        path,
-        outcomeUnknown,
-        cause,
-      });
-    return new ApiError({
-      kind,
-      title: 'Network error',
-      detail: `the service could not be reached or dropped the connection: ${cause.message}`,
-      method,
-      path,
-      outcomeUnknown,
-      cause,
-    });
-  }
-
-  /** The innermost useful message of a fetch failure (`fetch failed` alone says nothing), redacted. */
-  private causeText(error: unknown, redact: Redactor): string {
-    const parts: string[] = [];
-    let current: unknown = error;
-    for (let depth = 0; current && depth < 4; depth++) {
-      const e = current as { message?: unknown; code?: unknown; cause?: unknown };
-      const text = [typeof e.code === 'string' ? e.code : '', typeof e.message === 'string' ? e.message : ''].filter(Boolean).join(' ');
-      if (text && !parts.includes(text)) parts.push(text);
-      current = e.cause;
-    }
-    return redact(parts.slice(-1)[0] ?? 'unknown error');
   }
 
   private emitLog(redact: Redactor, entry: ApiLogEntry): void {
@@ -375,6 +397,16 @@ export class HttpCore {
       // Logging is best effort.
     }
   }
+}
+
+/** Checked before the first request because fetch's own complaint about a bad header value quotes the value. */
+function assertHeaderSafe(key: string): void {
+  if (/[^\x21-\x7e]/.test(key))
+    throw new ApiError({
+      kind: 'configuration',
+      title: 'Invalid configuration',
+      detail: 'the API key contains whitespace, control or non-ASCII characters',
+    });
 }
 
 interface LinkedSignal {
@@ -420,20 +452,16 @@ function linkSignals(external: AbortSignal | undefined, timeoutMs: number): Link
   };
 }
 
-function chainRedactors(first: Redactor, second: Redactor): Redactor {
-  return (text) => second(first(text));
-}
-
 /** Resolves after `ms`, or rejects as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason ?? new Error('aborted'));
+      reject(abortReason(signal));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
+      reject(abortReason(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -441,4 +469,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Why a signal aborted, as an Error: an abort with no reason, or with a value that is not an Error, still rejects with one. */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error) return reason;
+  return reason === undefined ? new Error('aborted') : new Error('aborted', { cause: reason });
 }

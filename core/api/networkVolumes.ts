@@ -6,7 +6,11 @@ export class NetworkVolumesApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<NetworkVolume[]> {
-    const body = await this.http.request<{ networkVolumes?: NetworkVolume[] }>({ method: 'GET', path: '/v2/network-volumes', ...options });
+    const body = await this.http.request<{ networkVolumes?: NetworkVolume[] } | undefined>({
+      method: 'GET',
+      path: '/v2/network-volumes',
+      ...options,
+    });
     return body?.networkVolumes ?? [];
   }
 
@@ -31,6 +35,6 @@ export class NetworkVolumesApi {
   }
 
   async delete(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request<void>({ method: 'DELETE', path: `/v2/network-volumes/${segment(id)}`, idempotent: true, ...options });
+    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/network-volumes/${segment(id)}`, idempotent: true, ...options });
   }
 }

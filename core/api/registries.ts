@@ -6,7 +6,7 @@ export class RegistriesApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<Registry[]> {
-    const body = await this.http.request<{ registries?: Registry[] }>({ method: 'GET', path: '/v2/registries', ...options });
+    const body = await this.http.request<{ registries?: Registry[] } | undefined>({ method: 'GET', path: '/v2/registries', ...options });
     return body?.registries ?? [];
   }
 
@@ -30,6 +30,6 @@ export class RegistriesApi {
   }
 
   async delete(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request<void>({ method: 'DELETE', path: `/v2/registries/${segment(id)}`, idempotent: true, ...options });
+    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/registries/${segment(id)}`, idempotent: true, ...options });
   }
 }

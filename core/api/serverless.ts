@@ -48,7 +48,7 @@ export class ServerlessApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<Endpoint[]> {
-    const body = await this.http.request<{ endpoints?: Endpoint[] }>({ method: 'GET', path: '/v2/serverless', ...options });
+    const body = await this.http.request<{ endpoints?: Endpoint[] } | undefined>({ method: 'GET', path: '/v2/serverless', ...options });
     return body?.endpoints ?? [];
   }
 
@@ -126,7 +126,7 @@ export class ServerlessApi {
 
   /** Irreversible on the service: workers stop, queued jobs are cancelled. Confirm before calling. */
   async delete(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request<void>({ method: 'DELETE', path: `/v2/serverless/${segment(id)}`, idempotent: true, ...options });
+    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/serverless/${segment(id)}`, idempotent: true, ...options });
   }
 
   workers(id: string, options: CallOptions = {}): Promise<WorkerList> {
@@ -177,8 +177,9 @@ function createdNotBefore(endpoint: Endpoint, notBefore: number): boolean {
 
 function toLogEvent(event: SseEvent): WorkerLogEvent {
   try {
-    const data = JSON.parse(event.data) as { ts?: unknown; source?: unknown; line?: unknown };
-    if (typeof data === 'object' && data !== null) {
+    const parsed: unknown = JSON.parse(event.data);
+    if (typeof parsed === 'object' && parsed !== null) {
+      const data = parsed as { ts?: unknown; source?: unknown; line?: unknown };
       return {
         id: event.id,
         event: event.event,

@@ -113,102 +113,158 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
   async *[Symbol.asyncIterator](): AsyncIterator<SseEvent> {
     const { signal } = this.options;
     const seen = new Set<string>();
-    const initialDelay = this.options.reconnectDelayMs ?? 500;
-    const maxDelay = this.options.maxReconnectDelayMs ?? 15_000;
-    let delay = initialDelay;
-    let failures = 0;
+    const schedule = new ReconnectSchedule(
+      this.options.reconnectDelayMs ?? 500,
+      this.options.maxReconnectDelayMs ?? 15_000,
+      this.options.maxReconnects ?? Infinity,
+    );
     for (let connection = 0; ; connection++) {
       if (signal?.aborted) return;
-      if (connection > 0) {
-        this.reconnectCount++;
-        try {
-          await sleep(delay, signal);
-        } catch {
-          return;
-        }
-      }
-      let reason = 'the server closed the stream';
-      let opened: { response: Response; release: () => void };
-      try {
-        opened = await this.http.openStream({
-          ...this.requestFor(this.cursor),
-          ...(signal ? { signal } : {}),
-          idempotent: false,
-          read: true,
-        });
-      } catch (error) {
-        if (signal?.aborted) return;
-        if (!(error instanceof ApiError) || !isTransient(error) || failures >= (this.options.maxReconnects ?? Infinity)) throw error;
-        failures++;
-        delay =
-          error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : nextDelay(delay, connection, initialDelay, maxDelay);
-        this.options.onReconnect?.({ attempt: failures, lastEventId: this.cursor, reason: error.message });
-        continue;
-      }
-      const parser = new SseParser();
-      const body = opened.response.body;
-      let delivered = false;
-      if (body) {
-        const reader = body.getReader();
-        const decoder = new TextDecoder();
-        const idle = new IdleWatch(this.options.idleTimeoutMs ?? 60_000, () => {
-          opened.release();
-        });
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            idle.touch();
-            for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-              if (event.id) {
-                if (seen.has(event.id)) continue;
-                remember(seen, event.id);
-                this.cursor = event.id;
-              }
-              delivered = true;
-              yield event;
-            }
-          }
-        } catch (error) {
-          if (signal?.aborted) return;
-          reason = idle.fired
-            ? 'no data within the idle timeout'
-            : `the connection dropped: ${this.http.redact(String((error as Error)?.message ?? error))}`;
-        } finally {
-          idle.stop();
-          opened.release();
-          reader.cancel().catch(() => undefined);
-        }
-      } else {
-        opened.release();
-      }
+      if (connection > 0 && !(await this.pauseBeforeReconnect(schedule.delay))) return;
+      const opened = await this.open(schedule, connection);
+      if (opened === 'aborted') return;
+      if (opened === 'retry') continue;
+      const ended = yield* this.deliver(opened, seen);
       if (signal?.aborted) return;
-      if (parser.retryMs !== undefined) delay = parser.retryMs;
-      if (delivered) {
-        failures = 0;
-        delay = parser.retryMs ?? initialDelay;
-      } else {
-        failures++;
-        if (failures > (this.options.maxReconnects ?? Infinity)) {
-          throw new ApiError({
-            kind: 'network',
-            title: 'Stream ended',
-            detail: `${reason}; gave up after ${failures} reconnections without data`,
-          });
-        }
-        delay = nextDelay(delay, connection, initialDelay, maxDelay);
+      if (!schedule.ended(connection, ended.delivered, ended.retryMs)) {
+        throw new ApiError({
+          kind: 'network',
+          title: 'Stream ended',
+          detail: `${ended.reason}; gave up after ${schedule.failures} reconnections without data`,
+        });
       }
-      this.options.onReconnect?.({ attempt: failures, lastEventId: this.cursor, reason });
+      this.options.onReconnect?.({ attempt: schedule.failures, lastEventId: this.cursor, reason: ended.reason });
     }
+  }
+
+  /** False when the caller cancelled during the pause. */
+  private async pauseBeforeReconnect(delay: number): Promise<boolean> {
+    this.reconnectCount++;
+    try {
+      await sleep(delay, this.options.signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A new connection; 'retry' after a transient failure with retries left (said through `onReconnect`). */
+  private async open(schedule: ReconnectSchedule, connection: number): Promise<OpenStream | 'retry' | 'aborted'> {
+    const { signal } = this.options;
+    try {
+      return await this.http.openStream({ ...this.requestFor(this.cursor), ...(signal ? { signal } : {}), idempotent: false, read: true });
+    } catch (error) {
+      if (signal?.aborted) return 'aborted';
+      if (!(error instanceof ApiError) || !isTransient(error) || !schedule.openFailed(connection, error.retryAfterSeconds)) throw error;
+      this.options.onReconnect?.({ attempt: schedule.failures, lastEventId: this.cursor, reason: error.message });
+      return 'retry';
+    }
+  }
+
+  /** Yields the connection's events not seen before until it ends, and then says how it ended. */
+  private async *deliver(opened: OpenStream, seen: Set<string>): AsyncGenerator<SseEvent, ConnectionEnd> {
+    const parser = new SseParser();
+    const body = opened.response.body;
+    let delivered = false;
+    let reason = 'the server closed the stream';
+    if (!body) {
+      opened.release();
+      return { delivered, reason, retryMs: undefined };
+    }
+    const reader = body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    const decoder = new TextDecoder();
+    const idle = new IdleWatch(this.options.idleTimeoutMs ?? 60_000, () => {
+      opened.release();
+    });
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        idle.touch();
+        for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+          if (!this.isNew(event, seen)) continue;
+          delivered = true;
+          yield event;
+        }
+      }
+    } catch (error) {
+      reason = idle.fired
+        ? 'no data within the idle timeout'
+        : `the connection dropped: ${this.http.redact(error instanceof Error ? error.message : String(error))}`;
+    } finally {
+      idle.stop();
+      opened.release();
+      reader.cancel().catch(() => undefined);
+    }
+    return { delivered, reason, retryMs: parser.retryMs };
+  }
+
+  /** False for an event the server's backfill repeats; moves the resume cursor past a new one. */
+  private isNew(event: SseEvent, seen: Set<string>): boolean {
+    if (!event.id) return true;
+    if (seen.has(event.id)) return false;
+    remember(seen, event.id);
+    this.cursor = event.id;
+    return true;
+  }
+}
+
+type OpenStream = Awaited<ReturnType<HttpCore['openStream']>>;
+
+/** How a connection that opened came to an end. */
+interface ConnectionEnd {
+  readonly delivered: boolean;
+  readonly reason: string;
+  /** The server's `retry:` hint, in ms. */
+  readonly retryMs: number | undefined;
+}
+
+/**
+ * When to reconnect: the delay doubles while connections fail (or follows the server's hint) and resets once
+ * one delivers; after `limit` failures in a row the stream gives up.
+ */
+class ReconnectSchedule {
+  delay: number;
+  /** Failed connections in a row. */
+  failures = 0;
+
+  constructor(
+    private readonly initial: number,
+    private readonly max: number,
+    private readonly limit: number,
+  ) {
+    this.delay = initial;
+  }
+
+  /** A connection that could not be opened; false when no retry is left. */
+  openFailed(connection: number, retryAfterSeconds: number | undefined): boolean {
+    if (this.failures >= this.limit) return false;
+    this.failures++;
+    this.delay = retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : this.next(connection);
+    return true;
+  }
+
+  /** A connection that opened and then ended; false when it delivered nothing and no retry is left. */
+  ended(connection: number, delivered: boolean, retryMs: number | undefined): boolean {
+    if (delivered) {
+      this.failures = 0;
+      this.delay = retryMs ?? this.initial;
+      return true;
+    }
+    if (retryMs !== undefined) this.delay = retryMs;
+    this.failures++;
+    if (this.failures > this.limit) return false;
+    this.delay = this.next(connection);
+    return true;
+  }
+
+  private next(connection: number): number {
+    return connection === 0 ? this.initial : Math.min(this.max, Math.max(this.initial, this.delay * 2));
   }
 }
 
 function isTransient(error: ApiError): boolean {
   return error.network || error.timeout || error.server || error.rateLimited;
-}
-
-function nextDelay(current: number, connection: number, initial: number, max: number): number {
-  return connection === 0 ? initial : Math.min(max, Math.max(initial, current * 2));
 }
 
 function remember(seen: Set<string>, id: string): void {
@@ -241,7 +297,7 @@ class IdleWatch {
       this.fired = true;
       this.onIdle();
     }, this.ms);
-    timer.unref?.();
+    timer.unref();
     return timer;
   }
 }

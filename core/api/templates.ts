@@ -6,7 +6,7 @@ export class TemplatesApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<Template[]> {
-    const body = await this.http.request<{ templates?: Template[] }>({ method: 'GET', path: '/v2/templates', ...options });
+    const body = await this.http.request<{ templates?: Template[] } | undefined>({ method: 'GET', path: '/v2/templates', ...options });
     return body?.templates ?? [];
   }
 
@@ -24,6 +24,6 @@ export class TemplatesApi {
   }
 
   async delete(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request<void>({ method: 'DELETE', path: `/v2/templates/${segment(id)}`, idempotent: true, ...options });
+    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/templates/${segment(id)}`, idempotent: true, ...options });
   }
 }

@@ -158,7 +158,8 @@ export interface WorkerLogEvent {
   /** The SSE `event` field; `message` when the server sent none. */
   event: string;
   ts: string;
-  source: LogSource | string;
+  /** Usually a `LogSource`; a newer service may name others, which are kept as sent. */
+  source: LogSource | (string & {});
   line: string;
 }
 

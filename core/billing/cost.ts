@@ -11,14 +11,11 @@
  * to `workers.max` are priced alike. Disk, network volumes and fees are not included.
  */
 import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { defaultNumber, minimumOf } from '../endpointSpec/contract';
 import { scaleRange, type UsdRange } from './format';
 
 /** 8,760 hours a year over 12 months: the convention cloud price sheets use for "per month". */
 export const HOURS_PER_MONTH = 730;
-/** Create defaults of the contract, used when the spec leaves them out. */
-const DEFAULT_WORKERS_MIN = 0;
-const DEFAULT_WORKERS_MAX = 3;
-const DEFAULT_GPU_COUNT = 1;
 
 /** One way a worker can be placed, with its price per worker-hour. */
 export interface Placement {
@@ -61,6 +58,11 @@ function count(value: unknown, fallback: number, minimum: number): number | unde
   return typeof value === 'number' && Number.isInteger(value) && value >= minimum ? value : undefined;
 }
 
+/** A count field with the create default and minimum the schema states for it. */
+function specCount(value: unknown, path: string): number | undefined {
+  return count(value, defaultNumber(path), minimumOf(path));
+}
+
 /**
  * The cost of a spec (or of a live endpoint record, which has the same `gpu`/`cpu`/`workers`
  * shape). Undefined when the spec names no compute or a number the cost depends on is invalid:
@@ -70,8 +72,8 @@ export function specCost(spec: unknown, catalog: Catalog): SpecCost | undefined 
   const body = record(spec);
   if (!body) return undefined;
   const workers = record(body.workers) ?? {};
-  const workersMin = count(workers.min, DEFAULT_WORKERS_MIN, 0);
-  const workersMax = count(workers.max, DEFAULT_WORKERS_MAX, 0);
+  const workersMin = specCount(workers.min, 'workers.min');
+  const workersMax = specCount(workers.max, 'workers.max');
   if (workersMin === undefined || workersMax === undefined) return undefined;
 
   const placements: Placement[] = [];
@@ -81,7 +83,7 @@ export function specCost(spec: unknown, catalog: Catalog): SpecCost | undefined 
   let gpuCount: number | undefined;
   if (gpu) {
     compute = 'gpu';
-    gpuCount = count(gpu.count, DEFAULT_GPU_COUNT, 1);
+    gpuCount = specCount(gpu.count, 'gpu.count');
     if (gpuCount === undefined) return undefined;
     const pools = strings(gpu.pools);
     for (const pool of pools) if (!catalog.pools.has(pool)) unpriced.push(`pool ${pool}`);

@@ -9,7 +9,8 @@ import { KINDS, type BillingKind, type BillingResponse } from './query';
 function cell(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (value === undefined || value === null) return '';
-  let text = String(value);
+  // Records are parsed JSON: anything not text is written as the JSON it was.
+  let text = typeof value === 'string' ? value : JSON.stringify(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -34,6 +34,8 @@ export interface BillingTable {
 }
 
 const amount = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+/** The group a record counts toward: its id as text, or "(none)" when the service named none. */
+const groupId = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '(none)' : JSON.stringify(v));
 
 /** The total of a record: its `totalAmount`, else the sum of its components. */
 function recordTotal(record: Record<string, unknown>, components: readonly { key: string }[]): number {
@@ -80,7 +82,7 @@ export function shapeBilling(kind: BillingKind, grouping: string | undefined, re
     if (byComponent) {
       for (const c of info.components) add(bucket, c.key, amount(record[c.key]));
     } else {
-      const id = field ? String(record[field] ?? '(none)') : 'total';
+      const id = field ? groupId(record[field]) : 'total';
       add(bucket, id, recordTotal(record, info.components));
     }
   }

@@ -3,13 +3,7 @@
  * the spec: a deploy is only "done" when the service shows what was asked. Failures come back as
  * values with their problems mapped to spec paths, never as exceptions a caller must decode.
  */
-import {
-  ApiError,
-  type ApiClient,
-  type CreateEndpointRequest,
-  type CreateReconciledOptions,
-  type Endpoint,
-} from '../api';
+import { ApiError, type ApiClient, type CreateEndpointRequest, type CreateReconciledOptions, type Endpoint } from '../api';
 import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import { driftBetween, type Change } from './diff';
 import type { DeploymentPlan } from './plan';

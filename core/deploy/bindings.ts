@@ -112,20 +112,22 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 }
 
 export function getBinding(store: BindingStore, key: string, documentIndex: number): Binding | undefined {
-  return store[key]?.[String(documentIndex)];
+  return (store[key] ?? {})[String(documentIndex)];
 }
 
 export function withBinding(store: BindingStore, key: string, documentIndex: number, binding: Binding): BindingStore {
   return { ...store, [key]: { ...(store[key] ?? {}), [String(documentIndex)]: binding } };
 }
 
+/** The store without one document's binding; a spec file left with none drops out, the others keep their order. */
 export function withoutBinding(store: BindingStore, key: string, documentIndex: number): BindingStore {
-  const documents = { ...(store[key] ?? {}) };
-  delete documents[String(documentIndex)];
-  const next: Record<string, Readonly<Record<string, Binding>>> = { ...store };
-  if (Object.keys(documents).length === 0) delete next[key];
-  else next[key] = documents;
-  return next;
+  const index = String(documentIndex);
+  const entries = Object.entries(store).flatMap(([file, documents]): [string, Readonly<Record<string, Binding>>][] => {
+    if (file !== key) return [[file, documents]];
+    const kept = Object.entries(documents).filter(([document]) => document !== index);
+    return kept.length === 0 ? [] : [[file, Object.fromEntries(kept)]];
+  });
+  return Object.fromEntries(entries);
 }
 
 /** The file's text: sorted spec paths, numerically sorted indexes, fields in a fixed order. */

@@ -6,21 +6,12 @@
  * managed and never compared.
  */
 import { decodeArgs } from '../endpointSpec/args';
+import { defaultNumber, defaultString, fieldApplies } from '../endpointSpec/contract';
 import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import { toServiceBody } from '../endpointSpec/validate';
 import type { Endpoint } from '../api/types';
 
 export type Spec = Record<string, unknown>;
-
-/** Create defaults of the contract (Create request body, GPU, Workers). */
-export const CREATE_DEFAULTS = {
-  workersMin: 0,
-  workersMax: 3,
-  idleTimeout: 10,
-  flashboot: 'OFF',
-  timeout: 300000,
-  gpuCount: 1,
-} as const;
 
 /** One comparable leaf: `gpu.pools`, `env.DEBUG`, `workers.max`. */
 export interface EffectiveField {
@@ -49,10 +40,6 @@ const has = (object: Spec | undefined, key: string): boolean => object !== undef
 
 /** Unordered selections compare as sets: the order of pools or excluded types means nothing to the scheduler. */
 const asSet = (values: readonly string[]): string[] => [...new Set(values)].sort();
-
-export function idleTimeoutApplies(type: unknown, scaling: unknown): boolean {
-  return !(type === 'QUEUE' && record(scaling)?.type === 'REQUEST_COUNT');
-}
 
 /**
  * The command in one form. `entrypoint` absent and empty are the same here, as in the rule
@@ -111,7 +98,7 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
   if (gpu) {
     put(['gpu', 'pools'], asSet(strings(gpu.pools) ?? []));
     put(['gpu', 'excludedTypes'], asSet((strings(gpu.excludedTypes) ?? []).map((t) => t.trim())));
-    put(['gpu', 'count'], typeof gpu.count === 'number' ? gpu.count : CREATE_DEFAULTS.gpuCount);
+    put(['gpu', 'count'], typeof gpu.count === 'number' ? gpu.count : defaultNumber('gpu.count'));
     // Rule 5: a template seeds the CUDA set of a GPU create that names no CUDA constraint.
     const seededByTemplate = templateId !== undefined && !has(gpu, 'allowedCudaVersions') && !has(gpu, 'minCudaVersion');
     if (seededByTemplate) unmanaged.add('gpu.allowedCudaVersions');
@@ -125,10 +112,10 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
   }
 
   const workers = record(spec.workers) ?? {};
-  put(['workers', 'min'], typeof workers.min === 'number' ? workers.min : CREATE_DEFAULTS.workersMin);
-  put(['workers', 'max'], typeof workers.max === 'number' ? workers.max : CREATE_DEFAULTS.workersMax);
-  if (idleTimeoutApplies(spec.type, spec.scaling)) {
-    put(['workers', 'idleTimeout'], typeof workers.idleTimeout === 'number' ? workers.idleTimeout : CREATE_DEFAULTS.idleTimeout);
+  put(['workers', 'min'], typeof workers.min === 'number' ? workers.min : defaultNumber('workers.min'));
+  put(['workers', 'max'], typeof workers.max === 'number' ? workers.max : defaultNumber('workers.max'));
+  if (fieldApplies('workers.idleTimeout', spec)) {
+    put(['workers', 'idleTimeout'], typeof workers.idleTimeout === 'number' ? workers.idleTimeout : defaultNumber('workers.idleTimeout'));
   }
   const scaling = record(spec.scaling) ?? {};
   put(['scaling', 'type'], scaling.type);
@@ -136,8 +123,8 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
   else put(['scaling', 'queueDelay'], scaling.queueDelay);
   put(['dataCenterIds'], strings(spec.dataCenterIds) ?? []);
   put(['networkVolumes'], asSet(strings(spec.networkVolumes) ?? []));
-  put(['timeout'], typeof spec.timeout === 'number' ? spec.timeout : CREATE_DEFAULTS.timeout);
-  put(['flashboot'], typeof spec.flashboot === 'string' ? spec.flashboot : CREATE_DEFAULTS.flashboot);
+  put(['timeout'], typeof spec.timeout === 'number' ? spec.timeout : defaultNumber('timeout'));
+  put(['flashboot'], typeof spec.flashboot === 'string' ? spec.flashboot : defaultString('flashboot'));
 
   return {
     type: typeof spec.type === 'string' ? spec.type : undefined,
@@ -172,12 +159,16 @@ const SPEC_FIELD_ORDER = [
   'flashboot',
 ] as const;
 
-const isEmpty = (v: unknown): boolean =>
-  v === null ||
-  v === undefined ||
-  v === '' ||
-  (Array.isArray(v) && v.length === 0) ||
-  (record(v) !== undefined && Object.keys(record(v)!).length === 0);
+const isEmpty = (v: unknown): boolean => {
+  const object = record(v);
+  return (
+    v === null ||
+    v === undefined ||
+    v === '' ||
+    (Array.isArray(v) && v.length === 0) ||
+    (object !== undefined && Object.keys(object).length === 0)
+  );
+};
 
 /**
  * A live endpoint as a create body that, sent to the service, makes the same endpoint. Values
@@ -191,16 +182,17 @@ export function liveAsSpec(endpoint: Endpoint | Spec): Spec {
   const spec: Spec = {};
   for (const key of SPEC_FIELD_ORDER) {
     const value = live[key];
+    const object = record(value);
     switch (key) {
-      case 'type':
+      case 'type': {
+        const urls = record(live.requestUrls);
         if (typeof value === 'string') spec.type = value;
-        else if (record(live.requestUrls)) {
-          // The contract makes `type` optional in answers; the shape of requestUrls still tells.
-          spec.type = 'base' in record(live.requestUrls)! ? 'LOAD_BALANCER' : 'QUEUE';
-        }
+        // The contract makes `type` optional in answers; the shape of requestUrls still tells.
+        else if (urls) spec.type = 'base' in urls ? 'LOAD_BALANCER' : 'QUEUE';
         break;
+      }
       case 'gpu':
-        if (record(value)) spec.gpu = liveGpu(record(value)!);
+        if (object) spec.gpu = liveGpu(object);
         break;
       case 'cpu':
         // `memory` is derived by the service from the flavor; the create body refuses it.
@@ -208,14 +200,16 @@ export function liveAsSpec(endpoint: Endpoint | Spec): Spec {
           spec.cpu = value.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount }));
         break;
       case 'workers': {
-        const workers = record(value) ?? {};
-        const out: Spec = { min: workers.min ?? CREATE_DEFAULTS.workersMin, max: workers.max ?? CREATE_DEFAULTS.workersMax };
-        if (typeof workers.idleTimeout === 'number' && idleTimeoutApplies(spec.type, live.scaling)) out.idleTimeout = workers.idleTimeout;
+        const workers = object ?? {};
+        const out: Spec = { min: workers.min ?? defaultNumber('workers.min'), max: workers.max ?? defaultNumber('workers.max') };
+        // `scaling` is copied after `workers`, so the live record's scaler decides here.
+        if (typeof workers.idleTimeout === 'number' && fieldApplies('workers.idleTimeout', { type: spec.type, scaling: live.scaling }))
+          out.idleTimeout = workers.idleTimeout;
         spec.workers = out;
         break;
       }
       case 'scaling':
-        if (record(value)) spec.scaling = { ...record(value)! };
+        if (object) spec.scaling = { ...object };
         break;
       case 'args':
         if (typeof value === 'string') {
@@ -227,10 +221,10 @@ export function liveAsSpec(endpoint: Endpoint | Spec): Spec {
         }
         break;
       case 'env':
-        if (!isEmpty(value)) spec.env = { ...record(value)! };
+        if (object && !isEmpty(object)) spec.env = { ...object };
         break;
       default:
-        if (!isEmpty(value)) spec[key] = Array.isArray(value) ? [...value] : value;
+        if (!isEmpty(value)) spec[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
     }
   }
   return spec;
@@ -239,7 +233,7 @@ export function liveAsSpec(endpoint: Endpoint | Spec): Spec {
 function liveGpu(gpu: Spec): Spec {
   const out: Spec = { pools: [...(strings(gpu.pools) ?? [])] };
   if (!isEmpty(gpu.excludedTypes)) out.excludedTypes = [...(strings(gpu.excludedTypes) ?? [])];
-  out.count = typeof gpu.count === 'number' ? gpu.count : CREATE_DEFAULTS.gpuCount;
+  out.count = typeof gpu.count === 'number' ? gpu.count : defaultNumber('gpu.count');
   if (!isEmpty(gpu.allowedCudaVersions)) out.allowedCudaVersions = [...(strings(gpu.allowedCudaVersions) ?? [])];
   if (typeof gpu.minCudaVersion === 'string') out.minCudaVersion = gpu.minCudaVersion;
   return out;

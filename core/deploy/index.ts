@@ -3,7 +3,7 @@
  * it through the API client with read-back verification, and remember which endpoint each spec
  * document deployed to. Pure where it can be; the editor and the CLI drive it.
  */
-export { CREATE_DEFAULTS, commandOf, effectiveLive, effectiveSpec, liveAsSpec } from './effective';
+export { commandOf, effectiveLive, effectiveSpec, liveAsSpec } from './effective';
 export type { EffectiveField, EffectiveSpec, Spec } from './effective';
 export { diffEffective, driftBetween, sameValue, stableJson } from './diff';
 export type { Change } from './diff';

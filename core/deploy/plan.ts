@@ -30,14 +30,17 @@ export type DeploymentPlan =
   | (PlanBase & { kind: 'refused'; endpointId: string; endpointName: string; problems: PlanProblem[]; changes: Change[] });
 
 const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
+/** An id or name from a live record as text; absent is empty. */
+const text = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v === undefined || v === null ? '' : JSON.stringify(v);
 
 /** `live` is the endpoint the spec is bound to, or `undefined` for a spec never deployed. */
 export function planDeployment(input: Spec, live: Endpoint | Spec | undefined): DeploymentPlan {
   const spec = toServiceBody(input);
   if (live === undefined) return { kind: 'create', spec, body: spec, notes: [] };
   const liveRecord = live as Spec;
-  const endpointId = String(liveRecord.id ?? '');
-  const endpointName = String(liveRecord.name ?? '');
+  const endpointId = text(liveRecord.id);
+  const endpointName = text(liveRecord.name);
   const wanted = effectiveSpec(spec);
   const current = effectiveLive(live);
   const changes = diffEffective(wanted, current);
@@ -61,7 +64,7 @@ function identityProblems(wanted: EffectiveSpec, current: EffectiveSpec, spec: S
     problems.push({
       path: 'type',
       segments: ['type'],
-      message: `the type of an endpoint cannot change (it is ${current.type ?? 'unknown'}, the spec says ${wanted.type ?? 'nothing'}): set it back, or ${DELETE_AND_CREATE}`,
+      message: `the type of an endpoint cannot change (it is ${current.type}, the spec says ${wanted.type ?? 'nothing'}): set it back, or ${DELETE_AND_CREATE}`,
     });
   }
   if (wanted.compute !== current.compute && wanted.compute !== undefined && current.compute !== undefined) {

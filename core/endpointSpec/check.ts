@@ -92,7 +92,7 @@ export function documentDiagnostics(
     });
   };
   const noteOmitted = (omitted: number): void => {
-    const last = diagnostics[diagnostics.length - 1];
+    const last = diagnostics.at(-1);
     if (omitted > 0 && last)
       diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };

@@ -4,6 +4,8 @@
  * Whatever cannot be carried over is named in `notes`, never silently dropped.
  */
 import type { Catalog } from './catalog/catalog';
+import { setOwnValue } from './ownData';
+import { describeConditions, fieldApplies, minimumOf, notApplicableWhen } from './contract';
 
 type Body = Record<string, unknown>;
 
@@ -46,7 +48,7 @@ export function isLegacyBody(value: unknown): value is Body {
     typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
-    Object.keys(value).some((k) => k in LEGACY_FIELDS && k !== 'allowedCudaVersions')
+    Object.keys(value).some((k) => Object.hasOwn(LEGACY_FIELDS, k) && k !== 'allowedCudaVersions')
   );
 }
 
@@ -81,8 +83,9 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
   if (cpuCompute) {
     const flavors = list(body.cpuFlavorIds);
     if (flavors.length === 0) return { ok: false, reason: 'a CPU body needs cpuFlavorIds to convert' };
-    const vcpuCount = typeof body.vcpuCount === 'number' ? body.vcpuCount : 2;
-    if (body.vcpuCount === undefined) notes.push('vcpuCount not given: 2 used for every flavor');
+    // The smallest count the contract allows: the cheapest worker that can exist.
+    const vcpuCount = typeof body.vcpuCount === 'number' ? body.vcpuCount : minimumOf('cpu[].vcpuCount');
+    if (body.vcpuCount === undefined) notes.push(`vcpuCount not given: ${vcpuCount} used for every flavor`);
     spec.cpu = flavors.map((id) => ({ id, vcpuCount }));
     if (body.allowedCudaVersions !== undefined) notes.push('allowedCudaVersions dropped: CUDA constraints do not apply to CPU endpoints');
   } else {
@@ -96,18 +99,18 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
   if (body.workersMin !== undefined) workers.min = body.workersMin;
   if (body.workersMax !== undefined) workers.max = body.workersMax;
   const scalerType = typeof body.scalerType === 'string' ? body.scalerType : 'QUEUE_DELAY';
-  const requestCountOnQueue = spec.type === 'QUEUE' && scalerType === 'REQUEST_COUNT';
   if (body.idleTimeout !== undefined) {
-    if (requestCountOnQueue) notes.push('idleTimeout dropped: v2 rejects it for a QUEUE endpoint that scales on REQUEST_COUNT');
-    else workers.idleTimeout = body.idleTimeout;
+    if (fieldApplies('workers.idleTimeout', { type: spec.type, scaling: { type: scalerType } })) workers.idleTimeout = body.idleTimeout;
+    else notes.push(`idleTimeout dropped: v2 rejects it when ${describeConditions(notApplicableWhen('workers.idleTimeout') ?? {})}`);
   }
   if (Object.keys(workers).length > 0) spec.workers = workers;
   const value = typeof body.scalerValue === 'number' ? body.scalerValue : 4;
   if (body.scalerValue === undefined) notes.push(`scalerValue not given: ${value} used`);
+  // v1 accepted targets v2 refuses; the nearest one v2 accepts keeps the endpoint deployable.
   spec.scaling =
     scalerType === 'REQUEST_COUNT'
-      ? { type: 'REQUEST_COUNT', requestCount: Math.max(1, Math.round(value)) }
-      : { type: 'QUEUE_DELAY', queueDelay: Math.max(0.5, value) };
+      ? { type: 'REQUEST_COUNT', requestCount: Math.max(minimumOf('scaling.requestCount'), Math.round(value)) }
+      : { type: 'QUEUE_DELAY', queueDelay: Math.max(minimumOf('scaling.queueDelay'), value) };
 
   const dataCenters = migrateDataCenters(body, list, catalog, notes);
   if (dataCenters) spec.dataCenterIds = dataCenters;
@@ -127,7 +130,8 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
 
   // v2 fields that were already present pass through untouched.
   for (const [key, v] of Object.entries(body)) {
-    if (!(key in LEGACY_FIELDS) && !(key in spec) && !['env', 'ports', 'flashboot'].includes(key)) spec[key] = v;
+    if (!Object.hasOwn(LEGACY_FIELDS, key) && !Object.hasOwn(spec, key) && !['env', 'ports', 'flashboot'].includes(key))
+      setOwnValue(spec, key, v);
   }
   return { ok: true, migration: { spec, notes } };
 }
@@ -152,9 +156,10 @@ function migrateGpuSelection(
         ok: false,
         reason: 'GPU type ids become pools and exclusions only with the catalog: sign in, start the emulator, or pass --catalog',
       };
-    const unknown = typeIds.filter((id) => !catalog.gpuTypes.get(id)?.pool);
+    const poolOf = (id: string): string | undefined => catalog.gpuTypes.get(id)?.pool || undefined;
+    const unknown = typeIds.filter((id) => poolOf(id) === undefined);
     if (unknown.length > 0) return { ok: false, reason: `not GPU types of any serverless pool: ${unknown.join(', ')}` };
-    const pools = [...new Set(typeIds.map((id) => catalog.gpuTypes.get(id)!.pool!))];
+    const pools = [...new Set(typeIds.map(poolOf).filter((pool) => pool !== undefined))];
     const wanted = new Set(typeIds);
     const excluded = pools.flatMap((pool) => (catalog.pools.get(pool) ?? []).map((t) => t.id)).filter((id) => !wanted.has(id));
     gpu.pools = pools;
@@ -194,9 +199,15 @@ function migrateDataCenters(
 function migrateEnv(env: unknown): Record<string, string> | undefined {
   if (Array.isArray(env)) {
     const pairs = env.filter((e): e is { key: unknown; value: unknown } => typeof e === 'object' && e !== null && 'key' in e);
-    return Object.fromEntries(pairs.map((e) => [String(e.key), e.value === null || e.value === undefined ? '' : String(e.value)]));
+    return Object.fromEntries(pairs.map((e) => [String(e.key), envText(e.value)]));
   }
-  if (typeof env === 'object' && env !== null)
-    return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
+  if (typeof env === 'object' && env !== null) return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, envText(v)]));
   return undefined;
+}
+
+/** v2 env values are strings; v1 and GraphQL bodies also held numbers, booleans and nulls. */
+function envText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return value === null || value === undefined ? '' : JSON.stringify(value);
 }

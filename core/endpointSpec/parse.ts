@@ -18,10 +18,6 @@ export const MAX_ALIAS_COUNT = 100;
  */
 export const YAML_SCAN_LIMIT = MAX_NESTING_DEPTH + 128;
 
-export function formatForFileName(fileName: string): SpecFormat {
-  return /\.json$/i.test(fileName) ? 'json' : 'yaml';
-}
-
 export function parseSpecText(text: string, format: SpecFormat): SpecDocument[] {
   return format === 'json' ? [parseJson(text)] : parseYaml(text);
 }
@@ -188,12 +184,21 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProble
   }
   if (YAML.isAlias(node)) return { kind: 'alias', ...base };
   if (YAML.isScalar(node)) {
-    const value = node.value;
-    const scalar =
-      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null ? value : String(value);
-    return { kind: 'scalar', value: scalar, quoted: node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE', ...base };
+    return {
+      kind: 'scalar',
+      value: scalarValue(node.value),
+      quoted: node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE',
+      ...base,
+    };
   }
   return { kind: 'scalar', value: null, quoted: false, ...base };
+}
+
+/** A YAML scalar's value in the tree: the `!!binary` and `!!timestamp` tags make bytes and dates, kept as text. */
+function scalarValue(value: unknown): string | number | boolean | null {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+  if (value instanceof Date || value instanceof Uint8Array || typeof value === 'bigint') return value.toString();
+  return typeof value;
 }
 
 // ---------------------------------------------------------------- JSON
@@ -259,7 +264,8 @@ function convertJsonNode(
       const data: Record<string, unknown> = {};
       const seen = new Set<string>();
       for (const property of node.children ?? []) {
-        const [keyNode, valueNode] = property.children ?? [];
+        const keyNode = property.children?.at(0);
+        const valueNode = property.children?.at(1);
         if (!keyNode) continue;
         const key = String(keyNode.value);
         if (seen.has(key)) {

@@ -8,6 +8,7 @@ import { schemaViewAt, isRecord, type SpecMode } from './schemas';
 import type { SpecProblem } from './problem';
 import { formatFieldPath, type JsonPath, type JsonPathSegment } from './tree';
 import { closestMatch } from './suggest';
+import { childValue } from './ownData';
 
 // Compiled ahead of time from schemas/ (scripts/generate-validators.mjs): no compiler at run time.
 const validators: Record<SpecMode, ValidateFunction> = { create: compiled.create, update: compiled.update };
@@ -101,7 +102,7 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
     case 'minItems':
       return problem('too-few-items', `${field} needs at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`);
     case 'pattern': {
-      const hint = error.parentSchema?.['x-hint'];
+      const hint: unknown = error.parentSchema?.['x-hint'];
       return problem(
         'pattern-mismatch',
         `${field} must be ${typeof hint === 'string' ? hint : `text matching ${String(params.pattern)}`}; got: ${show(error.data)}`,
@@ -189,23 +190,18 @@ function pointerToPath(pointer: string, data: unknown): JsonPath {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const segment: JsonPathSegment = Array.isArray(value) ? Number(token) : token;
     path.push(segment);
-    value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[segment] : undefined;
+    value = childValue(value, segment);
   }
   return path;
 }
 
+/** The value at `path`, through own properties only: `['constructor']` of a spec without one is nothing. */
 export function valueAt(data: unknown, path: JsonPath): unknown {
-  let value = data;
-  for (const segment of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string | number, unknown>)[segment];
-  }
-  return value;
+  return path.reduce<unknown>((value, segment) => childValue(value, segment), data);
 }
 
 export function show(value: unknown): string {
-  const text =
-    typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  const text = value === undefined ? 'nothing' : ((JSON.stringify(value) as string | undefined) ?? `a ${typeof value}`);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

@@ -5,6 +5,7 @@
 import commonSchema from '../../schemas/common.schema.json';
 import createSchema from '../../schemas/endpoint-create.schema.json';
 import updateSchema from '../../schemas/endpoint-update.schema.json';
+import { childValue, ownTable } from './ownData';
 import type { JsonPath } from './tree';
 
 export type SchemaObject = { readonly [keyword: string]: unknown };
@@ -14,6 +15,7 @@ export const SCHEMAS: readonly SchemaObject[] = [commonSchema, createSchema, upd
 export const ROOT_SCHEMA_IDS: Record<SpecMode, string> = { create: createSchema.$id, update: updateSchema.$id };
 
 const byId = new Map<string, SchemaObject>(SCHEMAS.map((s) => [s.$id as string, s]));
+const ROOT_SCHEMAS: Record<SpecMode, SchemaObject> = { create: createSchema, update: updateSchema };
 
 /** What the schema allows at one path, with `allOf`, `$ref` and the `scaling` union folded together. */
 export interface SchemaView {
@@ -36,7 +38,7 @@ export interface SchemaView {
 
 /** The view of the root of a create or update body. */
 export function rootSchemaView(mode: SpecMode = 'create'): SchemaView {
-  return viewOf(byId.get(ROOT_SCHEMA_IDS[mode])!, ROOT_SCHEMA_IDS[mode], undefined);
+  return viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMA_IDS[mode], undefined);
 }
 
 /**
@@ -44,11 +46,12 @@ export function rootSchemaView(mode: SpecMode = 'create'): SchemaView {
  * `scaling.requestCount` is known under `type: REQUEST_COUNT`.
  */
 export function schemaViewAt(path: JsonPath, data?: unknown, mode: SpecMode = 'create'): SchemaView | undefined {
-  let view: SchemaView | undefined = viewOf(byId.get(ROOT_SCHEMA_IDS[mode])!, ROOT_SCHEMA_IDS[mode], data);
+  let view: SchemaView | undefined = viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMA_IDS[mode], data);
   let value: unknown = data;
   for (const segment of path) {
     if (!view) return undefined;
-    value = isRecord(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[segment] : undefined;
+    // Own data only: a spec key named `constructor` must not lead into Object.prototype.
+    value = childValue(value, segment);
     if (typeof segment === 'number') {
       view = view.items;
     } else {
@@ -71,7 +74,7 @@ function viewOf(schema: SchemaObject, baseId: string, data: unknown): SchemaView
   const inProgress = pending.get(schema);
   if (inProgress) return inProgress;
   const view = buildView(schema, baseId, data);
-  if (!perVariant) cache.set(schema, (perVariant = new Map()));
+  if (!perVariant) cache.set(schema, (perVariant = new Map<string, SchemaView>()));
   perVariant.set(variantKey, view);
   return view;
 }
@@ -98,7 +101,8 @@ function buildView(schema: SchemaObject, baseId: string, data: unknown): SchemaV
       if (Array.isArray(part.type)) view.types.push(...(part.type as string[]));
       if ('const' in part) view.enum = [part.const];
       if (Array.isArray(part.enum)) view.enum = part.enum;
-      view.enumDescriptions ??= part['x-enumDescriptions'] as Record<string, string> | undefined;
+      // Looked up by the value under the cursor, which may be `toString`: a table without a prototype.
+      if (isRecord(part['x-enumDescriptions'])) view.enumDescriptions ??= ownTable(part['x-enumDescriptions'] as Record<string, string>);
       if ('default' in part) view.default ??= part.default;
       view.examples ??= part.examples as unknown[] | undefined;
       view.minimum ??= part.minimum as number | undefined;

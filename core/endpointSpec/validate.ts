@@ -25,8 +25,9 @@ const EDITOR_ONLY_KEYS = ['$schema'];
 
 /** The body the service receives for a spec: the spec minus editor-only keys. */
 export function toServiceBody(spec: Record<string, unknown>): Record<string, unknown> {
+  // Spreading copies every key as data, a `__proto__` key included.
   const body = { ...spec };
-  for (const key of EDITOR_ONLY_KEYS) delete body[key];
+  for (const key of EDITOR_ONLY_KEYS) Reflect.deleteProperty(body, key);
   return body;
 }
 

@@ -217,12 +217,19 @@ const CPU_STOCK: Record<string, Record<string, number>> = {
   'EU-SE-1': { cpu3c: 3 },
 };
 
+/** Stock of one resource in one data center; none where the table does not list it. */
+function stockIn(table: Readonly<Record<string, Readonly<Record<string, number>>>>, dataCenterId: string, resourceId: string): number {
+  if (!Object.hasOwn(table, dataCenterId)) return 0;
+  const perResource = table[dataCenterId];
+  return Object.hasOwn(perResource, resourceId) ? perResource[resourceId] : 0;
+}
+
 export function gpuStock(dataCenterId: string, gpuTypeId: string): number {
-  return GPU_STOCK[dataCenterId]?.[gpuTypeId] ?? 0;
+  return stockIn(GPU_STOCK, dataCenterId, gpuTypeId);
 }
 
 export function cpuStock(dataCenterId: string, flavorId: string): number {
-  return CPU_STOCK[dataCenterId]?.[flavorId] ?? 0;
+  return stockIn(CPU_STOCK, dataCenterId, flavorId);
 }
 
 export type AvailabilityLevel = 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';

@@ -32,7 +32,7 @@ export async function guard(res: ServerResponse, headers: () => Record<string, s
     const problem =
       error instanceof ProblemError
         ? error
-        : new ProblemError(500, `the emulator failed to handle this request: ${(error as Error)?.message ?? String(error)}`);
+        : new ProblemError(500, `the emulator failed to handle this request: ${error instanceof Error ? error.message : String(error)}`);
     const extra = problem.status === 413 ? { ...headers(), Connection: 'close' } : headers();
     try {
       sendProblem(res, problem, extra);

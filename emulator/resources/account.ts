@@ -18,7 +18,8 @@ function checkFields(raw: unknown, fields: Record<string, (v: unknown) => string
   const errors: string[] = [];
   for (const key of required) if (body[key] === undefined) errors.push(`$: missing required property: ${key}`);
   for (const [key, value] of Object.entries(body)) {
-    const check = fields[key];
+    // Own entries only: a body key such as `toString` must read as unknown, not as Object.prototype's.
+    const check = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (!check) errors.push(`$.${key}: unknown property: ${key}`);
     else {
       const problem = check(value);

@@ -139,7 +139,7 @@ function groupedRecords(
     }
     for (const c of components) rows[b][c] += entry.amounts[c] ?? 0;
   }
-  const totals: Amounts = Object.fromEntries([['totalAmount', 0], ...components.map((c) => [c, 0])]);
+  const totals: Amounts = Object.fromEntries([['totalAmount', 0], ...components.map((c): [string, number] => [c, 0])]);
   const records: Record<string, unknown>[] = [];
   for (const [group, rows] of groups) {
     rows.forEach((row, i) => {

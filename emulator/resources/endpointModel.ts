@@ -2,19 +2,24 @@
  * The endpoint record: built from a validated create body with the contract's defaults, merged
  * with PATCH bodies, compared for release diffs, and rendered in the response shape.
  */
+import type { FlashBoot, Scaling } from '../../core/api/types';
 import { decodeArgs } from '../../core/endpointSpec/args';
-import type { Scaling, StoredCpu, StoredEndpoint, StoredGpu, ReleaseDiffEntry } from '../state';
+import { defaultNumber, defaultString, fieldApplies } from '../../core/endpointSpec/contract';
+import type { StoredCpu, StoredEndpoint, StoredGpu, ReleaseDiffEntry } from '../state';
 import { findCpuFlavor } from '../catalog/seed';
 
-export const DEFAULTS = {
-  workersMin: 0,
-  workersMax: 3,
-  idleTimeout: 10,
-  timeout: 300000,
-  flashboot: 'OFF' as const,
-  /** The contract names no default disk; this is the size the service's own examples show. */
-  disk: 20,
-};
+/** The contract names no default disk; this is the size the service's own examples show. */
+const DEFAULT_DISK_GB = 20;
+const IDLE_TIMEOUT = 'workers.idleTimeout';
+
+/**
+ * Whether the endpoint keeps an idleTimeout (the schema's `x-notApplicableWhen` decides), and
+ * the one it keeps: its own, else the create default.
+ */
+export function idleTimeoutOf(endpoint: Pick<StoredEndpoint, 'type' | 'scaling' | 'workers'>): number | undefined {
+  if (!fieldApplies(IDLE_TIMEOUT, endpoint)) return undefined;
+  return endpoint.workers.idleTimeout ?? defaultNumber(IDLE_TIMEOUT);
+}
 
 type Body = Record<string, unknown>;
 
@@ -44,10 +49,6 @@ export function resolveArgs(base: string, body: Body): string {
   return encodeCommand(entrypoint ?? current.entrypoint, cmd ?? current.cmd);
 }
 
-export function idleTimeoutApplies(type: string, scaling: Scaling): boolean {
-  return !(type === 'QUEUE' && scaling.type === 'REQUEST_COUNT');
-}
-
 function toScaling(value: unknown): Scaling {
   const s = asRecord(value) ?? {};
   return s.type === 'REQUEST_COUNT'
@@ -63,7 +64,7 @@ function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
     // update without pools leaves both unchanged (GPU rule 4), exclusions sent alone included.
     pools: pools ?? previous?.pools ?? [],
     excludedTypes: pools ? (excluded ?? []) : previous ? previous.excludedTypes : (excluded ?? []),
-    count: typeof value.count === 'number' ? value.count : (previous?.count ?? 1),
+    count: typeof value.count === 'number' ? value.count : (previous?.count ?? defaultNumber('gpu.count')),
     allowedCudaVersions: asStrings(value.allowedCudaVersions) ?? previous?.allowedCudaVersions ?? [],
     minCudaVersion: typeof value.minCudaVersion === 'string' ? value.minCudaVersion : (previous?.minCudaVersion ?? null),
   };
@@ -88,25 +89,27 @@ export function buildEndpoint(body: Body, id: string, createdAt: string): Stored
     ...(typeof body.templateId === 'string' ? { templateId: body.templateId } : {}),
     image: typeof body.image === 'string' ? body.image : '',
     args: resolveArgs('', body),
-    disk: typeof body.disk === 'number' ? body.disk : DEFAULTS.disk,
+    disk: typeof body.disk === 'number' ? body.disk : DEFAULT_DISK_GB,
     ports: asStrings(body.ports) ?? [],
     env: { ...((asRecord(body.env) as Record<string, string> | undefined) ?? {}) },
     registry: typeof body.registry === 'string' ? body.registry : null,
     workers: {
-      min: typeof workers.min === 'number' ? workers.min : DEFAULTS.workersMin,
-      max: typeof workers.max === 'number' ? workers.max : DEFAULTS.workersMax,
+      min: typeof workers.min === 'number' ? workers.min : defaultNumber('workers.min'),
+      max: typeof workers.max === 'number' ? workers.max : defaultNumber('workers.max'),
     },
     scaling,
     dataCenterIds: asStrings(body.dataCenterIds) ?? [],
     networkVolumes: asStrings(body.networkVolumes) ?? [],
-    timeout: typeof body.timeout === 'number' ? body.timeout : DEFAULTS.timeout,
-    flashboot: (body.flashboot as StoredEndpoint['flashboot'] | undefined) ?? DEFAULTS.flashboot,
+    timeout: typeof body.timeout === 'number' ? body.timeout : defaultNumber('timeout'),
+    // Schema-checked: the body's value and the schema's default are both of the flashboot enum.
+    flashboot: (typeof body.flashboot === 'string' ? body.flashboot : defaultString('flashboot')) as FlashBoot,
     createdAt,
     version: 1,
   };
-  if (idleTimeoutApplies(type, scaling))
-    endpoint.workers.idleTimeout = typeof workers.idleTimeout === 'number' ? workers.idleTimeout : DEFAULTS.idleTimeout;
-  if (asRecord(body.gpu)) endpoint.gpu = toGpu(asRecord(body.gpu)!);
+  if (fieldApplies(IDLE_TIMEOUT, endpoint))
+    endpoint.workers.idleTimeout = typeof workers.idleTimeout === 'number' ? workers.idleTimeout : defaultNumber(IDLE_TIMEOUT);
+  const gpu = asRecord(body.gpu);
+  if (gpu) endpoint.gpu = toGpu(gpu);
   else endpoint.cpu = toCpu(body.cpu);
   return endpoint;
 }
@@ -121,13 +124,17 @@ export function mergePatch(current: StoredEndpoint, body: Body): StoredEndpoint 
   if (typeof body.image === 'string') next.image = body.image;
   next.args = resolveArgs(current.args, body);
   if (typeof body.disk === 'number') next.disk = body.disk;
-  if (asStrings(body.ports)) next.ports = asStrings(body.ports)!;
-  if (asRecord(body.env)) next.env = { ...(asRecord(body.env) as Record<string, string>) };
+  const ports = asStrings(body.ports);
+  if (ports) next.ports = ports;
+  const env = asRecord(body.env);
+  if (env) next.env = { ...(env as Record<string, string>) };
   if (body.registry !== undefined) next.registry = typeof body.registry === 'string' ? body.registry : null;
-  if (asStrings(body.dataCenterIds)) next.dataCenterIds = asStrings(body.dataCenterIds)!;
-  if (asStrings(body.networkVolumes)) next.networkVolumes = asStrings(body.networkVolumes)!;
+  const dataCenterIds = asStrings(body.dataCenterIds);
+  if (dataCenterIds) next.dataCenterIds = dataCenterIds;
+  const networkVolumes = asStrings(body.networkVolumes);
+  if (networkVolumes) next.networkVolumes = networkVolumes;
   if (typeof body.timeout === 'number') next.timeout = body.timeout;
-  if (typeof body.flashboot === 'string') next.flashboot = body.flashboot as StoredEndpoint['flashboot'];
+  if (typeof body.flashboot === 'string') next.flashboot = body.flashboot as FlashBoot;
   if (asRecord(body.scaling)) next.scaling = toScaling(body.scaling);
   const workers = asRecord(body.workers);
   if (workers) {
@@ -135,7 +142,8 @@ export function mergePatch(current: StoredEndpoint, body: Body): StoredEndpoint 
     if (typeof workers.max === 'number') next.workers.max = workers.max;
     if (typeof workers.idleTimeout === 'number') next.workers.idleTimeout = workers.idleTimeout;
   }
-  if (asRecord(body.gpu)) next.gpu = toGpu(asRecord(body.gpu)!, current.gpu);
+  const gpu = asRecord(body.gpu);
+  if (gpu) next.gpu = toGpu(gpu, current.gpu);
   if (Array.isArray(body.cpu)) next.cpu = toCpu(body.cpu);
   return next;
 }
@@ -145,7 +153,7 @@ export function asCreateBody(endpoint: StoredEndpoint, sentIdleTimeout: boolean)
   const workers: Body = { min: endpoint.workers.min, max: endpoint.workers.max };
   // A stored idleTimeout that a scaler switch made inapplicable is dropped, not held against the
   // caller; only one sent in this very request is an error.
-  if (endpoint.workers.idleTimeout !== undefined && (idleTimeoutApplies(endpoint.type, endpoint.scaling) || sentIdleTimeout))
+  if (endpoint.workers.idleTimeout !== undefined && (fieldApplies(IDLE_TIMEOUT, endpoint) || sentIdleTimeout))
     workers.idleTimeout = endpoint.workers.idleTimeout;
   const body: Body = {
     name: endpoint.name,
@@ -250,7 +258,8 @@ export function endpointResponse(endpoint: StoredEndpoint, jobsUrl: string): Bod
     command.cmd = decoded.command.cmd;
   }
   const workers: Body = { min: endpoint.workers.min, max: endpoint.workers.max };
-  if (idleTimeoutApplies(endpoint.type, endpoint.scaling)) workers.idleTimeout = endpoint.workers.idleTimeout ?? DEFAULTS.idleTimeout;
+  const idleTimeout = idleTimeoutOf(endpoint);
+  if (idleTimeout !== undefined) workers.idleTimeout = idleTimeout;
   const body: Body = {
     id: endpoint.id,
     name: endpoint.name,

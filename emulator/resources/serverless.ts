@@ -7,16 +7,7 @@ import { route, type Route } from '../http/router';
 import type { ReleaseRecord, StoredEndpoint } from '../state';
 import { resolveTemplate } from './createRules';
 import { catalogOf } from '../catalog/asCatalog';
-import {
-  DEFAULTS,
-  asCreateBody,
-  buildEndpoint,
-  diffEndpoints,
-  endpointResponse,
-  idleTimeoutApplies,
-  mergePatch,
-  needsRestart,
-} from './endpointModel';
+import { asCreateBody, buildEndpoint, diffEndpoints, endpointResponse, idleTimeoutOf, mergePatch, needsRestart } from './endpointModel';
 
 type Body = Record<string, unknown>;
 
@@ -43,12 +34,10 @@ function addRelease(ctx: EmulatorContext, endpoint: StoredEndpoint, diff: Releas
 /** Drops the fields a newer service would accept (EmulatorOptions.newerServiceFields) before validating. */
 function withoutNewerFields(ctx: EmulatorContext, raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
-  const body = { ...(raw as Body) };
-  for (const name of Object.keys(ctx.newerServiceFields)) delete body[name];
-  return body;
+  return Object.fromEntries(Object.entries(raw).filter(([name]) => !Object.hasOwn(ctx.newerServiceFields, name)));
 }
 
-async function create(ctx: EmulatorContext, received: unknown): Promise<StoredEndpoint> {
+function create(ctx: EmulatorContext, received: unknown): StoredEndpoint {
   const raw = withoutNewerFields(ctx, received);
   rejectIfErrors(validateSpecData(raw, 'create', { catalog: catalogOf(ctx) }));
   const body = resolveTemplate(toServiceBody(raw as Body), (id) => findTemplate(ctx, id));
@@ -75,8 +64,9 @@ function update(ctx: EmulatorContext, current: StoredEndpoint, raw: unknown): St
   // Rules that only fail on the combination of stored and sent fields (scaler switch, idleTimeout).
   const asCreate = asCreateBody(merged, sentIdleTimeout);
   rejectIfErrors(validateSpecData(asCreate, 'create', { catalog: catalogOf(ctx) }));
-  if (!idleTimeoutApplies(merged.type, merged.scaling)) delete merged.workers.idleTimeout;
-  else if (merged.workers.idleTimeout === undefined) merged.workers.idleTimeout = DEFAULTS.idleTimeout;
+  const idleTimeout = idleTimeoutOf(merged);
+  if (idleTimeout === undefined) delete merged.workers.idleTimeout;
+  else merged.workers.idleTimeout = idleTimeout;
   const diff = diffEndpoints(current, merged);
   if (diff.length === 0) return current;
   merged.version = current.version + 1;
@@ -132,7 +122,7 @@ export function serverlessRoutes(ctx: EmulatorContext): Route[] {
     })),
     route('POST', '/v2/serverless', 'Create a serverless endpoint', async ({ req }) => ({
       status: 201,
-      body: show(await create(ctx, await readJsonBody(req))),
+      body: show(create(ctx, await readJsonBody(req))),
     })),
     route('GET', '/v2/serverless/{id}', 'Get a serverless endpoint', ({ params }) => ({
       status: 200,
@@ -147,7 +137,7 @@ export function serverlessRoutes(ctx: EmulatorContext): Route[] {
       const endpoint = requireEndpoint(ctx, params.id);
       ctx.sim.endpointDeleted(endpoint.id);
       ctx.state.endpoints = ctx.state.endpoints.filter((e) => e !== endpoint);
-      delete ctx.state.releases[endpoint.id];
+      ctx.state.releases = Object.fromEntries(Object.entries(ctx.state.releases).filter(([id]) => id !== endpoint.id));
       ctx.persist();
       return { status: 204 };
     }),

@@ -220,11 +220,11 @@ export class Simulation {
     }
     const idleMs = endpoint.workers.idleTimeout !== undefined ? endpoint.workers.idleTimeout * 1000 : REQUEST_COUNT_IDLE_MS;
     const idle = fresh
-      .filter((w) => w.status === 'IDLE' && w.activeRequests === 0 && w.idleSince !== undefined)
-      .sort((a, b) => a.idleSince! - b.idleSince!);
-    for (const w of idle) {
+      .flatMap((w) => (w.status === 'IDLE' && w.activeRequests === 0 && w.idleSince !== undefined ? [{ w, since: w.idleSince }] : []))
+      .sort((a, b) => a.since - b.since);
+    for (const { w, since } of idle) {
       if (surplus <= 0) break;
-      if (this.sim(now - w.idleSince!) < idleMs) continue;
+      if (this.sim(now - since) < idleMs) continue;
       this.remove(w, `idle for ${Math.round(idleMs / 1000)} s`);
       surplus--;
     }
@@ -300,7 +300,7 @@ export class Simulation {
   }
 
   private advanceJob(endpoint: StoredEndpoint, worker: Worker, now: number): void {
-    const job = this.jobs.get(worker.jobId!);
+    const job = worker.jobId === undefined ? undefined : this.jobs.get(worker.jobId);
     if (!job || job.status !== 'IN_PROGRESS' || job.startedAt === undefined) {
       this.freeWorker(worker, now);
       return;
@@ -347,7 +347,7 @@ export class Simulation {
     if (status === 'FAILED' || status === 'TIMED_OUT') stats.failed++;
     if (worker) this.freeWorker(worker, this.now());
     this.notify(job);
-    if (job.webhook) this.sendWebhook(job);
+    if (job.webhook) this.sendWebhook(job, job.webhook);
   }
 
   private freeWorker(worker: Worker, now: number): void {
@@ -356,8 +356,8 @@ export class Simulation {
     worker.idleSince = now;
   }
 
-  private sendWebhook(job: Job): void {
-    void fetch(job.webhook!, {
+  private sendWebhook(job: Job, url: string): void {
+    void fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(this.view(job)),
@@ -491,7 +491,8 @@ export class Simulation {
       while (this.timer) {
         const ready = this.workersOf(endpointId)
           .filter((w) => w.status === 'IDLE' || (w.status === 'RUNNING' && w.activeRequests > 0))
-          .sort((a, b) => a.activeRequests - b.activeRequests)[0];
+          .sort((a, b) => a.activeRequests - b.activeRequests)
+          .at(0);
         if (ready) {
           ready.activeRequests++;
           ready.status = 'RUNNING';

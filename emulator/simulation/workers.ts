@@ -36,8 +36,8 @@ export interface Placement {
 }
 
 function cudaNumber(version: string): [number, number] {
-  const [major, minor] = version.split('.').map(Number);
-  return [major, minor ?? 0];
+  const [major, minor = 0] = version.split('.').map(Number);
+  return [major, minor];
 }
 
 function cudaAtLeast(version: string, floor: string): boolean {
@@ -50,11 +50,12 @@ export function gpuCandidates(endpoint: StoredEndpoint): string[] {
   const gpu = endpoint.gpu;
   if (!gpu) return [];
   const excluded = new Set(gpu.excludedTypes);
+  const floor = gpu.minCudaVersion;
   return gpu.pools
     .flatMap((pool) => poolMembers(pool))
     .filter((type) => !excluded.has(type.id))
     .filter((type) => gpu.allowedCudaVersions.length === 0 || type.cudaVersions.some((v) => gpu.allowedCudaVersions.includes(v)))
-    .filter((type) => gpu.minCudaVersion === null || type.cudaVersions.some((v) => cudaAtLeast(v, gpu.minCudaVersion!)))
+    .filter((type) => floor === null || type.cudaVersions.some((v) => cudaAtLeast(v, floor)))
     .map((type) => type.id);
 }
 

@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** User settings on top of the quiet defaults (machine-scoped ones belong here, not in the workspace). */
   userSettings?: Record<string, unknown>;
+  /** Keep workspace trust on, so the folder opens untrusted (Restricted Mode); off by default. */
+  workspaceTrust?: boolean;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -94,7 +96,7 @@ export class CodeServer {
       `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--ignore-last-opened',
       options.workspace,

@@ -9,14 +9,7 @@ import type { ApiClient } from '../../core/api';
 import { Catalog, type CatalogData } from '../../core/endpointSpec/catalog/catalog';
 import { catalogDataFromApi } from '../../core/endpointSpec/catalog/fromApi';
 import { createBodyPropertyPaths } from '../../core/endpointSpec/liveSchema';
-
-export interface CatalogStatus {
-  /** `live`: fetched this session; `cached`: from disk, not yet refreshed; `pinned`: a catalog file; `none`: nothing. */
-  readonly state: 'live' | 'cached' | 'pinned' | 'none';
-  readonly fetchedAt?: string;
-  /** Why the last refresh failed, with the key redacted; absent after a success. */
-  readonly error?: string;
-}
+import type { CatalogStatus } from '../../core/protocol';
 
 export interface CatalogServiceOptions {
   /** No client: no key or no network configured; only the cache or a pinned file can serve. */
@@ -125,7 +118,8 @@ export class CatalogService {
     } catch (error) {
       controller.abort();
       this.lastError = client.redact(error instanceof Error ? error.message : String(error));
-      this.options.log(`catalog refresh failed${this.current ? ', keeping the catalog from ' + this.fetchedAt : ''}: ${this.lastError}`);
+      const kept = this.current ? `, keeping the catalog from ${this.fetchedAt ?? 'an unknown time'}` : '';
+      this.options.log(`catalog refresh failed${kept}: ${this.lastError}`);
       for (const listener of this.listeners) listener(false);
     }
     return this.status;
@@ -143,10 +137,12 @@ export class CatalogService {
     const file = this.options.cacheFile;
     if (!file) return;
     try {
-      const cache = JSON.parse(await readFile(file, 'utf8')) as CacheFile;
+      // Whatever is on disk is checked before use: another version, or a hand-edited file, may have written it.
+      const cache = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile> | null;
+      if (cache?.version !== 1 || !cache.data || typeof cache.fetchedAt !== 'string') return;
       // A cache written for another service must never describe this one.
       const apiUrl = this.options.client?.apiUrl;
-      if (cache.version !== 1 || !cache.data || (apiUrl && cache.apiUrl !== apiUrl)) return;
+      if (apiUrl && cache.apiUrl !== apiUrl) return;
       this.apply(cache.data, cache.fetchedAt, 'cached', cache.liveProperties ? new Set(cache.liveProperties) : undefined);
     } catch {
       // No cache yet, or an unreadable one: the first refresh writes a new one.

@@ -75,12 +75,12 @@ export function gpuTypeValue(catalog: Catalog, id: string): CatalogValue | undef
 const PROVIDERS: ValueProvider[] = [
   {
     pattern: ['gpu', 'pools', '*'],
-    values: (catalog, spec) => [...catalog.pools.keys()].sort().map((pool) => poolValue(catalog, pool, chosenDataCenters(spec))!),
+    values: (catalog, spec) => [...catalog.pools.keys()].sort().flatMap((pool) => poolValue(catalog, pool, chosenDataCenters(spec)) ?? []),
   },
   {
     pattern: ['gpu', 'excludedTypes', '*'],
     // Only types inside the chosen pools can be excluded.
-    values: (catalog, spec) => catalog.selectedTypes(chosenPools(spec)).map((t) => gpuTypeValue(catalog, t.id)!),
+    values: (catalog, spec) => catalog.selectedTypes(chosenPools(spec)).flatMap((t) => gpuTypeValue(catalog, t.id) ?? []),
   },
   {
     pattern: ['gpu', 'allowedCudaVersions', '*'],

@@ -145,7 +145,8 @@ function yamlKeyInsert(name: string, view: SchemaView): string {
   if (view.types.includes('object')) return `${name}:\n  \${1}`;
   if (view.types.includes('array')) return `${name}:\n  - \${1}`;
   const example = view.default ?? view.enum?.[0];
-  return example !== undefined && typeof example !== 'object' ? `${name}: \${1:${String(example)}}` : `${name}: \${1}`;
+  const scalar = typeof example === 'string' || typeof example === 'number' || typeof example === 'boolean';
+  return scalar ? `${name}: \${1:${String(example)}}` : `${name}: \${1}`;
 }
 
 function jsonKeyInsert(name: string, view: SchemaView): string {

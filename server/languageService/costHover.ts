@@ -11,8 +11,9 @@ import type { JsonPath } from '../../core/endpointSpec/tree';
 /** Whether the cost depends on what the cursor is on. */
 export function isCostPath(path: JsonPath): boolean {
   const [head, field] = path;
-  if (head === 'workers') return field === undefined || field === 'min' || field === 'max';
-  if (head === 'gpu') return field === undefined || field === 'pools' || field === 'excludedTypes' || field === 'count';
+  const whole = path.length === 1;
+  if (head === 'workers') return whole || field === 'min' || field === 'max';
+  if (head === 'gpu') return whole || field === 'pools' || field === 'excludedTypes' || field === 'count';
   return head === 'cpu';
 }
 

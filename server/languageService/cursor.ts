@@ -207,14 +207,15 @@ export function nodeAt(
       );
       if (!property) return path.length > 0 ? { path, onKey: false, node, span: node } : undefined;
       path.push(property.key);
+      const value = property.value;
+      // A key without a value was found by its key, so the cursor is on the key.
       if (
-        containsOffset(property.keySpan, offset) &&
-        offset < spanEnd(property.keySpan) + 1 &&
-        !(property.value && containsOffset(property.value, offset))
+        !value ||
+        (containsOffset(property.keySpan, offset) && offset < spanEnd(property.keySpan) + 1 && !containsOffset(value, offset))
       ) {
-        return { path, onKey: true, node: property.value, span: property.keySpan };
+        return { path, onKey: true, node: value, span: property.keySpan };
       }
-      node = property.value!;
+      node = value;
     } else if (node.kind === 'array') {
       const index = node.items.findIndex((item) => containsOffset(item, offset));
       if (index === -1) return { path, onKey: false, node, span: node };

@@ -38,8 +38,8 @@ export function resolvePath(root: SpecNode | undefined, path: JsonPath): Resolve
       node = property.value;
     } else if (node.kind === 'array' && typeof segment === 'number') {
       property = undefined;
+      if (!Number.isInteger(segment) || segment < 0 || segment >= node.items.length) return undefined;
       node = node.items[segment];
-      if (!node) return undefined;
     } else {
       return undefined;
     }
@@ -117,8 +117,8 @@ function removeFromFlow(parent: SpecNode, start: number, end: number): TextEdit[
   const index = starts.indexOf(start);
   if (index === -1) return [];
   if (index > 0) return [{ offset: ends[index - 1], length: end - ends[index - 1], newText: '' }];
-  const next = starts[index + 1];
-  return next === undefined ? [] : [{ offset: start, length: next - start, newText: '' }];
+  if (index + 1 >= starts.length) return [];
+  return [{ offset: start, length: starts[index + 1] - start, newText: '' }];
 }
 
 /** A YAML or JSON scalar as text: quoted when YAML would read it as another type. */

@@ -2,6 +2,7 @@
  * Quick fixes, keyed by diagnostic code. Each is offered only where the fix is unambiguous (or
  * as a short list of equally valid choices), and is built from minimal text edits.
  */
+import { minimumOf } from '../../core/endpointSpec/contract';
 import { isPowerOfTwo } from '../../core/endpointSpec/rules/cpu';
 import { valueAt } from '../../core/endpointSpec/schemaValidation';
 import type { JsonPath, SpecDocument, SpecFormat } from '../../core/endpointSpec/tree';
@@ -103,7 +104,7 @@ const PROVIDERS: Record<string, FixProvider> = {
   'env-value-not-string': (c) => {
     const value = valueAt(c.document.data, c.path);
     if (value !== null && typeof value === 'object') return [];
-    const text = value === null || value === undefined ? '' : String(value);
+    const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
     return [fix(`Quote the value: "${text}"`, replaceValue(c.text, c.document, c.path, JSON.stringify(text)), true)];
   },
   'vcpu-not-power-of-two': (c) => {
@@ -111,7 +112,7 @@ const PROVIDERS: Record<string, FixProvider> = {
     if (typeof value !== 'number' || isPowerOfTwo(value)) return [];
     const lower = 2 ** Math.floor(Math.log2(value));
     return [lower, lower * 2]
-      .filter((n) => n >= 2)
+      .filter((n) => n >= minimumOf('cpu[].vcpuCount'))
       .map((n) => fix(`Change vcpuCount to ${n}`, replaceValue(c.text, c.document, c.path, String(n))));
   },
   'timeout-units': (c) => {
@@ -142,7 +143,8 @@ export function quickFixes(
   document: SpecDocument | undefined,
   catalog?: Catalog,
 ): QuickFix[] {
-  const provider = PROVIDERS[request.code];
+  // Own keys only: a code such as `constructor` must not find Object's.
+  const provider = Object.hasOwn(PROVIDERS, request.code) ? PROVIDERS[request.code] : undefined;
   if (!provider || !document) return [];
   const fixes = provider({ ...request, text, format, document, catalog }).filter((f): f is QuickFix => f !== undefined);
   // Two edits touching one spot would corrupt the text; such a fix is dropped rather than applied badly.

@@ -8,10 +8,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runBilling, type BillingIo } from '../../cli/billing';
+import type { BillingList, BillingTimeRange } from '../../core/api/billing';
 import { billingCsv, csvFileName } from '../../core/billing/csv';
 import { checkBillingRequest, fetchBilling, type BillingRequest } from '../../core/billing/query';
 import type { Emulator } from '../core/api/support';
 import { TEST_KEY, withLedger } from '../core/billing/support';
+
+/** What `--output json` prints: the service's billing answer, unchanged. */
+type BillingJson = BillingList<BillingTimeRange & { totalAmount: number; gpuId?: string }, unknown>;
 
 interface Captured extends BillingIo {
   stdout: string;
@@ -62,7 +66,7 @@ describe('endpoint-studio billing', () => {
         0,
         byGpu.stderr,
       );
-      const answer = JSON.parse(byGpu.stdout);
+      const answer = JSON.parse(byGpu.stdout) as BillingJson;
       assert.deepEqual(answer.metadata.query, {
         startTime: '2026-05-04T00:00:00Z',
         endTime: '2026-05-11T00:00:00Z',
@@ -72,7 +76,7 @@ describe('endpoint-studio billing', () => {
         grouping: 'gpuId',
       });
       assert.deepEqual(
-        answer.records.map((r: { gpuId: string; totalAmount: number }) => [r.gpuId, r.totalAmount]),
+        answer.records.map((r) => [r.gpuId, r.totalAmount]),
         [['cpu3c', 0.3]],
       );
 
@@ -113,7 +117,7 @@ describe('endpoint-studio billing', () => {
         ),
         0,
       );
-      assert.deepEqual(JSON.parse(pods.stdout).metadata.query, {
+      assert.deepEqual((JSON.parse(pods.stdout) as BillingJson).metadata.query, {
         startTime: '2026-05-04T00:00:00Z',
         endTime: '2026-05-06T00:00:00Z',
         bucketSize: 'day',
@@ -144,7 +148,7 @@ describe('endpoint-studio billing', () => {
     await withLedger(async (emu) => {
       const io = captureIo(emu);
       assert.equal(await runBilling(['serverless', '--output', 'json'], io), 0);
-      const { query } = JSON.parse(io.stdout).metadata;
+      const { query } = (JSON.parse(io.stdout) as BillingJson).metadata;
       assert.equal(query.bucketSize, 'day');
       assert.equal(query.grouping, 'endpointId');
       assert.equal(Date.parse(query.endTime) - Date.parse(query.startTime), 31 * 24 * 3600_000, 'thirty days ago to the end of today');
@@ -210,8 +214,8 @@ describe('endpoint-studio billing', () => {
           const child = spawn(process.execPath, [cli, ...args], { env });
           let stdout = '';
           let stderr = '';
-          child.stdout.on('data', (d: Buffer) => (stdout += d));
-          child.stderr.on('data', (d: Buffer) => (stderr += d));
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
           child.on('close', (status) => {
             resolve({ status, stdout, stderr });
           });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as YAML from 'yaml';
 import { runDeploy, runPlan, runPull, type DeployIo } from '../../cli/deploy';
-import { liveAsSpec } from '../../core/deploy';
+import { liveAsSpec, type BindingStore } from '../../core/deploy';
 import { TEST_KEY, withEmulator, type Emulator } from '../core/deploy/support';
 
 const SPEC = `# yaml-language-server: $schema=../schemas/endpoint-create.schema.json
@@ -59,8 +59,14 @@ function workspace(spec = SPEC): { root: string; file: string; cleanup(): void }
   };
 }
 
-const readBindingFile = (root: string): { deployments: Record<string, Record<string, { endpointId: string; endpointName: string }>> } =>
-  JSON.parse(readFileSync(join(root, '.endpoint-studio', 'deployments.json'), 'utf8'));
+const readBindingFile = (root: string): { deployments: BindingStore } =>
+  JSON.parse(readFileSync(join(root, '.endpoint-studio', 'deployments.json'), 'utf8')) as { deployments: BindingStore };
+
+/** One entry of `plan --format json`: the plan of a document, as far as these tests read it. */
+interface PlanJsonEntry {
+  kind: string;
+  patch?: unknown;
+}
 
 describe('endpoint-studio plan, deploy, pull', () => {
   it('plans, refuses without --yes, deploys with it, then sees nothing to do', async () => {
@@ -109,16 +115,21 @@ describe('endpoint-studio plan, deploy, pull', () => {
 
         const json = captureIo(emu);
         assert.equal(await runPlan(['--format', 'json', ws.file], json), 0);
-        const [entry] = JSON.parse(json.stdout);
+        const [entry] = JSON.parse(json.stdout) as PlanJsonEntry[];
         assert.equal(entry.kind, 'update');
         assert.deepEqual(entry.patch, { workers: { min: 0, max: 6, idleTimeout: 10 } });
 
         const questions: string[] = [];
-        const declined = captureIo(emu, { confirm: async (q) => (questions.push(q), false) });
+        const declined = captureIo(emu, {
+          confirm: (q) => {
+            questions.push(q);
+            return Promise.resolve(false);
+          },
+        });
         assert.equal(await runDeploy([ws.file], declined), 3);
         assert.deepEqual(questions, ['Apply this plan?']);
 
-        const accepted = captureIo(emu, { confirm: async () => true });
+        const accepted = captureIo(emu, { confirm: () => Promise.resolve(true) });
         assert.equal(await runDeploy([ws.file], accepted), 0, accepted.stderr);
         assert.match(accepted.stdout, /updated endpoint/);
         const [endpoint] = await client().serverless.list();

@@ -15,35 +15,17 @@ import type { Frame } from 'playwright-core';
 import { createApiClient, type ApiClient } from '../../core/api';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 import { ledgerState } from '../core/billing/support';
+import { defaultQuery } from '../../client/billing/view';
+import { extensionLog } from './support/editorProcesses';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
+import { assertCommandLinksIgnored, assertLockedDown, inspectWebview, postFromWebview } from './support/webviewSecurity';
+import { rowText, showEndpointStudio, treeRow as row, viewPane } from './support/views';
 import { waitUntil, type Workbench } from './support/workbench';
-
-type PaneTitle = 'Endpoints' | 'Billing';
-
-function viewPane(workbench: Workbench, title: PaneTitle) {
-  return workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header h3.title', { hasText: new RegExp(`^${title}$`) }) });
-}
-
-function row(workbench: Workbench, title: PaneTitle, text: string | RegExp) {
-  return viewPane(workbench, title).locator('.monaco-list-row', { hasText: text }).first();
-}
-
-async function rowText(workbench: Workbench, title: PaneTitle, text: string | RegExp): Promise<string> {
-  const found = row(workbench, title, text);
-  await found.waitFor();
-  const parts = await Promise.all(
-    ['.label-name', '.label-description'].map(async (part) =>
-      (await found.locator(part).count()) ? await found.locator(part).first().innerText() : '',
-    ),
-  );
-  return parts.join(' ').trim();
-}
 
 /** Shows the Endpoint Studio container and opens the Billing pane, which starts collapsed. */
 async function openBillingView(workbench: Workbench): Promise<void> {
   const page = workbench.page;
-  if (!(await viewPane(workbench, 'Endpoints').isVisible()))
-    await page.locator('.part.activitybar .action-item a[aria-label^="Endpoint Studio"]').first().click();
+  await showEndpointStudio(workbench);
   const header = viewPane(workbench, 'Billing').locator('.pane-header');
   await header.waitFor();
   // Wider than the default, so rows (and screenshots) show whole descriptions.
@@ -80,6 +62,28 @@ async function billingFrame(workbench: Workbench): Promise<Frame> {
     return false;
   }, 'the billing webview');
   return found as Frame;
+}
+
+/**
+ * Opens the chart from the Billing view's Serverless row on the row's default query (last 30 days by
+ * day, by endpoint). Every test starts with no editor open, so this is a new panel, not an earlier one.
+ */
+async function openServerlessChart(workbench: Workbench): Promise<Frame> {
+  await openBillingView(workbench);
+  await row(workbench, 'Billing', /^Serverless/).click();
+  const frame = await billingFrame(workbench);
+  await frame.locator('#subtitle', { hasText: /by day · stacked by endpoint/ }).waitFor();
+  return frame;
+}
+
+/** Types the window 4–13 May 2026 into the form and waits for its answer. */
+async function showMay4To13(frame: Frame): Promise<void> {
+  await frame.locator('#rangeBetween').check();
+  await frame.locator('#startTime').fill('2026-05-04T00:00:00Z');
+  await frame.locator('#endTime').fill('2026-05-13T00:00:00Z');
+  await frame.locator('#endTime').press('Enter');
+  // 4–12 May: ep_alpha 3.60, ep_beta 0.30 + 0.75.
+  await frame.locator('#title', { hasText: 'Serverless billing: $4.65' }).waitFor();
 }
 
 describe('billing in the editor, against the emulator', () => {
@@ -123,7 +127,8 @@ describe('billing in the editor, against the emulator', () => {
     assert.match(await rowText(workbench, 'Billing', /^All/), /^All \$\d+\.\d\d · last 30 days$/);
     const serverless = row(workbench, 'Billing', /^Serverless/);
     // A click on the row opens the chart; the twistie expands it.
-    await serverless.locator('.monaco-tl-twistie').click();
+    if ((await serverless.getAttribute('aria-expanded')) !== 'true') await serverless.locator('.monaco-tl-twistie').click();
+    await waitUntil(async () => (await serverless.getAttribute('aria-expanded')) === 'true', 'the Serverless row to expand');
     // ep_alpha spent 3.00 yesterday and ep_beta 1.00 this hour (the ledger); the live endpoint has a row of its own.
     assert.equal(await rowText(workbench, 'Billing', 'ep_alpha'), 'ep_alpha $3.00');
     assert.equal(await rowText(workbench, 'Billing', 'ep_beta'), 'ep_beta $1.00');
@@ -134,19 +139,12 @@ describe('billing in the editor, against the emulator', () => {
   editorTest(
     'the chart panel draws stacked bars, legend and table for the window typed in; arrows move between bars',
     async (workbench) => {
-      await row(workbench, 'Billing', /^Serverless/).click();
-      const frame = await billingFrame(workbench);
+      const frame = await openServerlessChart(workbench);
       // The row opens the last 30 days by day, grouped by endpoint (the CLI's default grouping).
-      await frame.locator('#subtitle', { hasText: /by day · stacked by endpoint/ }).waitFor();
       assert.equal(await frame.locator('#grouping').inputValue(), 'endpointId');
       assert.equal(await frame.locator('.bar').count(), 30);
 
-      await frame.locator('#rangeBetween').check();
-      await frame.locator('#startTime').fill('2026-05-04T00:00:00Z');
-      await frame.locator('#endTime').fill('2026-05-13T00:00:00Z');
-      await frame.locator('#endTime').press('Enter');
-      // 4–12 May: ep_alpha 3.60, ep_beta 0.30 + 0.75.
-      await frame.locator('#title', { hasText: 'Serverless billing: $4.65' }).waitFor();
+      await showMay4To13(frame);
       assert.equal(
         await frame.locator('#subtitle').textContent(),
         '2026-05-04T00:00:00Z to 2026-05-13T00:00:00Z (UTC), by day · stacked by endpoint',
@@ -177,7 +175,8 @@ describe('billing in the editor, against the emulator', () => {
   );
 
   editorTest('grouping by GPU type restacks the bars; the week bucket snaps to Monday', async (workbench) => {
-    const frame = await billingFrame(workbench);
+    const frame = await openServerlessChart(workbench);
+    await showMay4To13(frame);
     await frame.locator('#grouping').selectOption('gpuId');
     await frame.locator('#subtitle', { hasText: 'stacked by GPU type' }).waitFor();
     assert.deepEqual(await frame.locator('#legend li').allTextContents(), ['NVIDIA GeForce RTX 4090 $3.60', 'cpu3c $1.05']);
@@ -187,7 +186,13 @@ describe('billing in the editor, against the emulator', () => {
   });
 
   editorTest('Export CSV writes the records through the save dialog', async (workbench, session) => {
-    const frame = await billingFrame(workbench);
+    const frame = await openServerlessChart(workbench);
+    await showMay4To13(frame);
+    await frame.locator('#grouping').selectOption('gpuId');
+    await frame.locator('#bucketSize').selectOption('week');
+    await frame
+      .locator('#subtitle', { hasText: '2026-05-04T00:00:00Z to 2026-05-18T00:00:00Z (UTC), by week · stacked by GPU type' })
+      .waitFor();
     await frame.locator('#export:not([disabled])').click();
     // The editor's own save dialog: the proposed name in the workspace; Enter accepts it.
     const input = workbench.page.locator('.quick-input-widget input');
@@ -200,7 +205,7 @@ describe('billing in the editor, against the emulator', () => {
     await workbench.page.keyboard.press('Enter');
     const file = join(session.workspace, 'billing-serverless-week-2026-05-04-2026-05-18.csv');
     await waitUntil(
-      async () => existsSync(file),
+      () => existsSync(file),
       'the CSV file',
       () => readdirSync(session.workspace).join(', '),
     );
@@ -210,7 +215,9 @@ describe('billing in the editor, against the emulator', () => {
   });
 
   editorTest('empty and error states: no pods spend; a malformed time is named, then fixed', async (workbench) => {
-    const frame = await billingFrame(workbench);
+    const frame = await openServerlessChart(workbench);
+    // A window holding 4 May, the one day of network volume usage in the ledger.
+    await showMay4To13(frame);
     await frame.locator('#kind').selectOption('pods');
     await frame.locator('#empty:not([hidden])').waitFor();
     assert.equal(await frame.locator('#grouping').inputValue(), 'gpuId', 'pods group by GPU by default');
@@ -231,6 +238,7 @@ describe('billing in the editor, against the emulator', () => {
   });
 
   editorTest('each endpoint in the Endpoints view shows its spend over the last 7 days', async (workbench) => {
+    await openBillingView(workbench);
     const text = await rowText(workbench, 'Endpoints', 'billing-gpu');
     assert.match(text, /^billing-gpu QUEUE · GPU ADA_24 ×1 · workers 1–1 · .* · \$\d+\.\d{2,4} last 7 days$/);
     assert.doesNotMatch(text, /\$0\.00 last/, 'the running worker has spent something');
@@ -264,5 +272,47 @@ describe('billing in the editor, against the emulator', () => {
       .first()
       .click();
     await dialog.waitFor({ state: 'hidden' });
+  });
+
+  editorTest(
+    'the chart page is locked down: strict CSP with a fresh nonce, one script, nothing inline or remote; command links do nothing',
+    async (workbench) => {
+      const first = assertLockedDown(await inspectWebview(await openServerlessChart(workbench)), 'the billing panel');
+      // A page served again gets a nonce of its own.
+      await workbench.runCommand('View: Close All Editors');
+      const frame = await openServerlessChart(workbench);
+      const second = assertLockedDown(await inspectWebview(frame), 'the billing panel, opened again');
+      assert.notEqual(second, first);
+      await assertCommandLinksIgnored(workbench, frame);
+    },
+  );
+
+  editorTest('what the chart page sends is parsed first: a malformed message does nothing and is logged', async (workbench, session) => {
+    const frame = await openServerlessChart(workbench);
+    const title = await frame.locator('#title').innerText();
+    const warnings = () =>
+      extensionLog(session.server).split('billing panel: ignored a message of unknown shape from the webview').length - 1;
+    const seen = warnings();
+    const networkVolumes = defaultQuery('networkVolumes', { range: 'last' });
+    const malformed: unknown[] = [
+      null,
+      'exportCsv',
+      { type: 'exportCsv', path: '/etc/passwd' },
+      { type: 'query' },
+      { type: 'query', query: { ...networkVolumes, apiKey: 'x' } },
+      { type: 'query', query: { ...networkVolumes, lastN: 1001 } },
+      { type: 'query', query: { ...networkVolumes, kind: 'clusters' } },
+      { type: 'run', command: 'workbench.action.toggleSidebarVisibility' },
+    ];
+    for (const message of malformed) await postFromWebview(frame, message);
+    await waitUntil(
+      () => warnings() - seen === malformed.length,
+      'a warning for each malformed message',
+      () => `${warnings() - seen} of ${malformed.length}`,
+    );
+    assert.equal(await frame.locator('#title').innerText(), title, 'no message changed the query');
+    // The same channel carries a well-formed query, which the panel answers.
+    await postFromWebview(frame, { type: 'query', query: networkVolumes });
+    await frame.locator('#title', { hasText: /^Network volumes billing: \$/ }).waitFor();
   });
 });

@@ -1,13 +1,19 @@
 /**
  * Deploy from the editor against the emulator: the CodeLens creates the endpoint after a confirmed
- * plan, the binding is written, an edit turns the lens into an update of exactly that change.
+ * plan, the binding is written, an edit turns the lens into an update of exactly that change. The
+ * update starts from a spec of its own, deployed and bound before the editor opens it, so it does not
+ * depend on the create test having run.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { createApiClient, type ApiClient } from '../../core/api';
+import { parse as parseYaml } from 'yaml';
+import { createApiClient, type ApiClient, type CreateEndpointRequest } from '../../core/api';
+import { updateBindings, withBinding } from '../../core/deploy';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
+import { EXAMPLES_DIR } from '../../scripts/editor/paths';
+import { runningLanguageServerEnvironment } from './support/editorProcesses';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
 import { waitUntil, type Workbench } from './support/workbench';
 
@@ -24,32 +30,33 @@ const { editorTest } = useEditorSession('deploy', async (): Promise<EditorSessio
   };
 });
 
+/** Writes a copy of the sdxl-worker example named `name`, deploys it and binds it, as an earlier deploy would have. */
+async function deployedSpec(workspace: string, name: string): Promise<{ file: string; endpointId: string }> {
+  const file = `${name}.endpoint.yaml`;
+  const text = readFileSync(join(EXAMPLES_DIR, 'sdxl-worker.endpoint.yaml'), 'utf8').replace(/^name: sdxl-worker$/m, `name: ${name}`);
+  writeFileSync(join(workspace, file), text);
+  const endpoint = await api.serverless.create(parseYaml(text) as CreateEndpointRequest);
+  const bound = updateBindings(workspace, (store) =>
+    withBinding(store, file, 0, { endpointId: endpoint.id, endpointName: name, deployedAt: new Date().toISOString() }),
+  );
+  assert.ok(bound.ok, JSON.stringify(bound));
+  return { file, endpointId: endpoint.id };
+}
+
 async function clickCodeLens(workbench: Workbench, title: RegExp): Promise<void> {
   const lens = workbench.page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a').filter({ hasText: title }).first();
   await lens.waitFor({ state: 'visible' });
   await lens.click();
 }
 
-async function confirmModal(workbench: Workbench, button: string): Promise<string> {
-  const dialog = workbench.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible' });
-  const text = (await dialog.innerText()).trim();
-  await dialog
-    .locator('a.monaco-button, button')
-    .filter({ hasText: new RegExp(`^${button}$`) })
-    .first()
-    .click();
-  return text;
-}
-
 editorTest('Deploy from the CodeLens creates the endpoint and binds the spec', async (workbench, session) => {
   await workbench.openFile('sdxl-worker.endpoint.yaml');
   await clickCodeLens(workbench, /Deploy/);
-  const plan = await confirmModal(workbench, 'Create');
+  const plan = await workbench.answerDialog('Create');
   assert.match(plan, /Create endpoint "sdxl-worker"/);
   assert.match(plan, /\+ gpu\.pools/);
   await waitUntil(async () => (await api.serverless.list()).some((e) => e.name === 'sdxl-worker'), 'the endpoint to exist on the emulator');
-  await waitUntil(async () => {
+  await waitUntil(() => {
     try {
       return /"endpointId"/.test(readFileSync(join(session.workspace, '.endpoint-studio', 'deployments.json'), 'utf8'));
     } catch {
@@ -63,22 +70,35 @@ editorTest('Deploy from the CodeLens creates the endpoint and binds the spec', a
     .waitFor({ state: 'visible' });
 });
 
-editorTest('an edit turns the lens into an update of exactly that change', async (workbench) => {
-  await workbench.openFile('sdxl-worker.endpoint.yaml');
-  const [endpoint] = (await api.serverless.list()).filter((e) => e.name === 'sdxl-worker');
+editorTest('an edit turns the lens into an update of exactly that change', async (workbench, session) => {
+  const { file, endpointId } = await deployedSpec(session.workspace, 'update-worker');
+  await workbench.openNewFile(session.workspace, file, readFileSync(join(session.workspace, file), 'utf8'));
+  await workbench.page
+    .locator('.codelens-decoration')
+    .filter({ hasText: /Deployed as/ })
+    .first()
+    .waitFor({ state: 'visible' });
   await workbench.goTo(10, 3);
   await workbench.page.keyboard.press('Shift+End');
   await workbench.page.keyboard.type('max: 5');
   await workbench.waitForEditorText(/max: 5/);
   await clickCodeLens(workbench, /Update/);
-  const plan = await confirmModal(workbench, 'Update');
+  const plan = await workbench.answerDialog('Update');
   assert.match(plan, /workers\.max: 3 → 5/);
-  await waitUntil(async () => (await api.serverless.get(endpoint.id)).workers.max === 5, 'workers.max to be 5 on the emulator');
-  const releases = await api.serverless.releases(endpoint.id);
+  await waitUntil(async () => (await api.serverless.get(endpointId)).workers.max === 5, 'workers.max to be 5 on the emulator');
+  const releases = await api.serverless.releases(endpointId);
   assert.ok(JSON.stringify(releases).includes('workers.max'), 'the release records the field diff');
   await workbench.page
     .locator('.codelens-decoration')
     .filter({ hasText: /Deployed as/ })
     .first()
     .waitFor({ state: 'visible' });
+});
+
+editorTest('the language server gets the key through its environment, to read the live catalog', async (workbench, session) => {
+  await workbench.openFile('sdxl-worker.endpoint.yaml');
+  const environment = await runningLanguageServerEnvironment(session.server);
+  assert.equal(environment.get('ENDPOINT_STUDIO_API_KEY'), DEFAULT_DEV_API_KEY);
+  assert.equal(environment.get('ENDPOINT_STUDIO_API_URL'), emulator.restUrl);
+  assert.equal(environment.has('RUNPOD_API_KEY'), false);
 });

@@ -1,13 +1,15 @@
 /**
- * Sign-in in the real editor against the emulator: a wrong key is refused, a read-only key and a
- * good key are stored as profiles, the status bar follows the active profile, Use Local Emulator
- * needs no account at all.
+ * Sign-in in the real editor against the emulator: a wrong key is refused and nothing is stored, a
+ * read-only key and a good key are stored as profiles, the status bar follows the active profile, Use
+ * Local Emulator needs no account at all. Each test signs in with profile names of its own, so none
+ * depends on what another stored. (That a fresh editor starts signed out is checked in explorer.test.ts,
+ * whose signed-out session no test signs in.)
  */
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
-import type { Workbench } from './support/workbench';
+import { PROFILE_STATUS_ITEM, type Workbench } from './support/workbench';
 
 const READ_ONLY_KEY = 'es_read_only_e2e_key';
 let emulator: RunningEmulator;
@@ -18,11 +20,13 @@ const { editorTest } = useEditorSession('sign-in', async (): Promise<EditorSessi
   return { userSettings: { 'endpointStudio.api.url': emulator.restUrl, 'endpointStudio.api.jobsUrl': emulator.jobsUrl } };
 });
 
-const statusBar = (workbench: Workbench) =>
-  workbench.page.locator('.statusbar-item', { hasText: /Endpoint Studio: signed out|\$\(account\)|personal|viewer|emulator/ }).first();
+/** The profile item of the status bar: `$(account) <profile>` or `Endpoint Studio: signed out`. */
+const profileItem = (workbench: Workbench) => workbench.page.locator(`.statusbar-item[id$="${PROFILE_STATUS_ITEM}"]`);
 
-async function waitForStatus(workbench: Workbench, text: RegExp): Promise<void> {
-  await workbench.page.locator('.statusbar-item').filter({ hasText: text }).first().waitFor({ state: 'visible' });
+async function waitForStatus(workbench: Workbench, text: RegExp): Promise<string> {
+  const item = profileItem(workbench).filter({ hasText: text });
+  await item.waitFor({ state: 'visible' });
+  return (await item.innerText()).trim();
 }
 
 /** Answers each input box only once its own title shows, so a slow editor never gets the key typed elsewhere. */
@@ -35,44 +39,56 @@ async function signIn(workbench: Workbench, profile: string, key: string): Promi
   await workbench.answerInput(key);
 }
 
-async function notification(workbench: Workbench, text: RegExp): Promise<string> {
-  const toast = workbench.page.locator('.notifications-toasts .notification-toast').filter({ hasText: text }).first();
-  await toast.waitFor({ state: 'visible' });
-  return toast.innerText();
+/** The profiles Switch Profile offers, then closes the picker. */
+async function storedProfiles(workbench: Workbench): Promise<string[]> {
+  await workbench.runCommand('Endpoint Studio: Switch Profile');
+  const rows = await workbench.quickInputRows();
+  await workbench.page.keyboard.press('Escape');
+  return rows;
 }
 
-editorTest('starts signed out', async (workbench) => {
-  await workbench.openFile('sdxl-worker.endpoint.yaml');
-  await waitForStatus(workbench, /Endpoint Studio: signed out/);
-  assert.ok(await statusBar(workbench).isVisible());
-});
-
 editorTest('a wrong key is refused and nothing is stored', async (workbench) => {
-  await signIn(workbench, 'personal', 'es_wrong_key_123');
-  assert.match(await notification(workbench, /sign-in failed/), /rejected the key \(401\)/);
-  await waitForStatus(workbench, /Endpoint Studio: signed out/);
+  const before = await waitForStatus(workbench, /\S/);
+  await signIn(workbench, 'refused', 'es_wrong_key_123');
+  assert.match(await workbench.notification(/sign-in failed/), /rejected the key \(401\)/);
+  assert.equal(await waitForStatus(workbench, /\S/), before, 'the active profile did not change');
+  const offered = await storedProfiles(workbench);
+  assert.ok(!offered.some((row) => row.startsWith('refused')), `refused is not stored: ${offered.join(' | ')}`);
 });
 
 editorTest('a read-only key signs in as its own profile', async (workbench) => {
   await signIn(workbench, 'viewer', READ_ONLY_KEY);
-  await notification(workbench, /Signed in as profile viewer/);
-  await waitForStatus(workbench, /viewer/);
+  assert.match(await workbench.notification(/Signed in as profile viewer/), /Signed in as profile viewer/);
+  assert.match(await waitForStatus(workbench, /viewer/), /viewer/);
+  assert.ok(
+    (await storedProfiles(workbench)).some((row) => row.startsWith('viewer')),
+    'viewer is stored',
+  );
 });
 
 editorTest('a good key signs in, and the status bar shows the profile', async (workbench) => {
   await signIn(workbench, 'personal', DEFAULT_DEV_API_KEY);
-  await notification(workbench, /Signed in as profile personal/);
-  await waitForStatus(workbench, /personal/);
+  await workbench.notification(/Signed in as profile personal/);
+  assert.match(await waitForStatus(workbench, /personal/), /personal/);
+  assert.match((await profileItem(workbench).getAttribute('aria-label')) ?? '', /personal/);
 });
 
 editorTest('switching profile from the status bar', async (workbench) => {
-  await workbench.runCommand('Endpoint Studio: Switch Profile');
-  await workbench.pickQuickInputRow('viewer');
-  await waitForStatus(workbench, /viewer/);
+  await signIn(workbench, 'alpha', DEFAULT_DEV_API_KEY);
+  await workbench.notification(/Signed in as profile alpha/);
+  await signIn(workbench, 'bravo', DEFAULT_DEV_API_KEY);
+  await workbench.notification(/Signed in as profile bravo/);
+  await waitForStatus(workbench, /bravo/);
+  // The item itself opens the picker.
+  await profileItem(workbench).click();
+  await workbench.pickQuickInputRow('alpha');
+  assert.match(await waitForStatus(workbench, /alpha/), /alpha/);
+  assert.doesNotMatch(await waitForStatus(workbench, /\S/), /bravo/);
 });
 
 editorTest('Use Local Emulator signs in without an account', async (workbench) => {
   await workbench.runCommand('Endpoint Studio: Use Local Emulator');
-  await notification(workbench, /Using the local emulator at http:\/\/127\.0\.0\.1:\d+/);
-  await waitForStatus(workbench, /emulator/);
+  const text = await workbench.notification(/Using the local emulator at http:\/\/127\.0\.0\.1:\d+/);
+  assert.match(text, /\(profile emulator\)/);
+  assert.match(await waitForStatus(workbench, /emulator/), /emulator/);
 });

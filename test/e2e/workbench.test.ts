@@ -1,13 +1,22 @@
 /**
  * The extension in a real VS Code workbench (code-server in headless Chromium), driven as a user drives it.
  * Each test leaves a screenshot of its screen in .test-output/screenshots/ (FAILED-... when it fails).
- * Tests share one session and run in order; the ones that edit a file run last on that file.
+ * Tests share one session but no state: a test that edits a spec edits a copy of its own, so the
+ * examples read by the others stay as they are whatever ran before.
  */
 import * as assert from 'node:assert/strict';
-import { useEditorSession } from './support/session';
-import { formatProblems, waitUntil } from './support/workbench';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES_DIR } from '../../scripts/editor/paths';
+import { useEditorSession, type EditorSession } from './support/session';
+import { formatProblems, waitUntil, type Workbench } from './support/workbench';
 
 const { editorTest } = useEditorSession('workbench');
+
+/** Opens a fresh copy of an example under a name of the test's own. */
+async function openCopyOf(workbench: Workbench, session: EditorSession, example: string, copy: string): Promise<void> {
+  await workbench.openNewFile(session.workspace, copy, readFileSync(join(EXAMPLES_DIR, example), 'utf8'));
+}
 
 editorTest('problems of an invalid YAML spec', async (workbench) => {
   await workbench.openFile('broken-worker.endpoint.yaml');
@@ -47,8 +56,8 @@ editorTest('problems of an invalid JSON spec', async (workbench) => {
   }
 });
 
-editorTest('completion of keys on an empty line and of enum values after "type: "', async (workbench) => {
-  await workbench.openFile('sdxl-worker.endpoint.yaml');
+editorTest('completion of keys on an empty line and of enum values after "type: "', async (workbench, session) => {
+  await openCopyOf(workbench, session, 'sdxl-worker.endpoint.yaml', 'completion-worker.endpoint.yaml');
   // A fresh empty top-level line between `name:` and `type:`.
   await workbench.goTo(3, 1);
   await workbench.page.keyboard.press('Enter');
@@ -65,7 +74,6 @@ editorTest('completion of keys on an empty line and of enum values after "type: 
 });
 
 editorTest('hover documents a field and its values', async (workbench) => {
-  await workbench.page.keyboard.press('Escape');
   await workbench.openFile('broken-worker.endpoint.yaml');
   await workbench.goTo(14, 3);
   const text = await workbench.hoverText('PRIORITY_FLASHBOOT');
@@ -74,7 +82,6 @@ editorTest('hover documents a field and its values', async (workbench) => {
 });
 
 editorTest('commands in the palette', async (workbench) => {
-  await workbench.page.keyboard.press('Escape');
   await workbench.openCommandPalette('Endpoint Studio');
   const rows = await workbench.quickInputRows();
   for (const title of ['Endpoint Studio: New Endpoint Spec', 'Endpoint Studio: Restart Language Server']) {
@@ -102,6 +109,16 @@ editorTest('the Endpoint Studio output channel', async (workbench) => {
         ),
     'the Output view to show the Endpoint Studio channel',
   );
+  // The channel's first line is the extension's own, written when it activated (wrapped to the view's width).
+  const output = workbench.page.locator('.part.panel .monaco-editor .view-lines').first();
+  const activation = /\[info\] Endpoint Studio \d+\.\d+\.\d+ activating; language server: .*server\.js; workspace trusted/;
+  let text = '';
+  await waitUntil(
+    async () => activation.test((text = (await output.innerText()).replace(/\u00a0/g, ' ').replace(/\n/g, ''))),
+    'the activation line in the Output view',
+    () => text,
+  );
+  assert.match(text, activation);
 });
 
 editorTest('New Endpoint Spec creates a spec with zero problems', async (workbench) => {
@@ -126,14 +143,15 @@ editorTest('New Endpoint Spec creates a spec with zero problems', async (workben
   assert.equal(await workbench.problemCountFor('e2e-worker.endpoint.yaml'), 0, formatProblems(after));
 });
 
-editorTest('quick fix renames a misspelt key', async (workbench) => {
-  await workbench.openFile('broken-worker.endpoint.yaml');
+editorTest('quick fix renames a misspelt key', async (workbench, session) => {
+  await openCopyOf(workbench, session, 'broken-worker.endpoint.yaml', 'quickfix-worker.endpoint.yaml');
+  await workbench.problems('quickfix-worker.endpoint.yaml', (rows) => rows.some((p) => p.code === 'unknown-property'), 'the misspelt key');
   await workbench.goTo(10, 4);
   const offered = await workbench.applyQuickFix('Rename to idleTimeout');
   assert.ok(offered.length >= 1);
   await workbench.waitForEditorText(/^ {2}idleTimeout: 10$/m);
   const problems = await workbench.problems(
-    'broken-worker.endpoint.yaml',
+    'quickfix-worker.endpoint.yaml',
     (rows) => rows.length > 0 && !rows.some((p) => p.code === 'unknown-property'),
     'the unknown property to be gone',
   );

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ProblemBody } from '../../emulator/http/problems';
 import { call, create, gpuSpec, withEmulator, KEY } from './helpers';
 
 test('401 for a missing, malformed or unknown token, with no rate-limit headers', async () => {
@@ -10,7 +11,7 @@ test('401 for a missing, malformed or unknown token, with no rate-limit headers'
       { Authorization: 'Bearer wrong' },
       { Authorization: `Bearer ${KEY} extra` },
     ]) {
-      const answer = await call(e.restUrl, 'GET', '/v2/serverless', undefined, null, headers);
+      const answer = await call<ProblemBody>(e.restUrl, 'GET', '/v2/serverless', undefined, null, headers);
       assert.equal(answer.status, 401, JSON.stringify(headers));
       assert.equal(answer.body.title, 'Unauthorized');
       assert.match(answer.headers.get('content-type') ?? '', /problem\+json/);
@@ -30,7 +31,7 @@ test('the read-only key reads but gets 403 on writes, with rate-limit headers', 
       ['PATCH', `/v2/serverless/${ep.id}`, { name: 'x' }],
       ['DELETE', `/v2/serverless/${ep.id}`, undefined],
     ] as const) {
-      const answer = await call(e.restUrl, method, path, body, 'es_dev_read_only');
+      const answer = await call<ProblemBody>(e.restUrl, method, path, body, 'es_dev_read_only');
       assert.equal(answer.status, 403, `${method} ${path}`);
       assert.equal(answer.body.title, 'Forbidden');
       assert.ok(answer.headers.get('ratelimit'));
@@ -54,7 +55,7 @@ test('RateLimit and RateLimit-Policy headers on every authenticated answer, in s
 test('429 with Retry-After and a detail naming the exceeded window', async () => {
   await withEmulator({ rateLimits: { minute: 1000, hour: 3, day: 5000 } }, async (e) => {
     for (let i = 0; i < 3; i++) assert.equal((await call(e.restUrl, 'GET', '/v2/serverless')).status, 200);
-    const limited = await call(e.restUrl, 'GET', '/v2/serverless');
+    const limited = await call<ProblemBody>(e.restUrl, 'GET', '/v2/serverless');
     assert.equal(limited.status, 429);
     assert.equal(limited.body.title, 'Too Many Requests');
     assert.match(limited.body.detail, /hour window/);

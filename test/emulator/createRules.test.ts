@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Endpoint } from '../../core/api/types';
+import type { ProblemBody } from '../../emulator/http/problems';
 import { PUBLIC_TEMPLATE_IDS } from '../../emulator/index';
 import { call, cpuSpec, gpuSpec, withEmulator } from './helpers';
 
 /** Posts a spec and asserts the status, the problem shape and that some `errors` entry starts with `path`. */
 async function rejects(spec: unknown, status: number, path: string): Promise<void> {
   await withEmulator({}, async (e) => {
-    const answer = await call(e.restUrl, 'POST', '/v2/serverless', spec);
+    const answer = await call<ProblemBody>(e.restUrl, 'POST', '/v2/serverless', spec);
     assert.equal(answer.status, status, JSON.stringify(answer.body));
     assert.match(answer.headers.get('content-type') ?? '', /^application\/problem\+json/);
     assert.equal(answer.body.status, status);
@@ -14,10 +16,10 @@ async function rejects(spec: unknown, status: number, path: string): Promise<voi
     assert.equal(typeof answer.body.detail, 'string');
     assert.ok(Array.isArray(answer.body.errors), 'errors array');
     assert.ok(
-      answer.body.errors.some((entry: string) => entry.startsWith(`${path}:`)),
+      answer.body.errors.some((entry) => entry.startsWith(`${path}:`)),
       `an error at ${path}: ${JSON.stringify(answer.body.errors)}`,
     );
-    const list = await call(e.restUrl, 'GET', '/v2/serverless');
+    const list = await call<{ endpoints: Endpoint[] }>(e.restUrl, 'GET', '/v2/serverless');
     assert.equal(list.body.endpoints.length, 0, 'nothing was created');
   });
 }
@@ -33,14 +35,14 @@ test('GPU rule 1: non-empty allowedCudaVersions with minCudaVersion is 400', () 
   rejects(gpuSpec({ gpu: { pools: ['ADA_24'], allowedCudaVersions: ['12.4'], minCudaVersion: '12.1' } }), 400, '$.gpu.minCudaVersion'));
 test('GPU rule 1: an empty allowedCudaVersions may accompany a floor', async () => {
   await withEmulator({}, async (e) => {
-    const answer = await call(
+    const answer = await call<Endpoint>(
       e.restUrl,
       'POST',
       '/v2/serverless',
       gpuSpec({ gpu: { pools: ['ADA_24'], allowedCudaVersions: [], minCudaVersion: '12.1' } }),
     );
     assert.equal(answer.status, 201);
-    assert.equal(answer.body.gpu.minCudaVersion, '12.1');
+    assert.equal(answer.body.gpu?.minCudaVersion, '12.1');
   });
 });
 test('GPU rule 2: excludedTypes outside the chosen pools is 400', () =>
@@ -87,15 +89,15 @@ test('a list body is 400', () => rejects([], 400, '$'));
 
 test('400 wins over 422 when both occur, and every error is listed', async () => {
   await withEmulator({}, async (e) => {
-    const answer = await call(
+    const answer = await call<ProblemBody>(
       e.restUrl,
       'POST',
       '/v2/serverless',
       gpuSpec({ bogus: true, gpu: { pools: ['ADA_24'], allowedCudaVersions: ['12.4'], minCudaVersion: '12.1' } }),
     );
     assert.equal(answer.status, 400);
-    assert.ok(answer.body.errors.some((x: string) => x.startsWith('$.bogus:')));
-    assert.ok(answer.body.errors.some((x: string) => x.startsWith('$.gpu.minCudaVersion:')));
+    assert.ok(answer.body.errors?.some((x) => x.startsWith('$.bogus:')));
+    assert.ok(answer.body.errors?.some((x) => x.startsWith('$.gpu.minCudaVersion:')));
   });
 });
 

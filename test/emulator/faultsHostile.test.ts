@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runEmulatorCli } from '../../emulator/cli';
 import { startEmulator, DEFAULT_DEV_API_KEY } from '../../emulator/index';
+import type { ProblemBody } from '../../emulator/http/problems';
 import { call, gpuSpec, withEmulator } from './helpers';
 
 test('hostile input gets problem answers, never a crash', async () => {
@@ -22,7 +23,7 @@ test('hostile input gets problem answers, never a crash', async () => {
     assert.equal(huge.status, 413);
     const empty = await call(e.restUrl, 'POST', '/v2/serverless', '');
     assert.equal(empty.status, 400);
-    const unknown = await call(e.restUrl, 'GET', '/v2/nothing-here');
+    const unknown = await call<ProblemBody>(e.restUrl, 'GET', '/v2/nothing-here');
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.title, 'Not Found');
     const wrongMethod = await call(e.restUrl, 'PUT', '/v2/serverless');
@@ -43,7 +44,7 @@ test('faults: 5xx, forced 429, latency and dropped connections, with path filter
     assert.equal((await call(e.restUrl, 'GET', '/v2/serverless')).status, 200, 'count ran out');
     const set = await call(e.restUrl, 'POST', '/__emulator/faults', { force429: true, count: 1 }, null);
     assert.equal(set.status, 200);
-    const limited = await call(e.restUrl, 'GET', '/v2/serverless');
+    const limited = await call<ProblemBody>(e.restUrl, 'GET', '/v2/serverless');
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('retry-after'), '1');
     assert.match(limited.body.detail, /minute window/);
@@ -53,7 +54,7 @@ test('faults: 5xx, forced 429, latency and dropped connections, with path filter
     assert.ok(Date.now() - started >= 140);
     e.setFaults({ dropConnection: true, count: 1 });
     await assert.rejects(fetch(`${e.restUrl}/v2/serverless`, { headers: { Authorization: 'Bearer x' } }));
-    assert.equal((await call(e.restUrl, 'GET', '/__emulator/faults', undefined, null)).body.faults, null);
+    assert.equal((await call<{ faults: unknown }>(e.restUrl, 'GET', '/__emulator/faults', undefined, null)).body.faults, null);
     assert.equal((await call(e.restUrl, 'POST', '/__emulator/faults', { bogus: 1 }, null)).status, 422);
     e.setFaults({ errorRate: 1, paths: ['/v2/'] });
     assert.equal((await call(e.jobsUrl, 'GET', '/v2/x/health')).status, 503, 'the jobs host honours faults too');
@@ -75,7 +76,9 @@ test('CLI: rejects bad flags, prints URLs and the dev key, stops cleanly on SIGT
   assert.match(out.text(), /REST API v2 listening on http:\/\/127\.0\.0\.1:\d+/);
   assert.match(out.text(), /Job API listening on http:\/\/127\.0\.0\.1:\d+/);
   assert.match(out.text(), /es_dev_local_emulator_key/);
-  const restUrl = /listening on (http:\/\/[^\s]+)/.exec(out.text())![1];
+  const listening = /listening on (http:\/\/[^\s]+)/.exec(out.text());
+  assert.ok(listening, 'the REST URL is printed');
+  const restUrl = listening[1];
   assert.equal((await call(restUrl, 'GET', '/v2/serverless')).status, 200);
   process.emit('SIGTERM');
   assert.equal(await running, 0);

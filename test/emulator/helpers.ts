@@ -1,4 +1,10 @@
-/** Shared helpers: each test starts its own emulator on ephemeral ports and talks to it over HTTP. */
+/**
+ * Each emulator test starts its own emulator on ephemeral ports and talks to it over HTTP. Answers
+ * are typed with the records of core/api/types.ts so a test reads like the contract it checks;
+ * the type is the contract's claim, and the test's assertions are what verify it.
+ */
+import assert from 'node:assert/strict';
+import type { Endpoint, LoadBalancerRequestUrls, QueueRequestUrls, WorkerList } from '../../core/api/types';
 import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index';
 
 export const KEY = DEFAULT_DEV_API_KEY;
@@ -12,20 +18,21 @@ export async function withEmulator<T>(options: EmulatorOptions, fn: (e: RunningE
   }
 }
 
-export interface Answer {
+/** An HTTP answer whose JSON body the contract documents as `T` (plain text stays a string; `unknown` when unsaid). */
+export interface Answer<T = unknown> {
   status: number;
   headers: Headers;
-  body: any;
+  body: T;
 }
 
-export async function call(
+export async function call<T = unknown>(
   base: string,
   method: string,
   path: string,
   body?: unknown,
   key: string | null = KEY,
   extraHeaders: Record<string, string> = {},
-): Promise<Answer> {
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...extraHeaders };
   if (key !== null) headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
@@ -41,7 +48,7 @@ export async function call(
   } catch {
     // Leave non-JSON bodies as text.
   }
-  return { status: res.status, headers: res.headers, body: parsed };
+  return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
 export const gpuSpec = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -62,8 +69,8 @@ export const cpuSpec = (extra: Record<string, unknown> = {}): Record<string, unk
   ...extra,
 });
 
-export async function create(e: RunningEmulator, spec: Record<string, unknown>): Promise<any> {
-  const answer = await call(e.restUrl, 'POST', '/v2/serverless', spec);
+export async function create(e: RunningEmulator, spec: Record<string, unknown>): Promise<Endpoint> {
+  const answer = await call<Endpoint>(e.restUrl, 'POST', '/v2/serverless', spec);
   if (answer.status !== 201) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
@@ -79,6 +86,20 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
-export async function workers(e: RunningEmulator, id: string): Promise<any> {
-  return (await call(e.restUrl, 'GET', `/v2/serverless/${id}/workers`)).body;
+export async function workers(e: RunningEmulator, id: string): Promise<WorkerList> {
+  return (await call<WorkerList>(e.restUrl, 'GET', `/v2/serverless/${id}/workers`)).body;
+}
+
+/** A QUEUE endpoint's job URLs; fails the test when the endpoint has none or has a load balancer's. */
+export function queueUrls(endpoint: Endpoint): QueueRequestUrls {
+  const urls = endpoint.requestUrls;
+  assert.ok(urls && 'run' in urls, `queue request URLs on ${JSON.stringify(urls)}`);
+  return urls;
+}
+
+/** A LOAD_BALANCER endpoint's URLs; fails the test when the endpoint has none or has a queue's. */
+export function loadBalancerUrls(endpoint: Endpoint): LoadBalancerRequestUrls {
+  const urls = endpoint.requestUrls;
+  assert.ok(urls && 'base' in urls, `load-balancer request URLs on ${JSON.stringify(urls)}`);
+  return urls;
 }

@@ -1,33 +1,41 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, cpuSpec, create, eventually, gpuSpec, withEmulator, workers } from './helpers';
+import type { EndpointHealth, Job, JobStreamChunk } from '../../core/api/types';
+import { call, cpuSpec, create, eventually, gpuSpec, loadBalancerUrls, withEmulator, workers } from './helpers';
+
+/** What the emulated load-balanced worker echoes back for a request. */
+interface EchoedRequest {
+  path: string;
+  body: unknown;
+}
 
 test('run, status, runsync with wait, failures and timeouts', async () => {
   await withEmulator({ timeScale: 50 }, async (e) => {
     const ep = await create(e, gpuSpec({ timeout: 2000 }));
-    const run = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { prompt: 'hi' } });
+    const run = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { prompt: 'hi' } });
     assert.equal(run.status, 200);
     assert.equal(run.body.status, 'IN_QUEUE');
     const done = await eventually(
       async () => {
-        const s = await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${run.body.id}`);
+        const s = await call<Job>(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${run.body.id}`);
         return s.body.status === 'COMPLETED' ? s.body : undefined;
       },
       5000,
       'completion',
     );
     assert.deepEqual(done.output, { echo: { prompt: 'hi' } });
-    assert.ok(done.delayTime >= 0 && done.executionTime >= 0);
-    const sync = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { output: 42 } });
+    const { delayTime, executionTime } = done;
+    assert.ok(delayTime !== undefined && delayTime >= 0 && executionTime !== undefined && executionTime >= 0);
+    const sync = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { output: 42 } });
     assert.equal(sync.body.status, 'COMPLETED');
     assert.equal(sync.body.output, 42);
-    const failed = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { fail: 'boom' } });
+    const failed = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { fail: 'boom' } });
     assert.equal(failed.body.status, 'FAILED');
     assert.equal(failed.body.error, 'boom');
-    const timedOut = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { sleepMs: 60000 } });
+    const timedOut = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { sleepMs: 60000 } });
     assert.equal(timedOut.body.status, 'TIMED_OUT');
     assert.equal(timedOut.body.executionTime, 2000);
-    const short = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync?wait=50`, { input: { sleepMs: 100000 } });
+    const short = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync?wait=50`, { input: { sleepMs: 100000 } });
     assert.ok(['IN_QUEUE', 'IN_PROGRESS'].includes(short.body.status), short.body.status);
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync?wait=abc`, { input: {} })).status, 400);
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { nope: 1 })).status, 400);
@@ -38,47 +46,47 @@ test('run, status, runsync with wait, failures and timeouts', async () => {
 test('retry requeues failed jobs only; cancel and purge-queue; health counts', async () => {
   await withEmulator({ timeScale: 50 }, async (e) => {
     const ep = await create(e, gpuSpec({ workers: { max: 1 } }));
-    const failed = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { fail: 'x' } });
-    const retry = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/retry/${failed.body.id}`);
+    const failed = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { fail: 'x' } });
+    const retry = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/retry/${failed.body.id}`);
     assert.deepEqual(retry.body, { id: failed.body.id, status: 'IN_QUEUE' });
-    const ok = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: {} });
+    const ok = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: {} });
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/retry/${ok.body.id}`)).status, 400);
     // One worker: a long job blocks the rest in the queue.
-    const long = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { sleepMs: 1e6 } });
+    const long = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { sleepMs: 1e6 } });
     await eventually(async () =>
-      (await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status === 'IN_PROGRESS' ? true : undefined,
+      (await call<Job>(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status === 'IN_PROGRESS' ? true : undefined,
     );
-    const queued = [];
-    for (let i = 0; i < 3; i++) queued.push((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { i } })).body.id);
-    const cancelled = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/cancel/${queued[0]}`);
+    const queued: string[] = [];
+    for (let i = 0; i < 3; i++) queued.push((await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { i } })).body.id);
+    const cancelled = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/cancel/${queued[0]}`);
     assert.equal(cancelled.body.status, 'CANCELLED');
-    const health = (await call(e.jobsUrl, 'GET', `/v2/${ep.id}/health`)).body;
+    const health = (await call<EndpointHealth>(e.jobsUrl, 'GET', `/v2/${ep.id}/health`)).body;
     assert.equal(health.jobs.inQueue, 2);
     assert.equal(health.jobs.inProgress, 1);
     assert.equal(health.jobs.retried, 1);
     assert.ok(health.jobs.failed >= 1 && health.jobs.completed >= 1);
     assert.equal(health.workers.running, 1);
-    const purge = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/purge-queue`);
+    const purge = await call<{ removed: number }>(e.jobsUrl, 'POST', `/v2/${ep.id}/purge-queue`);
     assert.equal(purge.body.removed, 2);
     assert.equal(
-      (await call(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status,
+      (await call<Job>(e.jobsUrl, 'GET', `/v2/${ep.id}/status/${long.body.id}`)).body.status,
       'IN_PROGRESS',
       'in-progress jobs survive a purge',
     );
-    assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/cancel/${long.body.id}`)).body.status, 'CANCELLED');
+    assert.equal((await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/cancel/${long.body.id}`)).body.status, 'CANCELLED');
   });
 });
 
 test('stream hands out chunks since the last call', async () => {
   await withEmulator({ timeScale: 10 }, async (e) => {
     const ep = await create(e, gpuSpec({ workers: { min: 1 } }));
-    const run = await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { stream: ['a', 'b', 'c', 'd'], sleepMs: 2000 } });
-    const seen: string[] = [];
+    const run = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { stream: ['a', 'b', 'c', 'd'], sleepMs: 2000 } });
+    const seen: unknown[] = [];
     let status = '';
     while (status !== 'COMPLETED') {
-      const s = await call(e.jobsUrl, 'GET', `/v2/${ep.id}/stream/${run.body.id}`);
+      const s = await call<JobStreamChunk>(e.jobsUrl, 'GET', `/v2/${ep.id}/stream/${run.body.id}`);
       status = s.body.status;
-      seen.push(...s.body.stream.map((c: any) => c.output));
+      seen.push(...s.body.stream.map((c) => c.output));
     }
     assert.deepEqual(seen, ['a', 'b', 'c', 'd']);
   });
@@ -90,7 +98,7 @@ test('workers start INITIALIZING, serve, scale to max and leave after idleTimeou
     assert.equal((await workers(e, ep.id)).summary.total, 0, 'no workers without jobs and min 0');
     for (let i = 0; i < 4; i++) await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { sleepMs: 3000 } });
     const first = await workers(e, ep.id);
-    assert.ok(first.workers.every((w: any) => w.status === 'INITIALIZING'));
+    assert.ok(first.workers.every((w) => w.status === 'INITIALIZING'));
     await eventually(async () => ((await workers(e, ep.id)).summary.total === 2 ? true : undefined), 5000, 'scale to max');
     await eventually(async () => ((await workers(e, ep.id)).summary.running === 2 ? true : undefined), 5000, 'two running');
     await eventually(
@@ -126,11 +134,12 @@ test('load balancer: health reflects ready workers and requests cold-start a wor
       e,
       gpuSpec({ type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, env: { HEALTH_CHECK_PATH: '/healthz' } }),
     );
-    assert.equal((await call(lb.requestUrls.health, 'GET', '')).status, 503);
-    const answer = await call(lb.requestUrls.base, 'POST', '/generate', { prompt: 'x' });
+    const urls = loadBalancerUrls(lb);
+    assert.equal((await call(urls.health, 'GET', '')).status, 503);
+    const answer = await call<EchoedRequest>(urls.base, 'POST', '/generate', { prompt: 'x' });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.path, '/generate');
     assert.deepEqual(answer.body.body, { prompt: 'x' });
-    assert.equal((await call(lb.requestUrls.health, 'GET', '')).status, 200);
+    assert.equal((await call(urls.health, 'GET', '')).status, 200);
   });
 });

@@ -3,7 +3,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, create, eventually, gpuSpec, withEmulator, workers, KEY } from './helpers';
+import type {
+  BillingAmounts,
+  BillingList,
+  BillingRecord,
+  NetworkVolumeBillingAmounts,
+  NetworkVolumeBillingRecord,
+  ServerlessBillingAmounts,
+  ServerlessBillingRecord,
+} from '../../core/api/billing';
+import type { Endpoint, ReleaseList, Template } from '../../core/api/types';
+import { call, create, eventually, gpuSpec, queueUrls, withEmulator, workers, KEY } from './helpers';
+
+type AllBilling = BillingList<BillingRecord, BillingAmounts>;
+type ServerlessBilling = BillingList<ServerlessBillingRecord, ServerlessBillingAmounts, { uniqueServerlessCount: number }>;
+type NetworkVolumeBilling = BillingList<NetworkVolumeBillingRecord, NetworkVolumeBillingAmounts, { uniqueNetworkVolumeCount: number }>;
 
 interface SseEvent {
   id: string;
@@ -32,7 +46,7 @@ async function readEvents(url: string, count: number, headers: Record<string, st
         const id = /^id: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (id && data) {
-          events.push({ id, data: JSON.parse(data) });
+          events.push({ id, data: JSON.parse(data) as SseEvent['data'] });
           clearTimeout(timer);
           timer = setTimeout(() => {
             controller.abort();
@@ -91,7 +105,7 @@ test('worker logs stream as SSE, resume with Last-Event-ID without loss or repea
 
 test('billing windows align to bucket boundaries; lastN ends with the current bucket', async () => {
   await withEmulator({}, async (e) => {
-    const day = await call(
+    const day = await call<ServerlessBilling>(
       e.restUrl,
       'GET',
       '/v2/billing/serverless?bucketSize=day&startTime=2026-05-03T13:45:00Z&endTime=2026-05-05T01:00:00Z',
@@ -104,7 +118,7 @@ test('billing windows align to bucket boundaries; lastN ends with the current bu
       serverlessId: null,
       grouping: 'endpointId',
     });
-    const onBoundary = await call(
+    const onBoundary = await call<AllBilling>(
       e.restUrl,
       'GET',
       '/v2/billing?bucketSize=day&startTime=2026-05-01T00:00:00Z&endTime=2026-05-03T00:00:00Z',
@@ -112,20 +126,24 @@ test('billing windows align to bucket boundaries; lastN ends with the current bu
     assert.equal(onBoundary.body.metadata.query.endTime, '2026-05-03T00:00:00Z');
     assert.equal(onBoundary.body.records.length, 2);
     assert.deepEqual(
-      onBoundary.body.records.map((r: any) => r.startTime),
+      onBoundary.body.records.map((r) => r.startTime),
       ['2026-05-01T00:00:00Z', '2026-05-02T00:00:00Z'],
     );
-    const week = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=week&startTime=2026-05-07T10:00:00Z&endTime=2026-05-08T00:00:00Z');
+    const week = await call<AllBilling>(
+      e.restUrl,
+      'GET',
+      '/v2/billing?bucketSize=week&startTime=2026-05-07T10:00:00Z&endTime=2026-05-08T00:00:00Z',
+    );
     assert.equal(week.body.metadata.query.startTime, '2026-05-04T00:00:00Z', 'weeks start on Monday');
     assert.equal(week.body.metadata.query.endTime, '2026-05-11T00:00:00Z');
-    const month = await call(
+    const month = await call<NetworkVolumeBilling>(
       e.restUrl,
       'GET',
       '/v2/billing/network-volumes?bucketSize=month&startTime=2026-02-10T00:00:00Z&endTime=2026-03-02T00:00:00Z',
     );
     assert.equal(month.body.metadata.query.startTime, '2026-02-01T00:00:00Z');
     assert.equal(month.body.metadata.query.endTime, '2026-04-01T00:00:00Z');
-    const lastN = await call(e.restUrl, 'GET', '/v2/billing?bucketSize=hour&lastN=3');
+    const lastN = await call<AllBilling>(e.restUrl, 'GET', '/v2/billing?bucketSize=hour&lastN=3');
     assert.equal(lastN.body.records.length, 3);
     const end = Date.parse(lastN.body.metadata.query.endTime);
     assert.ok(end > Date.now() && end - Date.now() <= 3600_000);
@@ -141,15 +159,16 @@ test('billing accrues from worker time and the catalog price', async () => {
     const ep = await create(e, gpuSpec({ workers: { min: 1 } }));
     await eventually(async () => ((await workers(e, ep.id)).summary.idle === 1 ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const bill = (await call(e.restUrl, 'GET', `/v2/billing/serverless?bucketSize=hour&lastN=2&serverlessId=${ep.id}`)).body;
+    const bill = (await call<ServerlessBilling>(e.restUrl, 'GET', `/v2/billing/serverless?bucketSize=hour&lastN=2&serverlessId=${ep.id}`))
+      .body;
     const gpu = bill.metadata.totals.gpuAmount;
     // RTX 4090 at 0.69 USD/hour, a worker billed for roughly (0.3 s + boot) x 200 simulated seconds.
     assert.ok(gpu > 0.69 * (50 / 3600) && gpu < 0.69 * (400 / 3600), `gpu amount ${gpu}`);
     assert.equal(bill.metadata.uniqueServerlessCount, 1);
-    assert.ok(bill.records.every((r: any) => r.serverlessId === ep.id));
-    const byGpu = (await call(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=day&lastN=1&grouping=gpuId')).body;
+    assert.ok(bill.records.every((r) => r.serverlessId === ep.id));
+    const byGpu = (await call<ServerlessBilling>(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=day&lastN=1&grouping=gpuId')).body;
     assert.equal(byGpu.records[0].gpuId, 'NVIDIA GeForce RTX 4090');
-    const all = (await call(e.restUrl, 'GET', '/v2/billing?bucketSize=day&lastN=1')).body;
+    const all = (await call<AllBilling>(e.restUrl, 'GET', '/v2/billing?bucketSize=day&lastN=1')).body;
     assert.ok(all.records[0].serverlessGpuAmount > 0);
   });
 });
@@ -164,14 +183,15 @@ test('state persists across a restart, written atomically', async () => {
       await call(e.restUrl, 'PATCH', `/v2/serverless/${id}`, { name: 'kept' });
       await call(e.restUrl, 'POST', '/v2/templates', { name: 't', image: 'i:1', serverless: true });
     });
-    assert.equal(JSON.parse(readFileSync(statePath, 'utf8')).formatVersion, 1);
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { formatVersion?: unknown };
+    assert.equal(saved.formatVersion, 1);
     await withEmulator({ statePath, seed: 8 }, async (e) => {
-      const ep = await call(e.restUrl, 'GET', `/v2/serverless/${id}`);
+      const ep = await call<Endpoint>(e.restUrl, 'GET', `/v2/serverless/${id}`);
       assert.equal(ep.status, 200);
       assert.equal(ep.body.name, 'kept');
-      assert.ok(ep.body.requestUrls.run.startsWith(e.jobsUrl), 'request URLs follow the new jobs port');
-      assert.equal((await call(e.restUrl, 'GET', `/v2/serverless/${id}/releases`)).body.endpointVersion, 2);
-      assert.equal((await call(e.restUrl, 'GET', '/v2/templates')).body.templates.length, 1);
+      assert.ok(queueUrls(ep.body).run.startsWith(e.jobsUrl), 'request URLs follow the new jobs port');
+      assert.equal((await call<ReleaseList>(e.restUrl, 'GET', `/v2/serverless/${id}/releases`)).body.endpointVersion, 2);
+      assert.equal((await call<{ templates: Template[] }>(e.restUrl, 'GET', '/v2/templates')).body.templates.length, 1);
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -29,10 +29,11 @@ suite('Endpoint Studio extension', () => {
     const diagnostics = await diagnosticsWhen(uri, (d) => d.length >= expected.length);
     assert.deepEqual(diagnostics.map(codeOf).sort(), expected);
     assert.ok(diagnostics.every((d) => d.source === DIAGNOSTIC_SOURCE));
-    const unknown = diagnostics.find((d) => codeOf(d) === 'unknown-property')!;
+    const unknown = diagnostics.find((d) => codeOf(d) === 'unknown-property');
+    assert.ok(unknown, 'the unknown property is reported');
     assert.equal(unknown.range.start.line, 9, 'idelTimeout is on line 10');
     assert.match(unknown.message, /did you mean idleTimeout/);
-    assert.equal(diagnostics.find((d) => codeOf(d) === 'workers-min-above-max')!.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal(diagnostics.find((d) => codeOf(d) === 'workers-min-above-max')?.severity, vscode.DiagnosticSeverity.Warning);
   });
 
   test('reports the JSON spec mistakes', async () => {
@@ -48,8 +49,10 @@ suite('Endpoint Studio extension', () => {
   });
 
   test('a valid spec has no diagnostics, and an edit that breaks it is reported then cleared', async () => {
-    const editor = await openSpec('sdxl-worker.endpoint.yaml');
-    const uri = editor.document.uri;
+    // A copy of its own to edit, so the examples the other tests read stay as they are.
+    const uri = workspaceFile('integration-edit.endpoint.yaml');
+    await vscode.workspace.fs.writeFile(uri, await vscode.workspace.fs.readFile(workspaceFile('sdxl-worker.endpoint.yaml')));
+    const editor = await openSpec('integration-edit.endpoint.yaml');
     // Absence alone proves nothing (the server might not have answered yet): break it, then repair it.
     const broken = new vscode.WorkspaceEdit();
     broken.insert(uri, new vscode.Position(editor.document.lineCount, 0), 'bogusKey: 1\n');
@@ -86,7 +89,12 @@ suite('Endpoint Studio extension', () => {
       editor.document.uri,
       new vscode.Position(flashbootLine, 2),
     );
-    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    // Markdown from the language client; a plain or code-block string when a hover is written that way.
+    const text = hovers
+      .flatMap((h) =>
+        h.contents.map((c) => (c instanceof vscode.MarkdownString ? c.value : typeof c === 'string' ? c : (c as { value: string }).value)),
+      )
+      .join('\n');
     assert.match(text, /PRIORITY_FLASHBOOT/);
   });
 
@@ -94,7 +102,8 @@ suite('Endpoint Studio extension', () => {
     const uri = workspaceFile('broken-worker.endpoint.yaml');
     await openSpec('broken-worker.endpoint.yaml');
     const diagnostics = await diagnosticsWhen(uri, (d) => d.some((x) => codeOf(x) === 'unknown-property'));
-    const unknown = diagnostics.find((d) => codeOf(d) === 'unknown-property')!;
+    const unknown = diagnostics.find((d) => codeOf(d) === 'unknown-property');
+    assert.ok(unknown, 'the unknown property is reported');
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider',
       uri,

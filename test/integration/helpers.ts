@@ -47,7 +47,7 @@ export function diagnosticsWhen(
 
 export function codeOf(diagnostic: vscode.Diagnostic): string {
   const code = diagnostic.code;
-  return String(typeof code === 'object' && code !== null ? code.value : code);
+  return String(typeof code === 'object' ? code.value : code);
 }
 
 /** Polls a condition the extension host will meet soon (activation has no event of its own). */

@@ -21,7 +21,8 @@ export function run(): Promise<void> {
   console.log(`${SUITE_BANNER}: ${files.join(', ')}`);
   return new Promise((resolve, reject) => {
     mocha.run((failures) => {
-      failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve();
+      if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+      else resolve();
     });
   });
 }

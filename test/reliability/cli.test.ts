@@ -112,7 +112,8 @@ describe('endpoint-studio validate on hostile files', () => {
 describe('endpoint-studio plan on hostile files', () => {
   for (const name of ['binary', 'billion-laughs', 'deep-object-10000', 'deep-compact-10000', 'custom-tags']) {
     it(`${name}: refused before anything is sent, exit 1 or 2, no crash`, async () => {
-      const input = [...corpusFiles(), ...generatedInputs()].find((i) => i.name === name)!;
+      const input = [...corpusFiles(), ...generatedInputs()].find((i) => i.name === name);
+      assert.ok(input, `the corpus has ${name}`);
       const file = join(dir, `plan-${input.fileName}`);
       writeFileSync(file, input.bytes());
       // No key and an unreachable URL: a plan that got as far as the network would fail differently.

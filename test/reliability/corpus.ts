@@ -101,3 +101,24 @@ export function allInputs(): HostileInput[] {
 }
 
 export const VALID_SPEC = VALID;
+
+/**
+ * The members Object.prototype lends every plain object. Written as spec keys or values they are names
+ * like any other; a `{}` table, an `in` check or a deep equality that forgets that turns them into
+ * crashes (corpus/prototype-key-crash.*) or into wrong answers. prototypeKeys.test.ts holds this list
+ * to what the running Node has.
+ */
+export const PROTOTYPE_KEYS: readonly string[] = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+];

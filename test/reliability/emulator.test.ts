@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fuzz } from '../support/fuzz';
 import { createApiClient } from '../../core/api';
 import { startEmulator, type RunningEmulator } from '../../emulator';
+import { PROTOTYPE_KEYS } from './corpus';
 import { count, reportFigures, SECRET_KEY } from './support';
 
 interface RawAnswer {
@@ -225,11 +227,14 @@ describe('hostile bodies', () => {
   });
 
   it('fast-check: random bodies of random bytes are answered below 500', async () => {
-    await fc.assert(
+    await fuzz(
       fc.asyncProperty(
         fc.oneof(
           fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a)),
           fc.json().map((j) => Buffer.from(j)),
+          fc
+            .object({ key: fc.constantFrom(...PROTOTYPE_KEYS, 'name', 'cpu', 'gpu', 'scaling') })
+            .map((o) => Buffer.from(JSON.stringify(o))),
           fc.string({ unit: 'binary', maxLength: 300 }).map((s) => Buffer.from(s)),
         ),
         async (body) => {
@@ -275,7 +280,7 @@ describe('hostile paths', () => {
       fc.webSegment(),
       fc.constantFrom('..', '.', '%2e%2e', '%00', '%ff', '~', 'serverless', 'v2', 'workers', 'logs', 'releases'),
     );
-    await fc.assert(
+    await fuzz(
       fc.asyncProperty(fc.array(segment, { maxLength: 8 }), async (segments) => {
         const answer = await raw(emu.restUrl, [get(`/${segments.join('/')}`)]);
         count({ inputsTried: 1 });

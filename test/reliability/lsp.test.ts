@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fuzz } from '../support/fuzz';
 import { LspClient } from '../support/lspClient';
-import { corpusFiles, generatedInputs, VALID_SPEC, type HostileInput } from './corpus';
+import { corpusFiles, generatedInputs, PROTOTYPE_KEYS, VALID_SPEC, type HostileInput } from './corpus';
 import { count, reportFigures, residentMb, within } from './support';
 
 const SMALL_BOUND_MS = 5_000;
@@ -34,7 +35,7 @@ after(async () => {
 });
 
 function noteMemory(what: string): void {
-  const rss = residentMb(client.process.pid!);
+  const rss = residentMb(client.process.pid);
   if (rss === undefined) return;
   peakRss = Math.max(peakRss, rss);
   assert.ok(rss < RSS_CEILING_MB, `server RSS ${rss} MB after ${what}`);
@@ -56,7 +57,7 @@ async function exercise(text: string, ext: 'yaml' | 'json', boundMs: number, wha
   count({ inputsTried: 1 });
   assert.ok(client.alive, `the server exited on ${what}: ${client.stderr.join('').slice(-2000)}`);
   noteMemory(what);
-  if (process.env.RELIABILITY_TRACE) console.log(`rss ${residentMb(client.process.pid!)} MB after ${what}`);
+  if (process.env.RELIABILITY_TRACE) console.log(`rss ${residentMb(client.process.pid)} MB after ${what}`);
   // Still right about the next document.
   const next = `file:///workspace/valid-${++counter}.endpoint.yaml`;
   await client.open(next, VALID_SPEC);
@@ -92,7 +93,8 @@ describe('the language server process on the hostile corpus', () => {
 
   it('edits a hostile document in place: each version answered, none stale', async () => {
     const uri = `file:///workspace/edited-${++counter}.endpoint.yaml`;
-    const deep: HostileInput = generatedInputs().find((i) => i.name === 'deep-flow-10000')!;
+    const deep: HostileInput | undefined = generatedInputs().find((i) => i.name === 'deep-flow-10000');
+    assert.ok(deep, 'the corpus has deep-flow-10000');
     await client.open(uri, VALID_SPEC);
     await client.change(uri, deep.text());
     await client.change(uri, `${VALID_SPEC}name: twice\n`);
@@ -135,6 +137,7 @@ describe('fast-check through the server', () => {
     '\u0000',
     '\ufeff',
     '\ud800',
+    ...PROTOTYPE_KEYS,
   ];
   it('random YAML-ish and binary text, each answered within the bound', async () => {
     const text = fc.oneof(
@@ -142,7 +145,7 @@ describe('fast-check through the server', () => {
       fc.string({ unit: 'binary', maxLength: 200 }),
       fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.constantFrom('[', '{a: ', '- ', '{"a":')).map(([n, open]) => open.repeat(n)),
     );
-    await fc.assert(
+    await fuzz(
       fc.asyncProperty(text, fc.constantFrom<'yaml' | 'json'>('yaml', 'json'), async (t, ext) => {
         await exercise(t, ext, SMALL_BOUND_MS, JSON.stringify(t.slice(0, 80)));
       }),

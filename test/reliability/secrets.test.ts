@@ -74,19 +74,20 @@ describe('the CLI with the key in its environment', () => {
       ENDPOINT_STUDIO_API_KEY: key,
       RUNPOD_API_KEY: '',
     });
+    const nothingFirst = (): Promise<unknown> => Promise.resolve();
     const runs: [string, string[], Record<string, string>, () => Promise<unknown>][] = [
-      ['plan', ['plan', specFile], env(proxy.url), async () => undefined],
-      ['deploy', ['deploy', '--yes', specFile], env(proxy.url), async () => undefined],
-      ['deploy again (update path)', ['deploy', '--yes', specFile], env(proxy.url), async () => undefined],
-      ['pull of a missing id', ['pull', 'no-such-endpoint'], env(proxy.url), async () => undefined],
-      ['billing', ['billing', 'serverless', '--output', 'json'], env(proxy.url), async () => undefined],
+      ['plan', ['plan', specFile], env(proxy.url), nothingFirst],
+      ['deploy', ['deploy', '--yes', specFile], env(proxy.url), nothingFirst],
+      ['deploy again (update path)', ['deploy', '--yes', specFile], env(proxy.url), nothingFirst],
+      ['pull of a missing id', ['pull', 'no-such-endpoint'], env(proxy.url), nothingFirst],
+      ['billing', ['billing', 'serverless', '--output', 'json'], env(proxy.url), nothingFirst],
       ['a 503 on every request', ['plan', specFile], env(proxy.url), () => faults({ status5xx: 503, count: 20 })],
       ['a 429 storm', ['deploy', '--yes', specFile.replace('api', 'broken')], env(proxy.url), () => faults({ force429: true, count: 20 })],
       ['a 429 storm on plan', ['plan', specFile], env(proxy.url), () => faults({ force429: true, count: 20 })],
       ['dropped connections', ['plan', specFile], env(proxy.url), () => faults({ dropConnection: true, count: 20 })],
-      ['a key the service rejects', ['plan', specFile], env(proxy.url, `${SECRET_KEY}_revoked`), async () => undefined],
-      ['an unreachable service', ['plan', specFile], env('http://127.0.0.1:1'), async () => undefined],
-      ['a URL with the key in its query', ['plan', specFile], env(`${proxy.url}/?api_key=${SECRET_KEY}`), async () => undefined],
+      ['a key the service rejects', ['plan', specFile], env(proxy.url, `${SECRET_KEY}_revoked`), nothingFirst],
+      ['an unreachable service', ['plan', specFile], env('http://127.0.0.1:1'), nothingFirst],
+      ['a URL with the key in its query', ['plan', specFile], env(`${proxy.url}/?api_key=${SECRET_KEY}`), nothingFirst],
     ];
     for (const [label, args, environment, prepare] of runs) {
       await prepare();
@@ -120,16 +121,25 @@ describe('the language server with the key in its environment', () => {
         },
       });
       let raw = '';
-      client.process.stdout!.on('data', (c: Buffer) => (raw += c.toString()));
+      const stdout = client.process.stdout;
+      assert.ok(stdout, 'the server talks over stdio');
+      stdout.on('data', (c: Buffer) => (raw += c.toString()));
       const logged: unknown[] = [];
       client.connection.onNotification('window/logMessage', (m: unknown) => void logged.push(m));
       try {
-        await client.catalogStatus((s) => s.state !== 'loading', 15_000).catch(() => undefined);
+        // The accepted key reads the live catalog; the rejected one is told why, in words without the key.
+        const status =
+          key === SECRET_KEY
+            ? await client.catalogStatus((s) => s.state === 'live', 15_000)
+            : await client.catalogStatus((s) => s.error !== undefined, 15_000);
+        if (key !== SECRET_KEY) assert.match(status.error ?? '', /401/, JSON.stringify(status));
         const uri = `file:///secrets/${label.split(' ')[0]}.endpoint.yaml`;
         await client.open(uri, `${VALID_SPEC}env:\n  TOKEN: ${SECRET_KEY.slice(0, 6)}\n`);
-        await client.pulledDiagnostics(uri);
-        await client.completion(uri, 4, 11);
-        await client.hover(uri, 1, 8);
+        assert.deepEqual(await client.pulledDiagnostics(uri), [], `${label}: the spec is valid`);
+        // Pools come from the catalog: offered with the accepted key; with the rejected one the server still answers.
+        const pools = (await client.completion(uri, 4, 11)).map((item) => item.label);
+        if (key === SECRET_KEY) assert.ok(pools.includes('ADA_24'), `${label}: pools offered: ${pools.join(', ')}`);
+        assert.ok(await client.hover(uri, 1, 8), `${label}: hover answers`);
         count({ inputsTried: 1 });
       } finally {
         await client.stop();

@@ -63,14 +63,16 @@ export function reportFigures(testFile: string): void {
   const total = { ...tally };
   for (const key of Object.keys(total) as (keyof Figures)[]) total[key] = 0;
   for (const file of done) {
-    const figures = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Figures;
+    // A file from an older run may lack a figure added since.
+    const figures = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Partial<Figures>;
     for (const key of Object.keys(total) as (keyof Figures)[]) total[key] += figures[key] ?? 0;
   }
   console.log(`reliability${done.length === expected ? '' : ` (${done.length} of ${expected} files so far)`}: ${line(total)}`);
 }
 
 /** Resident memory of a process in MB, from /proc (Linux); undefined where there is no /proc. */
-export function residentMb(pid: number): number | undefined {
+export function residentMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
   try {
     const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Math.round(Number(match[1]) / 1024) : undefined;
@@ -89,6 +91,13 @@ export interface EmulatorProcess {
   stop(): Promise<number | null>;
   /** SIGKILL: no chance to write anything. */
   kill(): Promise<void>;
+}
+
+/** The URL the emulator printed it listens on. */
+function listeningOn(pattern: RegExp, output: string): string {
+  const url = pattern.exec(output)?.[1];
+  if (url === undefined) throw new Error(`the emulator did not say where it listens (${pattern.source}): ${output}`);
+  return url;
 }
 
 /** `endpoint-studio emulator` from the bundled CLI, as a user runs it, on free ports. */
@@ -112,8 +121,8 @@ export async function spawnEmulator(args: string[], env: NodeJS.ProcessEnv = pro
   }
   return {
     child,
-    restUrl: /REST API v2 listening on (\S+)/.exec(text)![1],
-    jobsUrl: /Job API listening on (\S+)/.exec(text)![1],
+    restUrl: listeningOn(/REST API v2 listening on (\S+)/, text),
+    jobsUrl: listeningOn(/Job API listening on (\S+)/, text),
     output: () => text,
     stop: async () => {
       child.kill('SIGTERM');

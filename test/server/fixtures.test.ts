@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LspClient, REPO_ROOT } from '../support/lspClient';
+import { diagnosticText, LspClient, REPO_ROOT } from '../support/lspClient';
 import { loadFixtures } from '../support/fixtures';
 import { SPEC_RULES } from '../../core/endpointSpec/rules';
 
@@ -75,13 +75,13 @@ describe('spec fixtures over LSP stdio', () => {
       await client.close(uri);
       for (const d of diagnostics) {
         assert.equal(d.source, 'endpoint-studio');
-        assert.ok(typeof d.message === 'string' && d.message.length > 10, `message too thin: ${d.message}`);
+        assert.ok(typeof d.message === 'string' && d.message.length > 10, `message too thin: ${diagnosticText(d)}`);
         assert.ok(Array.isArray((d.data as { path?: unknown }).path), 'data.path carries the JSON path');
       }
       const actual = diagnostics.map((d) => `${String(d.code)} @ ${show(d.range)}`).sort();
       const expected = fixture.valid ? [] : fixture.expected.map((e) => `${e.code} @ ${show(e.range)}`).sort();
       if (!fixture.valid) assert.ok(expected.length > 0, 'an invalid fixture must annotate what it expects');
-      assert.deepEqual(actual, expected, diagnostics.map((d) => `${String(d.code)} @ ${show(d.range)}: ${d.message}`).join('\n'));
+      assert.deepEqual(actual, expected, diagnostics.map((d) => `${String(d.code)} @ ${show(d.range)}: ${diagnosticText(d)}`).join('\n'));
     });
   }
 });

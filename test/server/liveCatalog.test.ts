@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LspClient } from '../support/lspClient';
+import { diagnosticText, LspClient } from '../support/lspClient';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 
 const SPEC = 'name: demo\ntype: QUEUE\nimage: x\ngpu:\n  pools: [ADA_42]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
@@ -42,7 +42,7 @@ describe('live catalog from the service', () => {
         diagnostics.map((d) => d.code),
         ['pool-unknown'],
       );
-      assert.match(String(diagnostics[0].message), /did you mean ADA_24\?/);
+      assert.match(diagnosticText(diagnostics[0]), /did you mean ADA_24\?/);
       const items = await client.completion(uri, 4, 11);
       assert.ok(
         items.some((i) => i.label === 'HOPPER_141' && /no serverless stock/.test(i.detail ?? '')),
@@ -72,7 +72,7 @@ describe('live catalog from the service', () => {
         (await client.pulledDiagnostics(uri)).map((d) => d.code),
         ['pool-unknown'],
       );
-      const refreshed = (await client.connection.sendRequest('endpointStudio/refreshCatalog')) as { state: string; error?: string };
+      const refreshed = await client.connection.sendRequest<{ state: string; error?: string }>('endpointStudio/refreshCatalog');
       assert.equal(refreshed.state, 'cached');
       assert.doesNotMatch(refreshed.error ?? '', new RegExp(DEFAULT_DEV_API_KEY));
     } finally {

@@ -1,8 +1,14 @@
 /** Language server behaviour over real stdio: diagnostics modes, debounce, hovers, completions, hostile input. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MarkupContent } from 'vscode-languageserver-protocol';
-import { LspClient } from '../support/lspClient';
+import type { CompletionItem, MarkupContent } from 'vscode-languageserver-protocol';
+import { diagnosticText, LspClient } from '../support/lspClient';
+
+/** The order key the server gave a completion; every key completion is expected to carry one. */
+function sortTextOf(item: CompletionItem): string {
+  assert.ok(item.sortText !== undefined, `${item.label} has a sortText`);
+  return item.sortText;
+}
 
 const VALID = `name: demo
 type: QUEUE
@@ -126,7 +132,7 @@ describe('hostile and malformed input', () => {
       await client.open(uri, text);
       const diagnostics = await client.pulledDiagnostics(uri);
       assert.ok(Array.isArray(diagnostics));
-      assert.ok(!diagnostics.some((d) => d.code === 'internal-error'), diagnostics.map((d) => d.message).join('\n'));
+      assert.ok(!diagnostics.some((d) => d.code === 'internal-error'), diagnostics.map(diagnosticText).join('\n'));
       if (label !== 'only a document marker' && label !== 'very long line') assert.ok(diagnostics.length > 0, 'something is reported');
       assert.ok(client.alive, 'server still running');
     });
@@ -189,7 +195,7 @@ describe('completion', () => {
     const items = await client.completion(uri, 1, 0);
     const labels = items
       .filter((i) => !i.label.startsWith('endpoint:'))
-      .sort((a, b) => a.sortText!.localeCompare(b.sortText!))
+      .sort((a, b) => sortTextOf(a).localeCompare(sortTextOf(b)))
       .map((i) => i.label);
     assert.ok(!labels.includes('name'));
     assert.deepEqual(labels.slice(0, 2), ['scaling', 'type']);

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, TextEdit } from 'vscode-languageserver-protocol';
-import { LspClient } from '../support/lspClient';
+import { diagnosticText, LspClient } from '../support/lspClient';
 
 const BASE =
   'name: demo\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n';
@@ -154,7 +154,7 @@ async function checkFix(client: LspClient, c: Case, uri: string): Promise<void> 
   assert.equal(fixed, c.expected);
   await client.change(uri, fixed);
   assert.deepEqual(
-    (await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${d.message}`),
+    (await client.pulledDiagnostics(uri)).map((d) => `${String(d.code)}: ${diagnosticText(d)}`),
     [],
     'the fixed spec is clean',
   );
@@ -169,7 +169,7 @@ describe('quick fixes over LSP stdio', () => {
     await client.stop();
   });
 
-  cases.forEach((c, n) => it(c.name, () => checkFix(client, c, `file:///fixes/case-${n}.endpoint.${c.ext ?? 'yaml'}`)));
+  for (const [n, c] of cases.entries()) it(c.name, () => checkFix(client, c, `file:///fixes/case-${n}.endpoint.${c.ext ?? 'yaml'}`));
 
   it('offers nothing for a diagnostic from another source', async () => {
     const uri = 'file:///fixes/foreign.endpoint.yaml';
@@ -242,7 +242,8 @@ describe('catalog quick fixes over LSP stdio (pinned catalog file)', () => {
     },
   ];
 
-  catalogCases.forEach((c, n) => it(c.name, () => checkFix(client, c, `file:///catalog-fixes/case-${n}.endpoint.${c.ext ?? 'yaml'}`)));
+  for (const [n, c] of catalogCases.entries())
+    it(c.name, () => checkFix(client, c, `file:///catalog-fixes/case-${n}.endpoint.${c.ext ?? 'yaml'}`));
 });
 
 describe('converting a REST v1 spec over LSP stdio', () => {

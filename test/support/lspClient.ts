@@ -31,18 +31,23 @@ export interface LspClientOptions {
   env?: Record<string, string>;
 }
 
+const SERVICE_VARIABLES = new Set([
+  'ENDPOINT_STUDIO_API_KEY',
+  'RUNPOD_API_KEY',
+  'ENDPOINT_STUDIO_API_URL',
+  'ENDPOINT_STUDIO_JOBS_URL',
+  'ENDPOINT_STUDIO_CATALOG_FILE',
+]);
+
 /** The test process's environment without any real key or cache location, so no test reaches a real service. */
 function isolatedEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of [
-    'ENDPOINT_STUDIO_API_KEY',
-    'RUNPOD_API_KEY',
-    'ENDPOINT_STUDIO_API_URL',
-    'ENDPOINT_STUDIO_JOBS_URL',
-    'ENDPOINT_STUDIO_CATALOG_FILE',
-  ])
-    delete env[name];
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVICE_VARIABLES.has(name)));
   return { ...env, ENDPOINT_STUDIO_CACHE_DIR: join(tmpdir(), `es-lsp-cache-${process.pid}`), ...extra };
+}
+
+/** A diagnostic's message as text: LSP allows Markdown content there, which failure messages should show by its value. */
+export function diagnosticText(diagnostic: Diagnostic): string {
+  return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
 }
 
 export class LspClient {

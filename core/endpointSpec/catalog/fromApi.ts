@@ -19,11 +19,12 @@ type Loose = Record<string, unknown>;
 
 const LEVELS = new Set(['NONE', 'LOW', 'MEDIUM', 'HIGH']);
 
+/** A record with an id: the least an entry of any list needs to be used. */
+const isEntry = (e: unknown): e is Loose => typeof e === 'object' && e !== null && typeof (e as Loose).id === 'string';
+
 function listOf(response: unknown, key: string): Loose[] {
   const list = Array.isArray(response) ? response : (response as Loose | null)?.[key];
-  return Array.isArray(list)
-    ? list.filter((e): e is Loose => typeof e === 'object' && e !== null && typeof (e as Loose).id === 'string')
-    : [];
+  return Array.isArray(list) ? list.filter(isEntry) : [];
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -33,12 +34,10 @@ const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filt
 function gpuType(entry: Loose): CatalogGpuType {
   const price = entry.price as Loose | undefined;
   const dataCenters = Array.isArray(entry.dataCenters)
-    ? (entry.dataCenters as Loose[])
-        .filter((dc) => typeof dc?.id === 'string')
-        .map((dc) => ({
-          id: dc.id as string,
-          availability: (LEVELS.has(str(dc.availability)) ? dc.availability : 'NONE') as AvailabilityLevel,
-        }))
+    ? (entry.dataCenters as unknown[]).filter(isEntry).map((dc) => ({
+        id: dc.id as string,
+        availability: (LEVELS.has(str(dc.availability)) ? dc.availability : 'NONE') as AvailabilityLevel,
+      }))
     : undefined;
   return {
     id: entry.id as string,

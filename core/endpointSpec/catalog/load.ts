@@ -7,7 +7,7 @@ export function loadCatalogFile(path: string): Catalog {
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const candidate = data as Partial<CatalogData> | null;
   if (

@@ -18,11 +18,11 @@ export interface CatalogRule {
 
 const MORE_ROOM = 'listing more pools and leaving dataCenterIds unset gives the scheduler more room';
 
-function gpuSelection(spec: Record<string, unknown>): { pools: string[]; excluded: string[] } | undefined {
+function gpuSelection(spec: Record<string, unknown>): { gpu: Record<string, unknown>; pools: string[]; excluded: string[] } | undefined {
   const gpu = record(spec.gpu);
   const pools = stringArray(gpu?.pools);
   if (!gpu || !pools) return undefined;
-  return { pools, excluded: stringArray(gpu.excludedTypes) ?? [] };
+  return { gpu, pools, excluded: stringArray(gpu.excludedTypes) ?? [] };
 }
 
 export const poolKnown: CatalogRule = {
@@ -232,7 +232,7 @@ export const cudaOffered: CatalogRule = {
     const types = catalog.selectedTypes(selection.pools, selection.excluded).filter((t) => t.cudaVersions);
     if (types.length === 0) return [];
     const offered = new Set(types.flatMap((t) => t.cudaVersions ?? []));
-    const gpu = record(spec.gpu)!;
+    const gpu = selection.gpu;
     const template = typeof spec.templateId === 'string' ? catalog.templates.get(spec.templateId) : undefined;
     // Rule 5: the template's set seeds a GPU create that states no constraint of its own.
     const seeded = !has(gpu, 'allowedCudaVersions') && !has(gpu, 'minCudaVersion') ? template?.allowedCudaVersions : undefined;
@@ -308,10 +308,11 @@ export const networkVolumesPlaced: CatalogRule = {
   check(spec, catalog) {
     const volumes = stringArray(spec.networkVolumes);
     const dataCenters = stringArray(spec.dataCenterIds) ?? [];
-    if (!volumes || !catalog.networkVolumes || dataCenters.length === 0) return [];
+    const known = catalog.networkVolumes;
+    if (!volumes || !known || dataCenters.length === 0) return [];
     const findings: RuleFinding[] = [];
     volumes.forEach((id, index) => {
-      const volume = catalog.networkVolumes!.get(id);
+      const volume = known.get(id);
       if (volume && !dataCenters.includes(volume.dataCenter)) {
         findings.push({
           path: ['networkVolumes', index],

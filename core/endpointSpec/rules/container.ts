@@ -121,13 +121,13 @@ export const envValuesAreStrings: SpecRule = {
           ? 'an empty value as null'
           : typeof value === 'object'
             ? 'a nested structure'
-            : `${String(value)} as a ${typeof value}`;
+            : `${scalarText(value)} as a ${typeof value}`;
       const fix =
         value === null
           ? 'write "" for an empty value'
           : typeof value === 'object'
             ? 'write it as one string'
-            : `quote it: "${String(value)}"`;
+            : `quote it: "${scalarText(value)}"`;
       findings.push({ path: ['env', key], target: 'value', message: `env values must be strings, and YAML reads ${reading}: ${fix}` });
     }
     return findings;
@@ -164,3 +164,8 @@ export const loadBalancerEnv: SpecRule = {
     return findings;
   },
 };
+
+/** A number or boolean as YAML wrote it (`8080`, `true`); only those reach here from parsed text. */
+function scalarText(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : typeof value;
+}

@@ -1,3 +1,4 @@
+import { minimumOf } from '../contract';
 import { BOTH_MODES, record, type RuleFinding, type SpecRule } from './rule';
 
 export function isPowerOfTwo(n: number): boolean {
@@ -15,8 +16,8 @@ export const vcpuPowerOfTwo: SpecRule = {
     const findings: RuleFinding[] = [];
     spec.cpu.forEach((item, index) => {
       const count = record(item)?.vcpuCount;
-      // Below 2 and non-integers are the schema's to report.
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 2 || isPowerOfTwo(count)) return;
+      // Below the minimum and non-integers are the schema's to report.
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < minimumOf('cpu[].vcpuCount') || isPowerOfTwo(count)) return;
       const lower = 2 ** Math.floor(Math.log2(count));
       findings.push({
         path: ['cpu', index, 'vcpuCount'],

@@ -1,4 +1,5 @@
 import { LEGACY_FIELDS } from '../migrate';
+import { ownValue } from '../ownData';
 import { BOTH_MODES, type RuleFinding, type SpecRule } from './rule';
 
 /** REST v1 retired on 2026-11-15; its bodies (and GraphQL-era fields) are recognised and converted. */
@@ -12,11 +13,12 @@ export const legacyFields: SpecRule = {
     const findings: RuleFinding[] = [];
     for (const key of Object.keys(spec)) {
       // allowedCudaVersions is a v2 field too (inside gpu): cuda-outside-gpu speaks about it.
-      if (!(key in LEGACY_FIELDS) || key === 'allowedCudaVersions') continue;
+      const replacement = ownValue(LEGACY_FIELDS, key);
+      if (replacement === undefined || key === 'allowedCudaVersions') continue;
       findings.push({
         path: [key],
         target: 'key',
-        message: `${key} is a REST v1/GraphQL field (v1 retired on 2026-11-15); v2 uses ${LEGACY_FIELDS[key]}: convert the spec with the quick fix or endpoint-studio migrate`,
+        message: `${key} is a REST v1/GraphQL field (v1 retired on 2026-11-15); v2 uses ${replacement}: convert the spec with the quick fix or endpoint-studio migrate`,
       });
     }
     return findings;

@@ -1,4 +1,14 @@
+/** Scaler choices the service refuses; where `workers.idleTimeout` applies is the schema's `x-notApplicableWhen`. */
+import { describeConditions, fieldApplies, notApplicableWhen } from '../contract';
 import { BOTH_MODES, CREATE_ONLY, has, record, type SpecRule } from './rule';
+
+const IDLE_TIMEOUT = 'workers.idleTimeout';
+
+/** The schema's conditions for refusing idleTimeout, in words; "never" if it states none. */
+function idleTimeoutRefusedWhen(): string {
+  const conditions = notApplicableWhen(IDLE_TIMEOUT);
+  return conditions ? describeConditions(conditions) : 'never';
+}
 
 export const scalerMatchesType: SpecRule = {
   code: 'scaler-not-allowed',
@@ -24,15 +34,17 @@ export const idleTimeoutNotApplicable: SpecRule = {
   severity: 'error',
   status: 400,
   modes: BOTH_MODES,
-  description: '`workers.idleTimeout` is rejected for `QUEUE` endpoints that scale on `REQUEST_COUNT`.',
+  get description() {
+    return `\`workers.idleTimeout\` is rejected when ${idleTimeoutRefusedWhen()}.`;
+  },
   check(spec) {
-    const scaling = record(spec.scaling);
-    if (spec.type !== 'QUEUE' || scaling?.type !== 'REQUEST_COUNT' || !has(record(spec.workers), 'idleTimeout')) return [];
+    if (fieldApplies(IDLE_TIMEOUT, spec) || !has(record(spec.workers), 'idleTimeout')) return [];
+    const changeable = Object.keys(notApplicableWhen(IDLE_TIMEOUT) ?? {}).join(' or ');
     return [
       {
         path: ['workers', 'idleTimeout'],
         target: 'key',
-        message: 'idleTimeout does not apply to a QUEUE endpoint that scales on REQUEST_COUNT: remove it, or scale on QUEUE_DELAY',
+        message: `idleTimeout does not apply when ${idleTimeoutRefusedWhen()}: remove it, or change ${changeable}`,
       },
     ];
   },

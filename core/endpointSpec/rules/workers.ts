@@ -1,18 +1,20 @@
+/** Scaling bounds that cannot work; an absent `workers.max` is the create schema's default. */
+import { defaultNumber } from '../contract';
 import { BOTH_MODES, CREATE_ONLY, record, type SpecRule } from './rule';
-
-const DEFAULT_MAX_WORKERS = 3;
 
 export const workersMinAboveMax: SpecRule = {
   code: 'workers-min-above-max',
   severity: 'warning',
   modes: CREATE_ONLY,
-  description: '`workers.min` is not above `workers.max` (which defaults to 3).',
+  get description() {
+    return `\`workers.min\` is not above \`workers.max\` (which defaults to ${defaultNumber('workers.max')}).`;
+  },
   check(spec) {
     const workers = record(spec.workers);
     const min = workers?.min;
-    const max = workers?.max ?? DEFAULT_MAX_WORKERS;
+    const max = workers?.max ?? defaultNumber('workers.max');
     if (typeof min !== 'number' || typeof max !== 'number' || min <= max) return [];
-    const maxText = workers?.max === undefined ? `the default max of ${DEFAULT_MAX_WORKERS}` : `max (${max})`;
+    const maxText = workers?.max === undefined ? `the default max of ${max}` : `max (${max})`;
     return [{ path: ['workers', 'min'], target: 'value', message: `workers.min (${min}) is above ${maxText}: raise max or lower min` }];
   },
 };

@@ -232,7 +232,14 @@ describe('the job runner against the emulator', () => {
         api.jobs,
         endpoint.id,
         { input: {} },
-        { ...FAST, mode: 'run', signal: controller.signal, onProgress: (p) => p.status === 'IN_QUEUE' && controller.abort() },
+        {
+          ...FAST,
+          mode: 'run',
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (p.status === 'IN_QUEUE') controller.abort();
+          },
+        },
       );
       assert.equal(outcome.status, 'CANCELLED');
       assert.equal((await api.jobs.health(endpoint.id)).jobs.inQueue, 0);

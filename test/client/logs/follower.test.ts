@@ -40,9 +40,7 @@ describe('LogFollower against the emulator', () => {
       const workers = await idleWorkers(api, endpoint.id, 2);
       const { follower, rows } = follow(api, { endpointId: endpoint.id, endpointName: endpoint.name });
       try {
-        await eventually(async () =>
-          workers.every((w) => rows.some((r) => r.worker === w && r.text === 'Worker ready.')) ? true : undefined,
-        );
+        await eventually(() => (workers.every((w) => rows.some((r) => r.worker === w && r.text === 'Worker ready.')) ? true : undefined));
         assert.ok(rows.some((r) => r.source === 'system') && rows.some((r) => r.source === 'container'));
         assert.deepEqual(
           rows.map((r) => r.seq),
@@ -66,7 +64,7 @@ describe('LogFollower against the emulator', () => {
         { source: 'system' },
       );
       try {
-        await eventually(async () => (rows.some((r) => r.text.startsWith('container started')) ? true : undefined));
+        await eventually(() => (rows.some((r) => r.text.startsWith('container started')) ? true : undefined));
         assert.ok(rows.every((r) => r.source === 'system' && r.worker === first));
       } finally {
         follower.stop();
@@ -84,13 +82,13 @@ describe('LogFollower against the emulator', () => {
         await api.jobs.runSync(endpoint.id, { input: { log: ['before-1', 'before-2'] } });
         const { follower, rows } = follow(api, { endpointId: endpoint.id, endpointName: endpoint.name });
         try {
-          await eventually(async () => (texts(rows).includes('before-2') ? true : undefined));
+          await eventually(() => (texts(rows).includes('before-2') ? true : undefined));
           assert.ok(proxy.dropAll() > 0);
           // Written while the stream is down: the resume must bring it.
           await client().jobs.runSync(endpoint.id, { input: { log: ['during-drop'] } });
-          await eventually(async () => (texts(rows).includes('during-drop') ? true : undefined));
+          await eventually(() => (texts(rows).includes('during-drop') ? true : undefined));
           await api.jobs.runSync(endpoint.id, { input: { log: ['after-1'] } });
-          await eventually(async () => (texts(rows).includes('after-1') ? true : undefined));
+          await eventually(() => (texts(rows).includes('after-1') ? true : undefined));
           const markers = rows.filter((r) => r.source === 'marker');
           assert.ok(
             markers.some((m) => /stream dropped .*resuming after /.test(m.text)),
@@ -117,11 +115,11 @@ describe('LogFollower against the emulator', () => {
       const [worker] = await idleWorkers(api, endpoint.id, 1);
       await api.jobs.runSync(endpoint.id, { input: { log: ['one'] } });
       const { follower, rows } = follow(api, { endpointId: endpoint.id, endpointName: endpoint.name, workerId: worker });
-      await eventually(async () => (texts(rows).includes('one') ? true : undefined));
+      await eventually(() => (texts(rows).includes('one') ? true : undefined));
       follower.stop();
       await api.jobs.runSync(endpoint.id, { input: { log: ['two'] } });
       follower.start();
-      await eventually(async () => (texts(rows).includes('two') ? true : undefined));
+      await eventually(() => (texts(rows).includes('two') ? true : undefined));
       follower.stop();
       const ids = rows.map((r) => r.id);
       assert.equal(new Set(ids).size, ids.length, 'nothing delivered twice');
@@ -141,7 +139,7 @@ async function collectAll(api: ApiClient, endpointId: string): Promise<LogRow[]>
     { onRow: (r) => rows.push(r) },
   );
   follower.start();
-  await eventually(async () => (rows.some((r) => r.text === 'after-1') ? true : undefined));
+  await eventually(() => (rows.some((r) => r.text === 'after-1') ? true : undefined));
   follower.stop();
   return rows;
 }

@@ -127,7 +127,7 @@ describe('rate limits', () => {
       assert.ok((error.retryAfterSeconds ?? 0) >= 1);
       assert.match(error.detail, /minute/);
       assert.equal(error.rateLimit?.tightest?.name, 'minute');
-      assert.equal(error.rateLimit?.tightest?.remaining, 0);
+      assert.equal(error.rateLimit.tightest.remaining, 0);
     });
   });
 
@@ -249,7 +249,7 @@ describe('the key never leaks', () => {
         e.stack ?? '',
         JSON.stringify(e),
         inspect(e, { showHidden: true, depth: 8 }),
-        String((e.cause as Error | undefined)?.message ?? ''),
+        (e.cause as Error | undefined)?.message ?? '',
       ];
       for (const text of texts) assert.equal(text.includes(TEST_KEY), false, text);
     }

@@ -114,8 +114,8 @@ describe('RateLimit headers', () => {
       { name: 'hour', remaining: 2800, resetSeconds: 1812, quota: 3000, windowSeconds: 3600 },
       { name: 'day', remaining: 49500, resetSeconds: 45012, quota: 50000, windowSeconds: 86400 },
     ]);
-    assert.equal(snapshot?.tightest?.name, 'minute');
-    assert.equal(snapshot?.observedAt, 1000);
+    assert.equal(snapshot.tightest?.name, 'minute');
+    assert.equal(snapshot.observedAt, 1000);
   });
 
   it('is absent without headers and skips malformed members', () => {
@@ -125,7 +125,7 @@ describe('RateLimit headers', () => {
       snapshot?.windows.map((w) => w.name),
       ['minute', 'day'],
     );
-    assert.equal(snapshot?.windows[1].remaining, undefined);
+    assert.equal(snapshot.windows[1].remaining, undefined);
   });
 
   it('reads structured-field tokens, strings with commas and booleans', () => {

@@ -54,8 +54,8 @@ describe('catalog', () => {
       const gpus = await api.catalog.gpus();
       const rtx4090 = gpus.find((g) => g.id === 'NVIDIA GeForce RTX 4090');
       assert.equal(rtx4090?.pool, 'ADA_24');
-      assert.ok(rtx4090?.availability);
-      assert.ok(Array.isArray(rtx4090?.cudaVersions));
+      assert.ok(rtx4090.availability);
+      assert.ok(Array.isArray(rtx4090.cudaVersions));
       assert.ok(gpus.some((g) => g.pool === null));
       assert.equal((await api.catalog.gpu('NVIDIA GeForce RTX 4090')).id, 'NVIDIA GeForce RTX 4090');
       assert.equal((await api.catalog.gpus({ availability: false }))[0].availability, undefined);

@@ -46,7 +46,8 @@ export const gpuEndpoint = (extra: Partial<CreateEndpointRequest> = {}): CreateE
   ...extra,
 });
 
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+/** Polls `probe` until it gives a value (not undefined); a probe may be synchronous when it only reads local state. */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

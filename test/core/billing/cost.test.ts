@@ -39,7 +39,7 @@ async function withPrices<T>(
     catalog: Catalog,
     emu: Parameters<Parameters<typeof withEmulator>[1]>[0],
     api: Parameters<Parameters<typeof withEmulator>[1]>[1],
-  ) => Promise<T>,
+  ) => T | Promise<T>,
 ): Promise<T> {
   return withEmulator({}, async (emu, api) => {
     const catalog = await readPriceCatalog(api());
@@ -50,7 +50,7 @@ async function withPrices<T>(
 
 describe('cost of a spec from catalog prices', () => {
   it('matches the hand-computed cases', async () => {
-    await withPrices(async (catalog) => {
+    await withPrices((catalog) => {
       // 1 × 0.69 always on; 3 × 0.69 = 2.07 at max; × 730 h.
       assert.deepEqual(figures(specCost({ gpu: { pools: ['ADA_24'] }, workers: { min: 1, max: 3 } }, catalog)), {
         perWorker: '$0.69',
@@ -73,7 +73,7 @@ describe('cost of a spec from catalog prices', () => {
         atMaxMonth: '$2,628.00–$5,037.00',
       });
       assert.deepEqual(
-        twoPools!.placements.map((p) => p.name),
+        twoPools?.placements.map((p) => p.name),
         ['RTX A5000', 'RTX 3090', 'RTX 4090'],
       );
       // CPU: cpu3c 4 vCPU × 0.03 = 0.12, cpu5g 8 vCPU × 0.06 = 0.48 per worker; min 1, max 4.
@@ -108,7 +108,7 @@ describe('cost of a spec from catalog prices', () => {
       });
       // An unknown pool prices nothing and is named; the known one still counts.
       const partly = specCost({ gpu: { pools: ['HOPPER_141', 'NOPE_1'] }, workers: { min: 1, max: 1 } }, catalog);
-      assert.deepEqual([figures(partly).alwaysOnMonth, partly!.unpriced], ['$2,912.70', ['pool NOPE_1']]);
+      assert.deepEqual([figures(partly).alwaysOnMonth, partly?.unpriced], ['$2,912.70', ['pool NOPE_1']]);
       // Nothing to price, or numbers the cost depends on that are not counts: no figure at all.
       assert.equal(specCost({ gpu: { pools: ['NOPE_1'] }, workers: { min: 1 } }, catalog)?.alwaysOn, undefined);
       assert.equal(specCost({ gpu: { pools: ['ADA_24'] }, workers: { min: -1 } }, catalog), undefined);
@@ -125,9 +125,10 @@ describe('cost of a spec from catalog prices', () => {
   });
 
   it('hovers on workers and compute keys show both figures and say which price is used', async () => {
-    await withPrices(async (catalog) => {
+    await withPrices((catalog) => {
       const spec = { gpu: { pools: ['AMPERE_24', 'ADA_24'], excludedTypes: ['NVIDIA L4'], count: 2 }, workers: { min: 2, max: 5 } };
-      const hover = costHoverMarkdown(['workers', 'min'], spec, catalog)!;
+      const hover = costHoverMarkdown(['workers', 'min'], spec, catalog);
+      assert.ok(hover, 'a hover on workers.min');
       assert.match(hover, /\| Always on: `workers.min` 2 \| \$1\.44–\$2\.76 \| \$1,051\.20–\$2,014\.80 \|/);
       assert.match(hover, /\| At `workers.max` 5 \| \$3\.60–\$6\.90 \| \$2,628\.00–\$5,037\.00 \|/);
       assert.match(hover, /2 GPUs × RTX A5000 at \$0\.36 to RTX 4090 at \$0\.69 per GPU-hour \(secure-cloud price; 3 GPU types/);
@@ -140,9 +141,12 @@ describe('cost of a spec from catalog prices', () => {
         ['cpu', 0, 'vcpuCount'],
         { cpu: [{ id: 'cpu3c', vcpuCount: 4 }], workers: { min: 1, max: 2 } },
         catalog,
-      )!;
+      );
+      assert.ok(cpu, 'a hover on a vCPU count');
       assert.match(cpu, /cpu3c 4 vCPU × \$0\.03 = \$0\.12/);
-      assert.match(costHoverMarkdown(['gpu', 'pools'], { gpu: { pools: ['NOPE_1'] } }, catalog)!, /no price for pool NOPE_1/);
+      const unpriced = costHoverMarkdown(['gpu', 'pools'], { gpu: { pools: ['NOPE_1'] } }, catalog);
+      assert.ok(unpriced, 'a hover on pools with no price');
+      assert.match(unpriced, /no price for pool NOPE_1/);
     });
   });
 });

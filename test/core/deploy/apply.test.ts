@@ -116,7 +116,7 @@ describe('applyPlan', () => {
       const plan = planDeployment(gpuQueueSpec({ workers: { min: 1, max: 8, idleTimeout: 30 } }), live);
       assert.equal(plan.kind, 'update');
       // The same plan with a PATCH that forgets a field stands in for a service that ignored it.
-      const partial = plan.kind === 'update' ? { ...plan, patch: {} } : plan;
+      const partial = { ...plan, patch: {} };
       const result = expectOk(await applyPlan(api, partial));
       assert.equal(result.verified, false);
       assert.deepEqual(
@@ -172,7 +172,6 @@ describe('applyPlan', () => {
         reconcile: { retries: 0, reconcileChecks: 1 },
       });
       assert.ok(!result.ok);
-      if (result.ok) return;
       assert.equal(result.failure.kind, 'notCreated');
       assert.equal(result.failure.outcomeUnknown, false);
       assert.equal((await api.serverless.list()).length, 0);
@@ -185,7 +184,6 @@ describe('applyPlan', () => {
       const spec = gpuQueueSpec({ gpu: { pools: ['ADA_24'], excludedTypes: ['NVIDIA A40'] } });
       const created = await applyPlan(api, planDeployment(spec, undefined));
       assert.ok(!created.ok);
-      if (created.ok) return;
       assert.equal(created.action, 'create');
       assert.equal(created.failure.status, 400);
       assert.deepEqual(created.failure.problems[0].segments, ['gpu', 'excludedTypes', 0]);
@@ -198,7 +196,6 @@ describe('applyPlan', () => {
         planDeployment(gpuQueueSpec({ gpu: { ...(gpuQueueSpec().gpu as Spec), excludedTypes: ['NVIDIA A40'] } }), live),
       );
       assert.ok(!updated.ok);
-      if (updated.ok) return;
       assert.equal(updated.action, 'update');
       assert.deepEqual(
         updated.failure.problems.map((p) => p.path),
@@ -215,7 +212,7 @@ describe('applyPlan', () => {
       await api.serverless.delete(live.id);
       const result = await applyPlan(api, plan);
       assert.ok(!result.ok);
-      if (!result.ok) assert.ok(result.failure.endpointGone);
+      assert.ok(result.failure.endpointGone);
     });
   });
 
@@ -227,11 +224,10 @@ describe('applyPlan', () => {
       sent.length = 0;
       const result = await applyPlan(api, planDeployment(gpuQueueSpec({ type: 'LOAD_BALANCER' }), live));
       assert.ok(!result.ok);
-      if (!result.ok)
-        assert.deepEqual(
-          result.failure.problems.map((p) => p.path),
-          ['type'],
-        );
+      assert.deepEqual(
+        result.failure.problems.map((p) => p.path),
+        ['type'],
+      );
       assert.deepEqual(sent, []);
     });
   });

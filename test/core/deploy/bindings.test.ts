@@ -40,7 +40,7 @@ describe('binding store', () => {
   it('reads a missing file as no bindings', () => {
     const result = readBindings(join(root, 'nowhere'));
     assert.ok(result.ok);
-    if (result.ok) assert.deepEqual(result.store, {});
+    assert.deepEqual(result.store, {});
   });
 
   it('writes atomically and reads back what it wrote', () => {
@@ -52,7 +52,6 @@ describe('binding store', () => {
     writeBindings(folder, store);
     const read = readBindings(folder);
     assert.ok(read.ok);
-    if (!read.ok) return;
     assert.deepEqual(getBinding(read.store, 'specs/b.endpoint.yaml', 1), binding('ep2'));
     assert.equal(getBinding(read.store, 'specs/b.endpoint.yaml', 5), undefined);
     assert.deepEqual(readdirSync(join(folder, '.endpoint-studio')), ['deployments.json'], 'no temp file left behind');
@@ -66,7 +65,8 @@ describe('binding store', () => {
     assert.ok(text.endsWith('}\n'));
     assert.ok(text.indexOf('"2"') < text.indexOf('"10"'), 'document indexes in numeric order');
     assert.ok(text.indexOf('a.endpoint.yaml') < text.indexOf('z.endpoint.yaml'));
-    assert.deepEqual(Object.keys(JSON.parse(text).deployments['a.endpoint.yaml']['2']), ['endpointId', 'endpointName', 'deployedAt']);
+    const written = JSON.parse(text) as { deployments: BindingStore };
+    assert.deepEqual(Object.keys(written.deployments['a.endpoint.yaml']['2']), ['endpointId', 'endpointName', 'deployedAt']);
   });
 
   it('changes one line when one binding is redeployed', () => {
@@ -90,7 +90,7 @@ describe('binding store', () => {
     writeFileSync(bindingsPath(folder), '{"version": 1, "deployments": {<<<<<<< HEAD');
     const read = readBindings(folder);
     assert.ok(!read.ok);
-    if (!read.ok) assert.match(read.error, /deployments\.json is not valid JSON.*merge conflict/);
+    assert.match(read.error, /deployments\.json is not valid JSON.*merge conflict/);
     const update = updateBindings(folder, (store) => withBinding(store, 'x.endpoint.yaml', 0, binding('x')));
     assert.ok(!update.ok);
     assert.match(readFileSync(bindingsPath(folder), 'utf8'), /<<<<<<< HEAD/, 'left as it was');
@@ -108,7 +108,7 @@ describe('binding store', () => {
       writeFileSync(bindingsPath(folder), content);
       const read = readBindings(folder);
       assert.ok(!read.ok, content);
-      if (!read.ok) assert.match(read.error, message);
+      assert.match(read.error, message);
     }
   });
 
@@ -135,7 +135,7 @@ describe('repairBinding', () => {
       const endpoint = await api.serverless.create(body as unknown as CreateEndpointRequest);
       const bound = await repairBinding(api, binding(endpoint.id));
       assert.equal(bound.status, 'bound');
-      if (bound.status === 'bound') assert.equal(bound.endpoint.id, endpoint.id);
+      assert.equal(bound.endpoint.id, endpoint.id);
       await api.serverless.delete(endpoint.id);
       const missing = await repairBinding(api, binding(endpoint.id));
       assert.equal(missing.status, 'missing');

@@ -24,6 +24,7 @@ export interface EditorSessionOptions {
   readyFile?: string;
   env?: CodeServerOptions['env'];
   userSettings?: CodeServerOptions['userSettings'];
+  workspaceTrust?: CodeServerOptions['workspaceTrust'];
   /** Query string appended to the workbench URL, e.g. an extension-development payload. */
   query?: (server: CodeServer, workspace: string) => string;
   prepare?: Parameters<typeof Workbench.launch>[0];
@@ -46,6 +47,7 @@ export async function startEditorSession(options: EditorSessionOptions = {}): Pr
       extensions: [packagedExtensionPath()],
       env: options.env ?? {},
       userSettings: options.userSettings ?? {},
+      workspaceTrust: options.workspaceTrust ?? false,
     });
     cleanups.push(() => server.stop());
     const workbench = await Workbench.launch(options.prepare);
@@ -66,9 +68,11 @@ export async function startEditorSession(options: EditorSessionOptions = {}): Pr
 
 /**
  * Declares the file's session hooks and returns a `test` that screenshots each test's final screen as
- * `<file>--<test>.png`, or `FAILED-<file>--<test>.png` when the test fails.
+ * `<file>--<test>.png`, or `FAILED-<file>--<test>.png` when the test fails. Tests share the session but
+ * not its state: each starts on a reset workbench (no editor, widget or notification open) and sets up
+ * what it needs itself, so any one of them passes alone (--test-name-pattern) and in any order.
+ * `options` may be a function, read when the session starts (after the file's own set-up, e.g. an emulator).
  */
-/** `options` may be a function, read when the session starts (after the file's own set-up, e.g. an emulator). */
 export function useEditorSession(fileLabel: string, options: EditorSessionOptions | (() => Promise<EditorSessionOptions>) = {}) {
   let session: EditorSession | undefined;
   before(async () => {
@@ -77,11 +81,13 @@ export function useEditorSession(fileLabel: string, options: EditorSessionOption
   after(async () => {
     await session?.stop();
   });
-  const editorTest = (name: string, body: (workbench: Workbench, session: EditorSession) => Promise<void>) =>
+  // Returns nothing, like node:test's own `test` as the lint rule sees it: the runner awaits the test.
+  const editorTest = (name: string, body: (workbench: Workbench, session: EditorSession) => Promise<void>): void => {
     test(name, async () => {
       if (!session) throw new Error('the editor session did not start');
       const shot = `${fileLabel}--${name}`;
       try {
+        await session.workbench.reset();
         await body(session.workbench, session);
       } catch (error) {
         await session.workbench.screenshot(`FAILED-${shot}`).catch(() => undefined);
@@ -89,5 +95,6 @@ export function useEditorSession(fileLabel: string, options: EditorSessionOption
       }
       await session.workbench.screenshot(shot);
     });
+  };
   return { editorTest, session: () => session };
 }

@@ -3,13 +3,15 @@
  * the Command Palette, the Problems panel, the suggest widget and hovers. Every wait is on something the
  * page shows; nothing sleeps for a fixed time.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_PATH, SCREENSHOT_DIR } from '../../../scripts/editor/paths';
 
 export const UI_TIMEOUT_MS = 30_000;
+/** Loading the workbench and activating the extension: slower than any later step, more so on a busy machine. */
+export const START_TIMEOUT_MS = 120_000;
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -19,6 +21,17 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+
+/** The parts of a DOM node read in the page (the project compiles without the DOM library). */
+export interface PageNode {
+  readonly textContent: string | null;
+  readonly className: string;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageNode | null;
+}
+
+/** The id of the extension's status bar item, which exists from activation on. */
+export const PROFILE_STATUS_ITEM = 'endpointStudio.profile';
 
 /** One marker row of the Problems panel, as displayed. */
 export interface Problem {
@@ -56,11 +69,17 @@ export class Workbench {
     return new Workbench(page, context, profileDir);
   }
 
-  /** Opens the URL and waits until the workbench shows the workspace's files in the Explorer. */
+  /**
+   * Opens the URL and waits until the workbench shows the workspace's files in the Explorer and the
+   * extension has activated (its profile item is in the status bar), so no test spends its own time
+   * waiting for the editor to start.
+   */
   async open(url: string, expectFileInExplorer: string): Promise<void> {
-    await this.page.goto(url);
-    await this.page.locator('.monaco-workbench').waitFor();
-    await this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${expectFileInExplorer}"]`).first().waitFor();
+    const timeout = START_TIMEOUT_MS;
+    await this.page.goto(url, { timeout });
+    await this.page.locator('.monaco-workbench').waitFor({ timeout });
+    await this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${expectFileInExplorer}"]`).first().waitFor({ timeout });
+    await this.page.locator(`.statusbar-item[id$="${PROFILE_STATUS_ITEM}"]`).waitFor({ timeout });
   }
 
   async close(): Promise<void> {
@@ -92,9 +111,8 @@ export class Workbench {
 
   async quickInputRows(): Promise<string[]> {
     await this.quickInput.locator('.monaco-list-row').first().waitFor();
-    return this.quickInput
-      .locator('.monaco-list-row')
-      .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    const rows = await this.quickInput.locator('.monaco-list-row').allTextContents();
+    return rows.map((text) => text.replace(/\s+/g, ' ').trim());
   }
 
   /** Opens the Command Palette and types `query` after the `>` prefix, without choosing anything. */
@@ -117,6 +135,87 @@ export class Workbench {
     if (replace) await input.fill(text);
     else await this.page.keyboard.type(text);
     await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Puts the workbench back to a neutral screen between tests: no open widget, editor or notification.
+   * Edits nobody saved are dropped (Don't Save), so a test that failed half-way leaves nothing behind.
+   */
+  async reset(): Promise<void> {
+    for (let i = 0; i < 2; i++) await this.page.keyboard.press('Escape');
+    const tabs = this.page.locator('.tabs-container .tab');
+    if ((await tabs.count()) > 0) {
+      await this.runCommand('View: Close All Editors');
+      const dialog = this.page.locator('.monaco-dialog-box');
+      await waitUntil(async () => (await tabs.count()) === 0 || (await dialog.isVisible()), 'the editors to close');
+      if (await dialog.isVisible()) {
+        await dialog
+          .locator('a.monaco-button, button')
+          .filter({ hasText: /^Don't Save$/ })
+          .first()
+          .click();
+        await waitUntil(async () => (await tabs.count()) === 0, 'the editors to close without saving');
+      }
+    }
+    await this.clearNotifications();
+  }
+
+  async clearNotifications(): Promise<void> {
+    if ((await this.page.locator('.notifications-toasts .notification-toast').count()) === 0) return;
+    await this.runCommand('Notifications: Clear All Notifications');
+    await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden' });
+  }
+
+  /** A notification toast whose text matches. */
+  toast(text: RegExp): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast').filter({ hasText: text }).first();
+  }
+
+  /** Waits for a notification toast whose text matches and returns its text. */
+  async notification(text: RegExp): Promise<string> {
+    const toast = this.toast(text);
+    await toast.waitFor({ state: 'visible' });
+    return toast.innerText();
+  }
+
+  /** Waits for a modal dialog, returns its text and presses the button labelled exactly `button`. */
+  async answerDialog(button: string): Promise<string> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible' });
+    const text = (await dialog.innerText()).trim();
+    await dialog
+      .locator('a.monaco-button, button')
+      .filter({ hasText: new RegExp(`^${escapeRegExp(button)}$`) })
+      .first()
+      .click();
+    await dialog.waitFor({ state: 'hidden' });
+    return text;
+  }
+
+  /**
+   * Writes a file into the workspace and opens it once Quick Open knows it (it lists a new file only
+   * after the file watcher reported it, so ask again until it does).
+   */
+  async openNewFile(workspace: string, name: string, text: string): Promise<void> {
+    writeFileSync(join(workspace, name), text);
+    await waitUntil(async () => {
+      await this.page.keyboard.press('Control+P');
+      await this.quickInput.locator('input').waitFor();
+      await this.page.keyboard.type(name);
+      const row = this.quickInput.locator('.monaco-list-row', { hasText: name }).first();
+      const listed = await row.waitFor({ timeout: 3000 }).then(
+        () => true,
+        () => false,
+      );
+      if (listed) {
+        await row.click();
+        await row.waitFor({ state: 'hidden' });
+        return true;
+      }
+      await this.page.keyboard.press('Escape');
+      return false;
+    }, `${name} in Quick Open`);
+    await this.waitForActiveEditor(name);
   }
 
   /** Opens a workspace file through Quick Open (Ctrl+P) and waits for its editor to be active. */
@@ -185,7 +284,7 @@ export class Workbench {
       async () => {
         // No named helpers inside: the callback runs in the page, where tsx's __name shim does not exist.
         rows = await panel.locator('.monaco-list-row:has(.marker-message-details-container)').evaluateAll((els) =>
-          els.map((row) => {
+          (els as unknown as PageNode[]).map((row): Problem => {
             const [message, source, code, position] = ['.marker-message', '.marker-source', '.marker-code', '.marker-line'].map(
               (selector) => row.querySelector(selector)?.textContent?.trim() ?? '',
             );
@@ -217,7 +316,7 @@ export class Workbench {
     let labels: string[] = [];
     await waitUntil(
       async () => {
-        labels = await widget.locator('.monaco-list-row .label-name').evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
+        labels = (await widget.locator('.monaco-list-row .label-name').allTextContents()).map((label) => label.trim());
         return expected.every((e) => labels.includes(e));
       },
       `suggestions include ${expected.join(', ')}`,
@@ -250,7 +349,7 @@ export class Workbench {
     const menu = this.page.locator('.action-widget');
     const actions = menu.locator('.monaco-list-row.action');
     await actions.filter({ hasText: title }).first().waitFor();
-    const titles = await actions.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+    const titles = await actions.evaluateAll((rows) => (rows as unknown as PageNode[]).map((r) => r.getAttribute('aria-label') ?? ''));
     // The menu sits under a pointer-blocking overlay, so choose with the keyboard as a user would.
     for (let step = 0; step <= titles.length; step++) {
       const focused = (await menu.locator('.monaco-list-row.action.focused').getAttribute('aria-label')) ?? '';
@@ -267,7 +366,7 @@ export class Workbench {
 
 /** Polls a condition the page will eventually meet; the error says what was last seen. */
 export async function waitUntil(
-  condition: () => Promise<boolean>,
+  condition: () => boolean | Promise<boolean>,
   description: string,
   lastSeen: () => string = () => '',
   timeoutMs = UI_TIMEOUT_MS,
@@ -278,4 +377,8 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}; last seen:\n${lastSeen()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,0 +1,38 @@
+/**
+ * The API client of the commands that talk to the service (plan, deploy, pull, billing), built the same way for
+ * each from the environment: $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY).
+ */
+import { configFromEnvironment, createApiClient, type ApiClient, type Environment, type RetryNotice } from '../core/api';
+import type { CliIo } from './inputs';
+
+export interface ServiceIo extends CliIo {
+  /** Defaults to `process.env`. */
+  env?: Environment;
+}
+
+/** The client, or exit status 2 after saying why there is none (no key, a bad URL). */
+export function serviceClient(command: string, io: ServiceIo, options: { announceRateLimits?: boolean } = {}): ApiClient | 2 {
+  const config = configFromEnvironment(io.env ?? process.env);
+  if (!config.apiKey) {
+    io.err(`endpoint-studio ${command}: no API key: set ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY)`);
+    return 2;
+  }
+  try {
+    return createApiClient({
+      ...config,
+      userAgent: 'endpoint-studio-cli',
+      onRetry: options.announceRateLimits ? announceRateLimitWaits(command, io) : undefined,
+    });
+  } catch (error) {
+    io.err(`endpoint-studio ${command}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+}
+
+/** A wait the service asked for (429) is said, so a pause never looks like a hang. */
+function announceRateLimitWaits(command: string, io: CliIo): (notice: RetryNotice) => void {
+  return (notice) => {
+    if (notice.reason !== 'rateLimited') return;
+    io.err(`endpoint-studio ${command}: rate limited on ${notice.method} ${notice.path}; retrying in ${Math.ceil(notice.waitMs / 1000)}s`);
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * What the language server, the editor and the CLI share about spec files and about the messages
+ * between server and editor. Free of `vscode` and of the LSP libraries, so every bundle can import it.
+ */
+export {
+  isSpecFile,
+  JSON_SPEC_FILE_GLOB,
+  SPEC_DOCUMENT_PATTERNS,
+  SPEC_FILE_EXTENSIONS,
+  SPEC_FILE_GLOB,
+  SPEC_FILE_PATTERN,
+  SPEC_FILE_SUFFIXES,
+  specFileName,
+  specFormatOf,
+  YAML_SPEC_FILE_GLOB,
+} from './specFiles';
+export { CATALOG_STATUS_NOTIFICATION, onNotification, onRequest, REFRESH_CATALOG_REQUEST, sendNotification, sendRequest } from './messages';
+export type { CatalogStatus, NotificationKind, RequestKind, ServerInitializationOptions } from './messages';

@@ -1,0 +1,50 @@
+/**
+ * Which files are endpoint specs, and whether one is JSON or YAML. The language server, the editor
+ * features and the CLI must all agree on this, so the naming rule lives here once. The extension
+ * manifest (package.json) repeats the glob and the regex as data; a unit test keeps it in step.
+ */
+import type { SpecFormat } from '../endpointSpec/tree';
+
+/** The extensions a spec file may have after `.endpoint`, YAML ones first. */
+export const SPEC_FILE_EXTENSIONS = ['yaml', 'yml', 'json'] as const;
+
+/** `.endpoint.yaml`, `.endpoint.yml`, `.endpoint.json`: the endings that make a file a spec. */
+export const SPEC_FILE_SUFFIXES: readonly string[] = SPEC_FILE_EXTENSIONS.map((extension) => `.endpoint.${extension}`);
+
+/** Every spec file under a folder, for a file search. */
+export const SPEC_FILE_GLOB = '**/*.endpoint.{yaml,yml,json}';
+/** The YAML specs only: a language client selects them with the `yaml` language. */
+export const YAML_SPEC_FILE_GLOB = '**/*.endpoint.{yaml,yml}';
+/** The JSON specs only. */
+export const JSON_SPEC_FILE_GLOB = '**/*.endpoint.json';
+
+/**
+ * Matches a spec file's path or URI. Only the suffix is tested, so a URI never needs percent-decoding
+ * (decoding a malformed one would throw). Case-insensitive, like the file systems specs are kept on.
+ */
+export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
+
+/** The editor's view of spec documents: each glob with the language the editor gives those files. */
+export const SPEC_DOCUMENT_PATTERNS = [
+  { language: 'yaml', pattern: YAML_SPEC_FILE_GLOB },
+  { language: 'json', pattern: JSON_SPEC_FILE_GLOB },
+] as const;
+
+const JSON_FILE = /\.json$/i;
+
+export function isSpecFile(pathOrUri: string): boolean {
+  return SPEC_FILE_PATTERN.test(pathOrUri);
+}
+
+/**
+ * JSON when the name ends in `.json` or the editor says the document is JSON; YAML otherwise, since
+ * YAML is the default spec format and also reads any JSON that slipped through.
+ */
+export function specFormatOf(pathOrUri: string, languageId?: string): SpecFormat {
+  return languageId === 'json' || JSON_FILE.test(pathOrUri) ? 'json' : 'yaml';
+}
+
+/** The file name a new spec gets: `<stem>.endpoint.yaml` (or `.json`). */
+export function specFileName(stem: string, format: SpecFormat = 'yaml'): string {
+  return `${stem}.endpoint.${format}`;
+}

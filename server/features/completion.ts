@@ -1,0 +1,35 @@
+/** Completion in spec documents: the language service's proposals as LSP completion items. */
+import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Connection } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { complete, type SpecCompletion } from '../languageService';
+import { rangeAt, type SpecDocuments } from '../specDocuments';
+import type { ServerCatalog } from './catalogStatus';
+
+const kinds = {
+  property: CompletionItemKind.Property,
+  snippet: CompletionItemKind.Snippet,
+  value: CompletionItemKind.EnumMember,
+} as const;
+
+export function registerCompletion(connection: Connection, specs: SpecDocuments, catalog: ServerCatalog): void {
+  connection.onCompletion((params) => {
+    const document = specs.spec(params.textDocument.uri);
+    if (!document) return [];
+    const offset = document.offsetAt(params.position);
+    const proposals = complete(document.getText(), specs.formatOf(document), offset, specs.analysisOf(document), catalog.catalog);
+    return proposals.map((proposal) => toCompletionItem(document, proposal));
+  });
+}
+
+function toCompletionItem(document: TextDocument, c: SpecCompletion): CompletionItem {
+  return {
+    label: c.label,
+    kind: kinds[c.kind],
+    detail: c.detail,
+    documentation: c.documentation ? { kind: MarkupKind.Markdown, value: c.documentation } : undefined,
+    insertTextFormat: c.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    sortText: c.sortText,
+    filterText: c.label,
+    textEdit: { range: rangeAt(document, c.replaceOffset, c.replaceLength), newText: c.insertText },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The spec's problems as LSP diagnostics, delivered the way the client wants them: pulled (LSP 3.17)
+ * when it asks for them itself, otherwise pushed after a pause in typing, so a burst of keystrokes
+ * costs one check instead of one per key.
+ */
+import { DiagnosticSeverity, DocumentDiagnosticReportKind, type Connection, type Diagnostic } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DIAGNOSTIC_SOURCE } from '../../core/endpointSpec/problem';
+import { formatJsonPath, type JsonPath } from '../../core/endpointSpec/tree';
+import { isSpecFile } from '../../core/protocol';
+import type { CheckResult } from '../languageService';
+import type { ServerSession } from '../session';
+import type { SpecDocuments } from '../specDocuments';
+
+/** What each diagnostic carries in `data`, so a later code action request can find what to fix. */
+export interface SpecDiagnosticData {
+  readonly path: JsonPath;
+  readonly jsonPath: string;
+  readonly documentIndex: number;
+  readonly suggestion?: string;
+  readonly related?: readonly string[];
+}
+
+const severities = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+} as const;
+
+export function toLspDiagnostics(result: CheckResult): Diagnostic[] {
+  return result.diagnostics.map((d) => {
+    const data: SpecDiagnosticData = {
+      path: d.path,
+      jsonPath: formatJsonPath(d.path),
+      documentIndex: d.documentIndex,
+      ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
+      ...(d.related ? { related: d.related } : {}),
+    };
+    return { range: d.range, severity: severities[d.severity], code: d.code, source: DIAGNOSTIC_SOURCE, message: d.message, data };
+  });
+}
+
+export class SpecDiagnostics {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly specs: SpecDocuments,
+    private readonly session: ServerSession,
+  ) {
+    specs.documents.onDidChangeContent((event) => {
+      this.schedulePush(event.document);
+    });
+    specs.documents.onDidClose((event) => {
+      this.closed(event.document.uri);
+    });
+    connection.languages.diagnostics.on((params) => {
+      const document = specs.spec(params.textDocument.uri);
+      const items = document ? toLspDiagnostics(specs.analysisOf(document)) : [];
+      return { kind: DocumentDiagnosticReportKind.Full, items };
+    });
+  }
+
+  /** Every open spec is checked again: a pulling client is asked to pull, otherwise each is pushed anew. */
+  recheckAll(): void {
+    if (this.session.pullDiagnostics) void this.connection.languages.diagnostics.refresh();
+    else for (const document of this.specs.documents.all()) this.schedulePush(document);
+  }
+
+  private schedulePush(document: TextDocument): void {
+    if (this.session.pullDiagnostics || !isSpecFile(document.uri)) return;
+    clearTimeout(this.timers.get(document.uri));
+    const { uri, version } = document;
+    const run = (): void => {
+      this.timers.delete(uri);
+      const current = this.specs.documents.get(uri);
+      // A newer edit has its own timer; publishing this one would show stale problems.
+      if (!current || current.version !== version) return;
+      void this.connection.sendDiagnostics({ uri, version, diagnostics: toLspDiagnostics(this.specs.analysisOf(current)) });
+    };
+    const { debounceMs } = this.session.options;
+    if (debounceMs <= 0) run();
+    else this.timers.set(uri, setTimeout(run, debounceMs));
+  }
+
+  private closed(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    if (!this.session.pullDiagnostics) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+}
