@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export interface Published {
   readonly params: PublishDiagnosticsParams;
@@ -22,10 +23,15 @@ export interface StartOptions {
   readonly rootUri?: string | null;
 }
 
+/** USER_HZ of /proc/<pid>/stat: 100 on every Linux the benchmark runs on (`getconf CLK_TCK`). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 export class BenchLspClient {
   private readonly published: Published[] = [];
   private readonly waiters: Array<() => void> = [];
-  private readonly versions = new Map<string, number>();
+  private readonly documents = new Map<string, TextDocument>();
+  /** The server asked for the whole text with every change (TextDocumentSyncKind.Full), as a client then sends it. */
+  private fullSync = false;
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly stderr: string[] = [];
   /** Milliseconds from spawn to the initialize response. */
@@ -59,7 +65,7 @@ export class BenchLspClient {
     connection.onRequest('workspace/diagnostic/refresh', () => null);
     connection.onRequest('workspace/semanticTokens/refresh', () => null);
     connection.listen();
-    await connection.sendRequest('initialize', {
+    const initialized: InitializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: options.rootUri ?? null,
       workspaceFolders: null,
@@ -75,6 +81,8 @@ export class BenchLspClient {
       initializationOptions: options.initializationOptions,
     });
     client.readyMs = performance.now() - started;
+    const sync = initialized.capabilities.textDocumentSync;
+    client.fullSync = (typeof sync === 'number' ? sync : sync?.change) === 1;
     await connection.sendNotification('initialized', {});
     return client;
   }
@@ -97,7 +105,7 @@ export class BenchLspClient {
   }
 
   async open(uri: string, text: string, languageId = 'yaml'): Promise<void> {
-    this.versions.set(uri, 1);
+    this.documents.set(uri, TextDocument.create(uri, languageId, 1, text));
     await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
   }
 
@@ -116,11 +124,14 @@ export class BenchLspClient {
     text: string,
     timeoutMs = 60000,
   ): Promise<{ ms: number; diagnostics: Diagnostic[] }> {
-    const version = (this.versions.get(uri) ?? 0) + 1;
-    this.versions.set(uri, version);
+    const document = this.documents.get(uri);
+    if (!document) throw new Error(`${uri} is not open`);
+    const version = document.version + 1;
+    TextDocument.update(document, [{ range, text }], version);
     const before = this.published.length;
     const sent = performance.now();
-    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+    const contentChanges = this.fullSync ? [{ text: document.getText() }] : [{ range, text }];
+    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges });
     const found = await this.waitFor(
       () =>
         this.published.slice(before).find((p) => p.params.uri === uri && (p.params.version === undefined || p.params.version === version)),
@@ -143,6 +154,14 @@ export class BenchLspClient {
   async notification(method: string, accept: (params: unknown) => boolean, timeoutMs = 20000): Promise<unknown> {
     const found = await this.waitFor(() => this.notifications.find((n) => n.method === method && accept(n.params)), timeoutMs, method);
     return found.params;
+  }
+
+  /** CPU time the server process has used so far (user + system, all threads), from /proc/<pid>/stat (Linux). */
+  cpuMs(): number {
+    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+    // The command name in parentheses may hold spaces; the fields after it are fixed: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   }
 
   /** VmRSS of the server process in bytes (Linux), undefined elsewhere. */

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { assertFixtures, multiDocumentCase, typicalCase, type EditCase } from './fixtures';
-import { percentile } from './lsp';
+import { assertFixtures, multiDocumentCase, typicalCase, typicalSpec, type EditCase } from './fixtures';
+import { percentile, type BenchLspClient } from './lsp';
 import {
   cliThroughput,
   completionLatency,
@@ -25,8 +25,11 @@ import {
   YLS_VALIDATION_DELAY_MS,
   type Latency,
 } from './measure';
+import { buildFloorServer, idleCpu, openLatency, startFloorServer, typingCpu, TYPING_WARM_UP_EDITS, type TypingCpu } from './typing';
 
 const EDITS = 200;
+/** Edits timed by CPU ticks (10 ms each) per server and file in the typing regime: enough for a ±2 % reading. */
+const TYPING_EDITS = 300;
 /** Either server's edit run on the large file stops after this long (at least 2 edits), to keep the run bounded. */
 const YLS_BUDGET_MS = 90_000;
 
@@ -102,8 +105,8 @@ async function main(): Promise<void> {
     ['typical', typical, 5],
     ['multi', multi, 300],
   ];
-  const ours: Record<string, Latency> = {};
-  const yls: Record<string, Latency> = {};
+  const ours: Partial<Record<string, Latency>> = {};
+  const yls: Partial<Record<string, Latency>> = {};
 
   await section('diagnostics (ours)', async () => {
     const client = await startOurServer(emptyCache);
@@ -174,6 +177,57 @@ async function main(): Promise<void> {
         notes.push(
           `yaml-language-server on the 2,000-document file: ${yls.multi.edits} edits in the ${YLS_BUDGET_MS / 1000} s budget instead of ${EDITS}.`,
         );
+    } finally {
+      await client.stop();
+    }
+  });
+
+  await section('typing: CPU per edit (floor, ours, YLS)', async () => {
+    const floorBundle = buildFloorServer();
+    const servers: [string, () => Promise<BenchLspClient>][] = [
+      ['floor', () => startFloorServer(floorBundle)],
+      ['ours', () => startOurServer(emptyCache, {}, { typing: true })],
+      ['YLS', startYls],
+    ];
+    const measured: Record<string, Record<string, TypingCpu>> = {};
+    for (const [key, c] of cases) {
+      for (const [name, start] of servers) {
+        const client = await start();
+        try {
+          (measured[key] ??= {})[name] = await typingCpu(client, `file:///bench/typing-${key}.endpoint.yaml`, c, TYPING_EDITS, YLS_BUDGET_MS);
+        } finally {
+          await client.stop();
+        }
+      }
+      typingRows(c.name, key, measured[key]);
+    }
+    results.typing = measured;
+  });
+
+  await section('open → first diagnostics (ours)', async () => {
+    const spawned = performance.now();
+    const client = await startOurServer(emptyCache, {}, { typing: true });
+    try {
+      const cold = await openLatency(client, 'file:///bench/open-cold.endpoint.yaml', typical.text);
+      const coldFromSpawn = performance.now() - spawned;
+      for (let i = 0; i < 20; i++) await openLatency(client, `file:///bench/open-warm-up-${i}.endpoint.yaml`, typicalSpec(`warm-${i}`));
+      const warm: number[] = [];
+      for (let i = 0; i < 20; i++) warm.push(await openLatency(client, `file:///bench/open-warm-${i}.endpoint.yaml`, typicalSpec(`open-${i}`)));
+      row('open', `${typical.name}: didOpen → diagnostics, new process (cold)`, ms(cold));
+      row('open', `${typical.name}: spawn → diagnostics of the first open (cold)`, ms(coldFromSpawn));
+      row('open', `${typical.name}: didOpen → diagnostics, warm server, p50 of 20`, ms(percentile(warm, 50)));
+      results.open = { cold, coldFromSpawn, warm };
+    } finally {
+      await client.stop();
+    }
+  });
+
+  await section('idle CPU (ours)', async () => {
+    const client = await startOurServer(emptyCache, {}, { typing: true });
+    try {
+      const idle = await idleCpu(client, 10, 10);
+      row('idle', `CPU with 10 specs open, nothing happening for ${idle.seconds} s`, ms(idle.cpuMs), '0 (nothing polls)', idle.cpuMs === 0);
+      results.idle = idle;
     } finally {
       await client.stop();
     }
@@ -271,6 +325,21 @@ async function main(): Promise<void> {
   // A partial run prints its figures but leaves the recorded full run alone.
   if (only.length === 0) writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   if (only.length === 0) console.log(`\nwrote bench/results.json (${(results.totalSeconds as number).toFixed(0)} s)`);
+}
+
+/** The typing figures of one file beside their targets: ours ≤ 1.5× (typical) or ≤ 2× (large file) the floor, YLS far above. */
+function typingRows(caseName: string, key: string, m: Record<string, TypingCpu>): void {
+  const { floor, ours, YLS: yls } = m;
+  const perEdit = (t: TypingCpu): string => `${ms(t.cpuMsPerEdit)} (${t.edits} edits)`;
+  const warmUp = `after ${TYPING_WARM_UP_EDITS} warm-up edits`;
+  row('typing', `${caseName}: floor (empty server) CPU per edit, ${warmUp}`, perEdit(floor));
+  const ratio = ours.cpuMsPerEdit / floor.cpuMsPerEdit;
+  const limit = key === 'multi' ? 2 : 1.5;
+  row('typing', `${caseName}: ours CPU per edit`, `${perEdit(ours)} = ${ratio.toFixed(2)}× floor`, `≤ ${limit}× floor`, ratio <= limit);
+  const below = yls.cpuMsPerEdit / ours.cpuMsPerEdit;
+  const yTarget = key === 'multi' ? { text: '≥ 30× ours', pass: below >= 30 } : { text: '', pass: null };
+  row('typing', `${caseName}: YLS CPU per edit`, `${perEdit(yls)} = ${below.toFixed(1)}× ours`, yTarget.text, yTarget.pass);
+  row('typing', `${caseName}: didChange → diagnostics p50, floor / ours / YLS`, `${ms(floor.p50)} / ${ms(ours.p50)} / ${ms(yls.p50)}`);
 }
 
 function print(machine: Record<string, string | number>): void {

@@ -1,21 +1,32 @@
 /**
- * `endpoint-studio plan|deploy|pull`: the deploy engine over files, for terminals and CI.
+ * `endpoint-studio plan|deploy|pull|bind`: the operations layer over files, for terminals and CI. This
+ * module asks, renders and reports; checking, planning, applying and binding are `core/operations`.
  * The service and key come from ENDPOINT_STUDIO_API_URL / ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY).
- * Exit codes: 0 done (or nothing to do), 1 invalid spec, refused plan or API problem,
+ * Exit codes: 0 done (or nothing to do), 1 invalid spec, refused plan, unbound namesake or API problem,
  * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes).
  */
 import { createInterface } from 'node:readline/promises';
-import type { Endpoint } from '../core/api';
-import { applyPlan, type ApplyFailure, type ApplyResult } from '../core/deploy/apply';
-import { updateBindings, withBinding } from '../core/deploy/bindings';
-import { liveAsSpec, type Spec } from '../core/deploy/effective';
+import type { ApplyFailure, ApplyResult } from '../core/deploy/apply';
+import type { Spec } from '../core/deploy/effective';
 import { renderPlan, type DeploymentPlan } from '../core/deploy/plan';
 import { renderChange } from '../core/deploy/render';
 import { locatePath } from '../core/endpointSpec/locate';
-import { serializeSpec } from '../core/endpointSpec/serialize';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
+import {
+  applyDeploy,
+  bindSpec,
+  checkSpec,
+  decideNamesakes,
+  needsApplying,
+  planDeploy,
+  pullSpec,
+  readSpecBindings,
+  type NamesakePolicy,
+} from '../core/operations';
+import { specFormatOf } from '../core/protocol';
 import { readCommandLine, usageError } from './args';
 import { prepare, type PlannedDocument, type Prepared } from './deployPrepare';
+import { readSpecFile } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
 
 export interface DeployIo extends ServiceIo {
@@ -24,24 +35,31 @@ export interface DeployIo extends ServiceIo {
 }
 
 export const DEPLOY_HELP = `Usage:
-  endpoint-studio plan [--format text|json] [--document N] [--catalog FILE] <spec>
-  endpoint-studio deploy [--yes] [--document N] [--catalog FILE] <spec>
+  endpoint-studio plan [--format text|json] [--document N] [--catalog FILE] [--adopt] <spec>
+  endpoint-studio deploy [--yes] [--document N] [--catalog FILE] [--adopt | --create-new] <spec>
   endpoint-studio pull [--format yaml|json] <endpointId>
+  endpoint-studio bind [--document N] <spec> <endpointId>
 
 plan    shows what a deploy would do: create, the fields an update changes, or nothing.
 deploy  validates, plans, asks (or takes --yes), applies, reads the endpoint back and checks
         it, and records the endpoint in .endpoint-studio/deployments.json (commit it).
 pull    prints a live endpoint's configuration as a spec.
+bind    records that a spec describes an existing endpoint, without deploying: the next
+        deploy updates it.
+
+An unbound spec whose name is already taken by live endpoints is not deployed: deploy
+exits 1 and names them. --adopt binds the spec to its one namesake and updates it to the
+spec; --create-new creates another endpoint of that name on purpose.
 
 --document N  only the Nth document (0-based) of a multi-document YAML file.
 The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY.
 
-Exit status: 0 done, 1 invalid spec, refused plan or API problem, 2 usage error,
-3 confirmation needed (run deploy with --yes when there is no terminal to ask).`;
+Exit status: 0 done, 1 invalid spec, refused plan, unbound namesake or API problem,
+2 usage error, 3 confirmation needed (run deploy with --yes when there is no terminal to ask).`;
 
-type DeployCommand = 'plan' | 'deploy' | 'pull';
+type DeployCommand = 'plan' | 'deploy' | 'pull' | 'bind';
 
-/** The three commands share one set of flags; each refuses those that are not its own. */
+/** The commands share one set of flags; each refuses those that are not its own. */
 function commandLine(command: DeployCommand) {
   return {
     command,
@@ -51,38 +69,81 @@ function commandLine(command: DeployCommand) {
       format: { type: 'string' },
       document: { type: 'string' },
       catalog: { type: 'string' },
+      adopt: { type: 'boolean', default: false },
+      'create-new': { type: 'boolean', default: false },
     },
     allowPositionals: true,
   } as const;
 }
 
 interface Options {
-  /** The spec file (plan, deploy) or the endpoint id (pull). */
+  /** The spec file (plan, deploy, bind) or the endpoint id (pull). */
   readonly file: string;
+  /** The endpoint id of `bind`. */
+  readonly endpointId?: string;
   readonly format?: string;
   readonly document?: number;
   readonly yes: boolean;
   readonly catalogPath?: string;
+  readonly namesakes: NamesakePolicy;
 }
 
-/** The flags and the one spec or id, or the exit status after printing help or a usage error. */
+/** The flags each command takes (plan takes --yes and pull --catalog and ignores them, as they always have). */
+const FLAGS_OF: Record<DeployCommand, readonly string[]> = {
+  plan: ['yes', 'format', 'document', 'catalog', 'adopt'],
+  deploy: ['yes', 'document', 'catalog', 'adopt', 'create-new'],
+  pull: ['format', 'catalog'],
+  bind: ['document'],
+};
+
+/** Why a flag given is not this command's, or undefined when all are. */
+function foreignFlag(command: DeployCommand, given: Readonly<Record<string, boolean>>): string | undefined {
+  if (command === 'deploy' && given.format) return '--format is for plan and pull';
+  if (command === 'pull' && (given.document || given.yes)) return '--document and --yes are for plan and deploy';
+  const flag = Object.keys(given).find((name) => given[name] && !FLAGS_OF[command].includes(name));
+  return flag === undefined ? undefined : `--${flag} is not an option of ${command}`;
+}
+
+/** The flags and the spec or id, or the exit status after printing help or a usage error. */
 function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Options | number {
   const spec = commandLine(command);
   const line = readCommandLine(spec, args, io);
   if (typeof line === 'number') return line;
-  const { yes, format, document, catalog } = line.values;
+  const { yes, format, document, catalog, adopt } = line.values;
+  const createNew = line.values['create-new'];
+  const given = {
+    yes,
+    format: format !== undefined,
+    document: document !== undefined,
+    catalog: catalog !== undefined,
+    adopt,
+    'create-new': createNew,
+  };
+  const foreign = foreignFlag(command, given);
+  if (foreign !== undefined) return usageError(spec, io, foreign);
+  if (adopt && createNew) return usageError(spec, io, '--adopt and --create-new exclude each other');
   if (document !== undefined && !/^\d+$/.test(document))
     return usageError(spec, io, `--document takes a document index (0, 1, ...); got: ${document || 'nothing'}`);
   const { positionals } = line;
-  if (positionals.length === 0) return usageError(spec, io, `${command === 'pull' ? 'an endpoint id' : 'a spec file'} is needed`);
-  if (positionals.length > 1) return usageError(spec, io, 'one at a time, please');
+  const wanted = command === 'bind' ? 2 : 1;
+  if (positionals.length < wanted) return usageError(spec, io, neededArguments(command));
+  if (positionals.length > wanted)
+    return usageError(spec, io, command === 'bind' ? 'one spec and one endpoint id, please' : 'one at a time, please');
   return {
     file: positionals[0],
+    endpointId: positionals.at(1),
     format,
     document: document === undefined ? undefined : Number(document),
     yes,
     catalogPath: catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined),
+    namesakes: adopt ? 'adopt' : createNew ? 'create-new' : 'refuse',
   };
+}
+
+function neededArguments(command: DeployCommand): string {
+  if (command === 'pull') return 'an endpoint id is needed';
+  if (command === 'bind') return 'a spec file and an endpoint id are needed';
+  return 'a spec file is needed';
 }
 
 export async function runPlan(args: string[], io: DeployIo): Promise<number> {
@@ -92,22 +153,26 @@ export async function runPlan(args: string[], io: DeployIo): Promise<number> {
     return usageError(commandLine('plan'), io, `--format takes text or json; got: ${options.format}`);
   const prepared = await prepare('plan', options, io);
   if (typeof prepared === 'number') return prepared;
+  // Without --adopt the plan shows the namesake note and leaves the choice to deploy.
+  const adopted = options.namesakes === 'adopt' ? await adoptNamesakes(prepared, 'plan', 'adopt', io) : undefined;
   io.out(options.format === 'json' ? plansAsJson(prepared) : plansAsText(prepared));
-  return prepared.planned.some((p) => p.plan.kind === 'refused') ? 1 : 0;
+  if (adopted !== undefined) return adopted;
+  return prepared.planned.some((p) => p.planned.plan.kind === 'refused') ? 1 : 0;
 }
 
 export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   const options = parseOptions('deploy', args, io);
   if (typeof options === 'number') return options;
-  if (options.format !== undefined) return usageError(commandLine('deploy'), io, '--format is for plan and pull');
   const prepared = await prepare('deploy', options, io);
   if (typeof prepared === 'number') return prepared;
+  const adopted = await adoptNamesakes(prepared, 'deploy', options.namesakes, io);
   io.out(plansAsText(prepared));
-  if (prepared.planned.some((p) => p.plan.kind === 'refused')) {
+  if (adopted !== undefined) return adopted;
+  if (prepared.planned.some((p) => p.planned.plan.kind === 'refused')) {
     io.err('endpoint-studio deploy: the plan cannot be applied (see above); nothing was sent');
     return 1;
   }
-  const work = prepared.planned.filter((p) => p.plan.kind !== 'unchanged');
+  const work = prepared.planned.filter((p) => needsApplying(p.planned.plan, p.planned.target));
   if (work.length === 0) return 0;
   if (!options.yes) {
     const declined = await askToApply(work.length, io);
@@ -123,21 +188,56 @@ export async function runPull(args: string[], io: DeployIo): Promise<number> {
   if (typeof options === 'number') return options;
   const format = options.format ?? 'yaml';
   if (format !== 'yaml' && format !== 'json') return usageError(commandLine('pull'), io, `--format takes yaml or json; got: ${format}`);
-  if (options.document !== undefined || options.yes)
-    return usageError(commandLine('pull'), io, '--document and --yes are for plan and deploy');
   const client = serviceClient('pull', io, { announceRateLimits: true });
   if (typeof client === 'number') return client;
-  try {
-    const live = await client.serverless.get(options.file);
-    const templateId = (live as unknown as Spec).templateId;
-    const notes = [`endpoint ${live.id}, read ${new Date().toISOString()}`];
-    if (typeof templateId === 'string') notes.push(`created from template ${templateId}; its settings are written out below`);
-    io.out(`${serializeSpec(liveAsSpec(live), format, notes)}\n`);
-    return 0;
-  } catch (error) {
-    io.err(`endpoint-studio pull: ${client.redact(error instanceof Error ? error.message : String(error))}`);
+  const pulled = await pullSpec({ client, endpointId: options.file, format, withHeader: true });
+  if (!pulled.ok) {
+    io.err(`endpoint-studio pull: ${pulled.message}`);
     return 1;
   }
+  io.out(`${pulled.text}\n`);
+  return 0;
+}
+
+export async function runBind(args: string[], io: DeployIo): Promise<number> {
+  const options = parseOptions('bind', args, io);
+  if (typeof options === 'number') return options;
+  const { file, endpointId = '' } = options;
+  const documentIndex = options.document ?? 0;
+  const text = await readSpecFile(file, 'bind', io);
+  if (text === undefined) return 2;
+  const checked = await checkSpec({ text, format: specFormatOf(file), catalog: { kind: 'none' } });
+  const document = checked.documents.at(documentIndex);
+  if (!document?.isSpec) {
+    io.err(`endpoint-studio bind: ${file} has no spec document ${documentIndex}`);
+    return 2;
+  }
+  const client = serviceClient('bind', io, { announceRateLimits: true });
+  if (typeof client === 'number') return client;
+  const bindings = readSpecBindings(file);
+  if (!bindings.ok) {
+    io.err(`endpoint-studio bind: ${bindings.error}`);
+    return 1;
+  }
+  const ref = { ...bindings.location, documentIndex };
+  const bound = await bindSpec({ client, document: ref, endpointId, spec: document.document.data as Spec });
+  if (!bound.ok) {
+    io.err(`endpoint-studio bind: ${bound.message}`);
+    return 1;
+  }
+  const previous = bindings.binding(documentIndex);
+  const replaced = previous && previous.endpointId !== endpointId ? ` (was ${previous.endpointId})` : '';
+  io.out(
+    `bound ${ref.key} (document ${documentIndex}) to endpoint ${bound.endpoint.id} ${JSON.stringify(bound.endpoint.name)}${replaced}\n`,
+  );
+  if (bound.drift.length === 0) io.out('the endpoint matches the spec\n');
+  else {
+    io.out(
+      `the endpoint differs from the spec in ${bound.drift.length} field(s) (before = live, after = spec); deploy makes the update:\n`,
+    );
+    for (const change of bound.drift) io.out(`  ${renderChange(change)}\n`);
+  }
+  return 0;
 }
 
 /** A yes/no question on the terminal, for `DeployIo.confirm` when stdin and stdout are TTYs. */
@@ -150,15 +250,58 @@ export async function terminalConfirm(question: string): Promise<boolean> {
   }
 }
 
+/**
+ * Applies the namesake policy to every planned create: refuses (exit 1, naming the endpoints, before
+ * anything is sent), or replans an adopted document as an update of its namesake. Undefined to go on;
+ * either way the caller prints the plans as they now stand.
+ */
+async function adoptNamesakes(
+  prepared: Prepared,
+  command: 'plan' | 'deploy',
+  policy: NamesakePolicy,
+  io: DeployIo,
+): Promise<number | undefined> {
+  for (const [position, item] of prepared.planned.entries()) {
+    const decision = decideNamesakes(item.planned.namesakes, policy);
+    if (decision.action === 'proceed') continue;
+    if (decision.action === 'refuse') {
+      io.err(`endpoint-studio ${command}: ${heading(prepared, item)}${decision.reason}; nothing was sent`);
+      const ids = item.planned.namesakes.map((e) => e.id);
+      io.err(
+        ids.length === 1
+          ? `  --adopt to update ${ids[0]} to the spec and bind it, --create-new to create another, or endpoint-studio bind ${prepared.file} ${ids[0]}`
+          : `  endpoint-studio bind ${prepared.file} <one of ${ids.join(', ')}>, or --create-new to create another`,
+      );
+      return 1;
+    }
+    const adopted = await planDeploy({ client: prepared.client, spec: item.document.data as Spec, adopt: decision.endpointId });
+    if (!adopted.ok) {
+      io.err(`endpoint-studio ${command}: cannot adopt endpoint ${decision.endpointId}: ${adopted.message}`);
+      return 1;
+    }
+    io.err(`endpoint-studio ${command}: ${heading(prepared, item)}adopting endpoint ${decision.endpointId}: the spec will be bound to it`);
+    prepared.planned[position] = { ...item, planned: adopted };
+  }
+  return undefined;
+}
+
 const heading = (prepared: Prepared, item: PlannedDocument): string =>
   prepared.planned.length > 1 || item.index > 0 ? `${prepared.key} (document ${item.index}): ` : '';
 
 function plansAsText(prepared: Prepared): string {
-  return prepared.planned.map((item) => `${heading(prepared, item)}${renderPlan(item.plan, { catalog: prepared.prices })}`).join('');
+  return prepared.planned
+    .map((item) => `${heading(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}`)
+    .join('');
 }
 
 function plansAsJson(prepared: Prepared): string {
-  const entries = prepared.planned.map((p) => ({ file: prepared.key, document: p.index, ...withoutSpec(p.plan) }));
+  const entries = prepared.planned.map(({ index, planned }) => ({
+    file: prepared.key,
+    document: index,
+    ...withoutSpec(planned.plan),
+    ...(planned.namesakes.length > 0 ? { namesakes: planned.namesakes } : {}),
+    ...(planned.target.kind === 'adopted' ? { adopts: planned.target.endpointId } : {}),
+  }));
   return `${JSON.stringify(entries, null, 2)}\n`;
 }
 
@@ -180,13 +323,19 @@ async function askToApply(plans: number, io: DeployIo): Promise<3 | undefined> {
 
 /** Applies one document's plan and reports it: 0 when deployed, bound and verified, 1 otherwise. */
 async function applyDocument(prepared: Prepared, item: PlannedDocument, io: DeployIo): Promise<number> {
-  const result = await applyPlan(prepared.client, item.plan, {
-    ...(item.existingIds ? { existingIds: item.existingIds } : {}),
+  const { plan, target, listed } = item.planned;
+  const outcome = await applyDeploy({
+    client: prepared.client,
+    plan,
+    target,
+    document: { root: prepared.root, key: prepared.key, documentIndex: item.index },
+    ...(listed ? { listed } : {}),
     onProgress: (_step, message) => {
       io.err(`  ${message}`);
     },
   });
-  if (!result.ok) return reportFailure(prepared, item, result.action, result.failure, io);
+  if (!outcome.ok) return reportFailure(prepared, item, outcome.applied.action, outcome.applied.failure, io);
+  const result = outcome.applied;
   const what: Record<typeof result.action, string> = {
     created: 'created',
     reconciled: 'created (its answer was lost; found by listing, no duplicate made)',
@@ -194,7 +343,14 @@ async function applyDocument(prepared: Prepared, item: PlannedDocument, io: Depl
     unchanged: 'unchanged',
   };
   io.out(`${heading(prepared, item)}${what[result.action]} endpoint ${result.endpoint.id} ${JSON.stringify(result.endpoint.name)}\n`);
-  const bound = saveBinding(prepared, item, result.endpoint, io);
+  let bound = true;
+  if (outcome.binding && !outcome.binding.saved) {
+    bound = false;
+    io.err(
+      `endpoint-studio deploy: endpoint ${result.endpoint.id} was deployed but the binding was not saved (${outcome.binding.error}); until it is, a deploy of this spec would create another endpoint`,
+    );
+  } else if (outcome.binding && target.kind === 'adopted')
+    io.out(`${heading(prepared, item)}bound the spec to endpoint ${result.endpoint.id}\n`);
   const verified = reportVerification(prepared, item, result, io);
   return bound && verified ? 0 : 1;
 }
@@ -209,22 +365,6 @@ function reportFailure(prepared: Prepared, item: PlannedDocument, action: string
   if (failure.endpointGone) io.err('  the bound endpoint no longer exists; deploy again to create a new one');
   if (failure.outcomeUnknown) io.err('  the change may or may not have been made; run plan to see where the endpoint stands');
   return 1;
-}
-
-/** Records the endpoint for the spec document; false (said on stderr) when the binding file cannot be written. */
-function saveBinding(prepared: Prepared, item: PlannedDocument, endpoint: Endpoint, io: DeployIo): boolean {
-  const saved = updateBindings(prepared.root, (store) =>
-    withBinding(store, prepared.key, item.index, {
-      endpointId: endpoint.id,
-      endpointName: endpoint.name,
-      deployedAt: new Date().toISOString(),
-    }),
-  );
-  if (saved.ok) return true;
-  io.err(
-    `endpoint-studio deploy: endpoint ${endpoint.id} was deployed but the binding was not saved (${saved.error}); until it is, a deploy of this spec would create another endpoint`,
-  );
-  return false;
 }
 
 /** Whether the endpoint read back after the change matches the spec, said either way. */

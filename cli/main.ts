@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isValidateWorker, runValidateWorker } from './checkFiles';
 import { runEmulatorCli } from '../emulator/cli';
 import { runMigrate } from './migrate';
-import { DEPLOY_HELP, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
+import { DEPLOY_HELP, runBind, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
 import { BILLING_HELP, runBilling } from './billing';
 
 const HELP = `Usage: endpoint-studio <command> [options]
@@ -16,6 +16,7 @@ Commands:
   plan <spec>                                 what deploying a spec would change
   deploy <spec> [--yes]                       create or update the endpoint of a spec, then verify it
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
+  bind <spec> <endpointId>                    record that a spec describes an existing endpoint
   billing pods|serverless|network-volume      billing history by time bucket (--output table|json)
   lsp --stdio                                 run the language server for any LSP client
   emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
@@ -50,6 +51,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return runDeploy(rest, deployIo());
     case 'pull':
       return runPull(rest, deployIo());
+    case 'bind':
+      return runBind(rest, io);
     case 'billing':
       return runBilling(rest, io);
     case 'migrate':

@@ -1,28 +1,17 @@
 /**
  * `npm start`: the product in one command. Starts the emulator with a demo state, then VS Code
- * (code-server) with the packaged extension, the examples workspace and settings that point at the
- * emulator, and prints the URL to open. Ctrl-C stops everything.
+ * (code-server) with the packaged extension, the examples workspace (its demo specs bound to the
+ * endpoints seeded for them) and settings that point at the emulator, and prints the URL to open.
+ * Ctrl-C stops everything.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { createApiClient } from '../core/api';
 import { startEmulator, DEFAULT_DEV_API_KEY } from '../emulator/index';
 import { CodeServer } from './editor/codeServer';
+import { bindDemo, seedDemo } from './demo';
 import { EXAMPLES_DIR, packagedExtensionPath } from './editor/paths';
-
-const DEMO_SPECS = ['sdxl-worker.endpoint.yaml', 'http-service.endpoint.json'];
-
-async function seedDemo(apiUrl: string, jobsUrl: string): Promise<void> {
-  const api = createApiClient({ apiUrl, jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
-  const existing = new Set((await api.serverless.list()).map((e) => e.name));
-  for (const file of DEMO_SPECS) {
-    const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
-    const spec = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
-    if (!existing.has(String(spec.name))) await api.serverless.create(spec as never);
-  }
-}
 
 async function main(): Promise<void> {
   const stateDir = join(tmpdir(), 'endpoint-studio-demo');
@@ -31,9 +20,11 @@ async function main(): Promise<void> {
     jobsPort: 0,
     statePath: join(stateDir, 'state.json'),
   });
-  await seedDemo(emulator.restUrl, emulator.jobsUrl);
+  const api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
+  const seeded = await seedDemo(api);
   const workspace = mkdtempSync(join(tmpdir(), 'endpoint-studio-demo-workspace-'));
   cpSync(EXAMPLES_DIR, workspace, { recursive: true });
+  await bindDemo(api, workspace, seeded);
   const editor = await CodeServer.start({
     workspace,
     extensions: [packagedExtensionPath()],

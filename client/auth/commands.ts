@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { ApiError, createApiClient } from '../../core/api';
-import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
+import { join } from 'node:path';
+import { EmulatorProcess, type EmulatorAddress } from './emulatorProcess';
 import type { ProfileStore } from './profiles';
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -109,17 +110,29 @@ async function switchProfile(profiles: ProfileStore, log: vscode.LogOutputChanne
 }
 
 /** The local emulator, started on first use; it runs inside the extension host, so it lives as long as this window. */
+/** The emulator as a child process (`dist/cli.js emulator`, beside this bundle), stopped with the extension. */
 class LocalEmulator implements vscode.Disposable {
-  private running: RunningEmulator | undefined;
+  private process: EmulatorProcess | undefined;
 
   async use(profiles: ProfileStore, log: vscode.LogOutputChannel): Promise<void> {
-    const emulator = (this.running ??= await startEmulator({ port: 0, jobsPort: 0 }));
-    await profiles.save({ name: EMULATOR_PROFILE, apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl }, DEFAULT_DEV_API_KEY);
+    this.process ??= new EmulatorProcess(join(__dirname, 'cli.js'), (line) => {
+      if (line) log.debug(`emulator: ${line}`);
+    });
+    let emulator: EmulatorAddress;
+    try {
+      emulator = await this.process.start();
+    } catch (error) {
+      log.error(`local emulator: ${error instanceof Error ? error.message : String(error)}`);
+      return void vscode.window.showErrorMessage(
+        `The local emulator could not start: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    await profiles.save({ name: EMULATOR_PROFILE, apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl }, emulator.apiKey);
     log.info(`local emulator at ${emulator.restUrl} (jobs ${emulator.jobsUrl}); profile ${EMULATOR_PROFILE} is active`);
     void vscode.window.showInformationMessage(`Using the local emulator at ${emulator.restUrl} (profile ${EMULATOR_PROFILE})`);
   }
 
   dispose(): void {
-    void this.running?.close();
+    void this.process?.stop();
   }
 }

@@ -1,4 +1,4 @@
-/** CodeLenses above each spec document: Deploy, or Update / Diff / drift for a bound one. */
+/** CodeLenses above each spec document: Deploy and Bind for an unbound one, or Update / Diff / drift for a bound one. */
 import * as vscode from 'vscode';
 import { specDocuments, type LiveStates } from './specState';
 
@@ -26,6 +26,12 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
             command: 'endpointStudio.deploy.run',
             arguments: args,
             tooltip: 'Validate, plan, confirm and create this endpoint',
+          }),
+          new vscode.CodeLens(info.range, {
+            title: '$(link) Bind to Endpoint…',
+            command: 'endpointStudio.deploy.bind',
+            arguments: args,
+            tooltip: 'This spec describes an endpoint that already exists: bind it, so a deploy updates that endpoint',
           }),
         );
         continue;

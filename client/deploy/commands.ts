@@ -1,31 +1,32 @@
 /**
- * Deploy from the editor: validate, plan, show the plan as a live-vs-spec diff and ask, apply with
- * progress, read back and verify, remember the binding. Problem answers land on the spec lines
- * their `errors` paths name. Drift: show it, or pull the live configuration into the spec.
+ * Deploy from the editor on the operations layer (`core/operations`), which plans against the live
+ * state (naming any namesakes), applies with read-back and binds; this module asks (the plan as a
+ * live ↔ spec diff and a modal), shows progress and reports. The spec's errors are the language
+ * server's, already on screen. Problem answers land on the spec lines their `errors` paths name.
+ * Drift: show it, or pull the live configuration into the spec.
  */
 import * as vscode from 'vscode';
-import type { ApiClient, Endpoint } from '../../core/api';
-import {
-  applyPlan,
-  liveAsSpec,
-  planDeployment,
-  renderPlan,
-  updateBindings,
-  withBinding,
-  withoutBinding,
-  type ApplyFailure,
-  type ApplyResult,
-  type DeploymentPlan,
-  type MappedProblem,
-  type Spec,
-} from '../../core/deploy';
+import type { ApiClient } from '../../core/api';
+import { renderPlan, type ApplyFailure, type MappedProblem } from '../../core/deploy';
 import { locatePath } from '../../core/endpointSpec/locate';
 import { readPriceCatalog } from '../../core/billing/priceCatalog';
-import { serializeSpec } from '../../core/endpointSpec/serialize';
+import {
+  applyDeploy,
+  forgetBinding,
+  needsApplying,
+  planDeploy,
+  pullSpec,
+  type ApplyDeployResult,
+  type PlanDeployResult,
+  type SpecDocumentRef,
+} from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
+import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
-import { bindingFor, specDocuments, type LiveStates, type SpecDocumentInfo } from './specState';
+import { chooseForNamesakes } from './namesakes';
+import { bindingFor, type LiveStates } from './specState';
+import { resolveTarget, targetBindings, type SpecTarget } from './target';
 
 /** What the deploy commands share. */
 interface DeployContext {
@@ -36,19 +37,8 @@ interface DeployContext {
   readonly problems: vscode.DiagnosticCollection;
 }
 
-/** The spec document a command acts on. */
-interface SpecTarget {
-  readonly text: vscode.TextDocument;
-  readonly info: SpecDocumentInfo;
-  readonly spec: Spec;
-}
-
-type BindingLookup = ReturnType<typeof bindingFor>;
-
-/** A plan the user agreed to apply. */
-type ConfirmedPlan = Extract<DeploymentPlan, { kind: 'create' | 'update' }>;
-
-type AppliedResult = Extract<ApplyResult, { ok: true }>;
+type Planned = Extract<PlanDeployResult, { ok: true }>;
+type Applied = Extract<ApplyDeployResult, { ok: true }>;
 
 export function registerDeployCommands(session: Session, states: LiveStates, log: vscode.LogOutputChannel): vscode.Disposable {
   const problems = vscode.languages.createDiagnosticCollection('endpoint-studio-deploy');
@@ -58,37 +48,12 @@ export function registerDeployCommands(session: Session, states: LiveStates, log
     vscode.commands.registerCommand('endpointStudio.deploy.run', (uri?: vscode.Uri, index?: unknown) => deploy(context, uri, index)),
     vscode.commands.registerCommand('endpointStudio.deploy.diff', (uri?: vscode.Uri, index?: unknown) => showDiff(uri, index)),
     vscode.commands.registerCommand('endpointStudio.deploy.pullIntoSpec', (uri?: vscode.Uri, index?: unknown) =>
-      pullIntoSpec(states, uri, index),
+      pullIntoSpec(context, uri, index),
     ),
+    registerBindCommand(session, states),
     vscode.workspace.onDidChangeTextDocument((event) => {
       problems.delete(event.document.uri);
     }),
-  );
-}
-
-/**
- * The spec document a command was invoked on (CodeLenses pass the file and the document's index),
- * or the one under the cursor in the active editor.
- */
-async function resolveTarget(uri: vscode.Uri | undefined, index: unknown): Promise<SpecTarget | undefined> {
-  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-  if (!target) return void vscode.window.showInformationMessage('open an endpoint spec to deploy it');
-  const text = await vscode.workspace.openTextDocument(target);
-  const documents = specDocuments(text);
-  // Menus other than the CodeLenses pass their own context object second: only a number is an index.
-  const chosen = typeof index === 'number' ? index : documentAtCursor(text, documents);
-  const info = chosen >= 0 ? documents.at(chosen) : undefined;
-  if (!info?.spec) return void vscode.window.showErrorMessage('deploy refused: this document is not a spec (see the Problems panel)');
-  return { text, info, spec: info.spec };
-}
-
-/** The index of the document holding the cursor; the first when the file is not the active editor. */
-function documentAtCursor(text: vscode.TextDocument, documents: readonly SpecDocumentInfo[]): number {
-  const editor = vscode.window.activeTextEditor;
-  const cursor = editor?.document === text ? text.offsetAt(editor.selection.active) : 0;
-  return Math.max(
-    0,
-    documents.findIndex((d) => cursor <= d.document.span.offset + d.document.span.length),
   );
 }
 
@@ -127,16 +92,21 @@ async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index
   if (!target) return;
   context.problems.delete(target.text.uri);
   if (refusedForErrors(target)) return;
-  const bound = bindingFor(target.text.uri, target.info.index);
-  if (bound.error) return void vscode.window.showErrorMessage(`deploy refused: ${bound.error}`);
-  const live = await liveEndpoint(context, target, bound);
-  if (live === 'stop') return;
-  const plan = await planAndConfirm(context.session, api, target, live);
-  if (!plan) return;
-  const result = await applyWithProgress(api, plan, target.spec);
+  const bindings = targetBindings(target);
+  if (!bindings.ok) return void vscode.window.showErrorMessage(`deploy refused: ${bindings.error}`);
+  const ref: SpecDocumentRef = { ...bindings.location, documentIndex: target.info.index };
+  const planned = await planDeploy({ client: api, spec: target.spec, binding: bindings.binding(ref.documentIndex) });
+  if (!planned.ok) {
+    context.session.reportError('deploy', new Error(planned.message));
+    return;
+  }
+  if (planned.target.kind === 'missing' && !(await createAnew(planned.target.binding.endpointId, ref))) return;
+  const confirmed = await confirmPlan(context.session, api, target, planned);
+  if (!confirmed) return;
+  const outcome = await applyWithProgress(api, confirmed, target, ref);
   context.states.invalidate();
-  if (result.ok) reportSuccess(context.log, result, bound, target.info.index);
-  else reportFailure(context, target, result.failure);
+  if (outcome.ok) reportSuccess(context.log, outcome, confirmed);
+  else reportFailure(context, target, outcome.applied.failure);
 }
 
 /** The client to deploy with; without a profile, offers to sign in or to use the local emulator. */
@@ -159,84 +129,97 @@ function refusedForErrors(target: SpecTarget): boolean {
   return true;
 }
 
-/**
- * The endpoint the spec is bound to, read fresh; undefined when there is none to update (never
- * deployed, or deleted elsewhere and the user chose to create it anew); 'stop' when the deploy ends here.
- */
-async function liveEndpoint(context: DeployContext, target: SpecTarget, bound: BindingLookup): Promise<Endpoint | undefined | 'stop'> {
-  if (!bound.binding) return undefined;
-  const live = await context.states.get(target.text.uri, target.info, true);
-  switch (live.kind) {
-    case 'bound':
-      return live.endpoint;
-    case 'unbound':
-      return undefined;
-    case 'unknown':
-      context.session.reportError('deploy', new Error(`the bound endpoint ${live.binding.endpointId} could not be read: ${live.reason}`));
-      return 'stop';
-    case 'missing': {
-      const choice = await vscode.window.showWarningMessage(
-        `the endpoint ${live.binding.endpointId} bound to this spec was deleted elsewhere`,
-        { modal: true },
-        'Create It Anew',
-      );
-      if (choice !== 'Create It Anew') return 'stop';
-      updateBindings(bound.root, (store) => withoutBinding(store, bound.key, target.info.index));
-      return undefined;
-    }
-  }
+/** The bound endpoint was deleted elsewhere: create it anew only when asked to, forgetting the old binding. */
+async function createAnew(endpointId: string, ref: SpecDocumentRef): Promise<boolean> {
+  const choice = await vscode.window.showWarningMessage(
+    `the endpoint ${endpointId} bound to this spec was deleted elsewhere`,
+    { modal: true },
+    'Create It Anew',
+  );
+  if (choice !== 'Create It Anew') return false;
+  forgetBinding(ref);
+  return true;
 }
 
-/** Plans the deploy, shows it as a live ↔ spec diff and asks; the plan when the user agreed to it. */
-async function planAndConfirm(
-  session: Session,
-  api: ApiClient,
-  target: SpecTarget,
-  live: Endpoint | undefined,
-): Promise<ConfirmedPlan | undefined> {
-  const plan = planDeployment(target.spec, live);
-  if (plan.kind === 'unchanged')
+/**
+ * Shows the plan as a live ↔ spec diff and asks; the plan the user agreed to. A create next to
+ * namesakes asks first whether to update one of them and bind it, or to create another.
+ */
+async function confirmPlan(session: Session, api: ApiClient, target: SpecTarget, planned: Planned): Promise<Planned | undefined> {
+  const { plan } = planned;
+  if (!needsApplying(plan, planned.target) && plan.kind === 'unchanged')
     return void vscode.window.showInformationMessage(
       `${plan.endpointName} (${plan.endpointId}) already matches the spec: nothing to deploy`,
     );
   // Catalog prices give the plan its always-on cost line; without them the line is left out.
   const summary = renderPlan(plan, { catalog: await readPriceCatalog(api, { timeoutMs: 5000 }) });
-  await vscode.commands.executeCommand(
-    'vscode.diff',
-    liveUri(plan.kind === 'create' ? undefined : plan.endpointId),
-    specUri(target.text.uri, target.info.index),
-    `${plan.kind === 'create' ? 'New endpoint' : plan.endpointName}: live ↔ spec`,
-    { preview: true },
-  );
+  await showPlanDiff(target, planned);
   if (plan.kind === 'refused')
     return void vscode.window.showErrorMessage(`deploy refused: ${plan.problems.map((p) => p.message).join('; ')}`, {
       modal: true,
       detail: summary,
     });
-  const verb = verbOf(plan);
+  if (plan.kind === 'create' && planned.namesakes.length > 0) return adoptOrCreate(session, api, target, planned, summary);
+  // An adopted namesake that already matches needs no question beyond the one that chose it.
+  if (plan.kind === 'unchanged') return planned;
+  const verb = plan.kind === 'create' ? 'Create' : 'Update';
+  const bindNote = planned.target.kind === 'adopted' ? '\n\nThe spec will be bound to this endpoint.' : '';
   const answer = await vscode.window.showInformationMessage(
     `${verb} endpoint "${String(target.spec.name)}" on ${session.profile?.name}?`,
-    { modal: true, detail: summary },
+    { modal: true, detail: `${summary}${bindNote}` },
     verb,
   );
   // Back to the spec, where the CodeLens and any problem markers will show the outcome.
   await vscode.window.showTextDocument(target.text, { preview: false });
-  return answer === verb ? plan : undefined;
+  return answer === verb ? planned : undefined;
 }
 
-function verbOf(plan: ConfirmedPlan): 'Create' | 'Update' {
-  return plan.kind === 'create' ? 'Create' : 'Update';
+/** The namesake question; adopting one replans as an update of it, which is shown and confirmed in turn. */
+async function adoptOrCreate(
+  session: Session,
+  api: ApiClient,
+  target: SpecTarget,
+  planned: Planned,
+  summary: string,
+): Promise<Planned | undefined> {
+  const choice = await chooseForNamesakes(String(target.spec.name), planned.namesakes, summary);
+  await vscode.window.showTextDocument(target.text, { preview: false });
+  if (choice === undefined) return undefined;
+  if (choice.action === 'create') return planned;
+  const adopted = await planDeploy({ client: api, spec: target.spec, adopt: choice.endpointId });
+  if (!adopted.ok) {
+    session.reportError('deploy', new Error(`cannot read endpoint ${choice.endpointId}: ${adopted.message}`));
+    return;
+  }
+  return confirmPlan(session, api, target, adopted);
 }
 
-function applyWithProgress(api: ApiClient, plan: ConfirmedPlan, spec: Spec): Thenable<ApplyResult> {
+async function showPlanDiff(target: SpecTarget, { plan, namesakes }: Planned): Promise<void> {
+  const taken = namesakes.length > 0 ? ` (name taken by ${namesakes.map((e) => e.id).join(', ')})` : '';
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    liveUri(plan.kind === 'create' ? undefined : plan.endpointId),
+    specUri(target.text.uri, target.info.index),
+    `${plan.kind === 'create' ? `New endpoint${taken}` : plan.endpointName}: live ↔ spec`,
+    { preview: true },
+  );
+}
+
+function applyWithProgress(api: ApiClient, planned: Planned, target: SpecTarget, ref: SpecDocumentRef): Thenable<ApplyDeployResult> {
+  const creating = planned.plan.kind === 'create';
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: `${verbOf(plan) === 'Create' ? 'Creating' : 'Updating'} ${String(spec.name)}`,
+      title: `${creating ? 'Creating' : 'Updating'} ${String(target.spec.name)}`,
       cancellable: false,
     },
     (progress) =>
-      applyPlan(api, plan, {
+      applyDeploy({
+        client: api,
+        plan: planned.plan,
+        target: planned.target,
+        document: ref,
+        ...(planned.listed ? { listed: planned.listed } : {}),
         onProgress: (_step, message) => {
           progress.report({ message });
         },
@@ -257,31 +240,26 @@ function reportFailure(context: DeployContext, target: SpecTarget, failure: Appl
   );
 }
 
-/** Binds the spec to the endpoint (so the next deploy updates it) and says how the read-back went. */
-function reportSuccess(log: vscode.LogOutputChannel, result: AppliedResult, bound: BindingLookup, documentIndex: number): void {
-  const saved = updateBindings(bound.root, (store) =>
-    withBinding(store, bound.key, documentIndex, {
-      endpointId: result.endpoint.id,
-      endpointName: result.endpoint.name,
-      deployedAt: new Date().toISOString(),
-    }),
-  );
-  if (!saved.ok)
+/** Says how the read-back went and whether the spec is now bound to the endpoint. */
+function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Applied, planned: Planned): void {
+  if (binding && !binding.saved)
     void vscode.window.showErrorMessage(
-      `the endpoint ${result.endpoint.id} was deployed, but the binding was not saved (a new deploy would create another endpoint): ${saved.error}`,
+      `the endpoint ${applied.endpoint.id} was deployed, but the binding was not saved (a new deploy would create another endpoint): ${binding.error}`,
     );
-  const verified = result.verified
+  const verified = applied.verified
     ? 'read back and verified'
-    : `read back, but it still differs: ${result.differences.map((c) => c.path).join(', ') || result.readBackError}`;
-  log.info(`deploy: ${result.action} ${result.endpoint.id} (${verified})`);
+    : `read back, but it still differs: ${applied.differences.map((c) => c.path).join(', ') || applied.readBackError}`;
+  log.info(`deploy: ${applied.action} ${applied.endpoint.id} (${verified})`);
   void vscode.commands.executeCommand('endpointStudio.endpoints.refresh').then(undefined, () => undefined);
-  void (result.verified ? vscode.window.showInformationMessage : vscode.window.showWarningMessage)(
-    `${result.action === 'updated' ? 'Updated' : 'Created'} ${result.endpoint.name} (${result.endpoint.id}): ${verified}`,
+  const action = { created: 'Created', reconciled: 'Created', updated: 'Updated', unchanged: 'Bound' }[applied.action];
+  const bound = planned.target.kind === 'adopted' && applied.action !== 'unchanged' ? ' and bound the spec to it' : '';
+  void (applied.verified ? vscode.window.showInformationMessage : vscode.window.showWarningMessage)(
+    `${action} ${applied.endpoint.name} (${applied.endpoint.id})${bound}: ${verified}`,
   );
 }
 
 async function showDiff(uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const target = await resolveTarget(uri, index);
+  const target = await resolveTarget(uri, index, 'diff');
   if (!target) return;
   const { binding } = bindingFor(target.text.uri, target.info.index);
   const name = target.spec.name;
@@ -293,11 +271,12 @@ async function showDiff(uri: vscode.Uri | undefined, index: unknown): Promise<vo
   );
 }
 
-/** Drift the other way: the live configuration replaces the spec document (undo brings it back). */
-async function pullIntoSpec(states: LiveStates, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const target = await resolveTarget(uri, index);
-  const live = target ? await states.get(target.text.uri, target.info, true) : undefined;
-  if (!target || live?.kind !== 'bound')
+/** Drift the other way: the live configuration, read fresh, replaces the spec document (undo brings it back). */
+async function pullIntoSpec(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
+  const target = await resolveTarget(uri, index, 'pull');
+  const live = target ? await context.states.get(target.text.uri, target.info, true) : undefined;
+  const api = context.session.api;
+  if (!target || live?.kind !== 'bound' || !api)
     return void vscode.window.showErrorMessage('pull failed: this spec is not bound to a live endpoint');
   const root = target.info.document.root;
   if (!root) return;
@@ -310,13 +289,17 @@ async function pullIntoSpec(states: LiveStates, uri: vscode.Uri | undefined, ind
     'Replace',
   );
   if (answer !== 'Replace') return;
+  const pulled = await pullSpec({ client: api, endpointId: live.endpoint.id, format: specFormatOf(target.text.fileName) });
+  if (!pulled.ok) {
+    context.session.reportError('pull', new Error(pulled.message));
+    return;
+  }
   const edit = new vscode.WorkspaceEdit();
-  const format = specFormatOf(target.text.fileName);
   edit.replace(
     target.text.uri,
     new vscode.Range(target.text.positionAt(root.offset), target.text.positionAt(root.offset + root.length)),
-    serializeSpec(liveAsSpec(live.endpoint), format),
+    pulled.text,
   );
   await vscode.workspace.applyEdit(edit);
-  states.invalidate();
+  context.states.invalidate();
 }

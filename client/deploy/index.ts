@@ -1,4 +1,4 @@
-/** The deploy feature: CodeLenses, the deploy/diff/pull commands, and the live virtual documents. */
+/** The deploy feature: CodeLenses, the deploy/diff/pull/bind commands, and the live virtual documents. */
 import * as vscode from 'vscode';
 import { SPEC_DOCUMENT_PATTERNS } from '../../core/protocol';
 import type { Session } from '../auth/session';

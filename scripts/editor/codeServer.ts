@@ -130,8 +130,13 @@ export class CodeServer {
           resolve();
         }
       };
-      this.child.stdout!.on('data', onData);
-      this.child.stderr!.on('data', onData);
+      const { stdout, stderr } = this.child;
+      if (!stdout || !stderr) {
+        fail(new Error('code-server was started without output pipes'));
+        return;
+      }
+      stdout.on('data', onData);
+      stderr.on('data', onData);
       this.child.once('exit', (code, signal) => {
         fail(new Error(`code-server exited early (code ${code}, signal ${signal})`));
       });
@@ -176,7 +181,8 @@ function freePort(): Promise<number> {
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() => {
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'));
+        if (typeof address === 'object' && address) resolve(address.port);
+        else reject(new Error('no port'));
       });
     });
   });

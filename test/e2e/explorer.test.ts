@@ -227,6 +227,17 @@ describe('signed in, against the emulator', () => {
     assert.equal((await api.serverless.get(kept.id)).name, 'explorer-kept', 'dismissing the confirmation keeps the endpoint');
   });
 
+  editorTest("the title bar's Refresh reads the whole list, even with a Workers row focused", async (workbench) => {
+    await sharedEndpoints(workbench);
+    await expandRow(workbench, 'Endpoints', 'explorer-gpu');
+    // A click on the row expands it and leaves the focus on it.
+    await expandRow(workbench, 'Endpoints', /^Workers/);
+    await endpointOf(httpSpec('explorer-late'));
+    await paneAction(workbench, 'Endpoints', 'Refresh Endpoints');
+    await treeRow(workbench, 'Endpoints', 'explorer-late').waitFor();
+    assert.match(await rowText(workbench, 'Endpoints', 'explorer-late'), /^explorer-late LOAD_BALANCER/);
+  });
+
   editorTest('a refresh while one is in flight starts no second request', async (workbench) => {
     // No spec open (its CodeLens reads its endpoint) and nothing expanded: only the list is read.
     await sharedEndpoints(workbench);

@@ -33,7 +33,7 @@ export interface Placement {
   expected(name: string): Expected[];
 }
 
-export const SCALING = { type: 'QUEUE_DELAY', queueDelay: 2 };
+const SCALING = { type: 'QUEUE_DELAY', queueDelay: 2 };
 export const BASE: Record<Placement['compute'], Spec> = {
   cpu: { name: 'proto', type: 'QUEUE', image: 'r/w:1', scaling: SCALING, cpu: [{ id: 'cpu3c', vcpuCount: 2 }] },
   gpu: { name: 'proto', type: 'QUEUE', image: 'r/w:1', scaling: SCALING, gpu: { pools: ['ADA_24'] } },

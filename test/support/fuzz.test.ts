@@ -39,9 +39,8 @@ describe('fuzz', () => {
   });
 
   it('an async property that fails is reported the same way', async () => {
-    await assert.rejects(
-      fuzz(fc.asyncProperty(fc.nat(), (n) => Promise.resolve(n < 0))),
-      (error: Error) => error.message.includes(`Replay this run with: ${replayCommand()}`),
+    await assert.rejects(fuzz(fc.asyncProperty(fc.nat(), (n) => Promise.resolve(n < 0))), (error: Error) =>
+      error.message.includes(`Replay this run with: ${replayCommand()}`),
     );
   });
 });

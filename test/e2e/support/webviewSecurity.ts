@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { waitUntil, type Workbench } from './workbench';
+import { UI_TIMEOUT_MS, waitUntil, type Workbench } from './workbench';
 
 /** The script the workbench itself puts into every webview (acquireVsCodeApi). */
 const WORKBENCH_SCRIPT_ID = '_vscodeApiScript';
@@ -114,39 +114,49 @@ export async function postFromWebview(frame: Frame, message: unknown): Promise<v
   }, message);
 }
 
-interface PageLink {
-  href: string;
-  textContent: string;
-  click(): void;
-  remove(): void;
-}
-
-/** Clicks a link with this href inside the webview, as if the page had shown one. */
+/** Shows a link with this href in the webview and clicks it with the mouse, as a user would click a link the page showed. */
 async function clickLink(frame: Frame, href: string): Promise<void> {
-  await frame.locator('body').evaluate((body, target) => {
-    const page = body as unknown as { append(node: unknown): void; ownerDocument: { createElement(tag: 'a'): PageLink } };
-    const link = page.ownerDocument.createElement('a');
-    link.href = target;
-    link.textContent = target;
-    page.append(link);
-    link.click();
-    link.remove();
-  }, href);
+  const id = 'e2e-link';
+  await frame.locator('body').evaluate(
+    (body, link) => {
+      const page = body as unknown as {
+        prepend(node: unknown): void;
+        ownerDocument: { createElement(tag: 'a'): { id: string; href: string; textContent: string } };
+      };
+      const anchor = page.ownerDocument.createElement('a');
+      anchor.id = link.id;
+      anchor.href = link.href;
+      anchor.textContent = link.href;
+      page.prepend(anchor);
+    },
+    { id, href },
+  );
+  await frame.locator(`#${id}`).click();
+  await frame.locator(`#${id}`).evaluate((anchor) => {
+    (anchor as unknown as { remove(): void }).remove();
+  });
 }
 
 /**
  * Asserts that a `command:` link clicked in the webview runs nothing. The command would hide the side
- * bar; a web link clicked right after it shows the workbench's open-external prompt, proving the
- * clicks reach the workbench and the first one was handled (and refused) before it.
+ * bar; a web link clicked right after it makes the workbench offer to open the site (a prompt, or a
+ * new tab), proving the clicks reach the workbench and the first one was handled (and refused) first.
  */
 export async function assertCommandLinksIgnored(workbench: Workbench, frame: Frame): Promise<void> {
   const sidebar = workbench.page.locator('.part.sidebar');
   await sidebar.waitFor({ state: 'visible' });
   await clickLink(frame, 'command:workbench.action.toggleSidebarVisibility');
-  await clickLink(frame, 'https://example.com/endpoint-studio-e2e');
-  const dialog = workbench.page.locator('.monaco-dialog-box');
-  await dialog.filter({ hasText: 'example.com' }).waitFor({ state: 'visible' });
+  const site = 'https://example.com/endpoint-studio-e2e';
+  const context = workbench.page.context();
+  const prompt = workbench.page.locator('.monaco-dialog-box').filter({ hasText: 'example.com' });
+  const opened = Promise.race([
+    prompt.waitFor({ state: 'visible' }).then(() => 'prompt' as const),
+    context.waitForEvent('request', { predicate: (request) => request.url() === site, timeout: UI_TIMEOUT_MS }).then(() => 'tab' as const),
+  ]);
+  await clickLink(frame, site);
+  const how = await opened;
   assert.ok(await sidebar.isVisible(), 'the command link did not run');
-  await workbench.answerDialog('Cancel');
+  if (how === 'prompt') await workbench.answerDialog('Cancel');
+  for (const page of context.pages()) if (page !== workbench.page) await page.close();
   await waitUntil(async () => sidebar.isVisible(), 'the side bar to stay');
 }

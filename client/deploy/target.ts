@@ -1,0 +1,47 @@
+/**
+ * The spec document an editor command acts on, and where its binding lives: shared by deploy, diff,
+ * pull and bind so each resolves "this spec" the same way (CodeLens arguments, else the cursor).
+ */
+import * as vscode from 'vscode';
+import type { Spec } from '../../core/deploy';
+import { readSpecBindings, type SpecBindingsResult } from '../../core/operations';
+import { specDocuments, type SpecDocumentInfo } from './specState';
+
+/** The spec document a command acts on. */
+export interface SpecTarget {
+  readonly text: vscode.TextDocument;
+  readonly info: SpecDocumentInfo;
+  readonly spec: Spec;
+}
+
+/**
+ * The spec document a command was invoked on (CodeLenses pass the file and the document's index),
+ * or the one under the cursor in the active editor.
+ */
+export async function resolveTarget(uri: vscode.Uri | undefined, index: unknown, verb = 'deploy'): Promise<SpecTarget | undefined> {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (!target) return void vscode.window.showInformationMessage(`open an endpoint spec to ${verb} it`);
+  const text = await vscode.workspace.openTextDocument(target);
+  const documents = specDocuments(text);
+  // Menus other than the CodeLenses pass their own context object second: only a number is an index.
+  const chosen = typeof index === 'number' ? index : documentAtCursor(text, documents);
+  const info = chosen >= 0 ? documents.at(chosen) : undefined;
+  if (!info?.spec) return void vscode.window.showErrorMessage(`${verb} refused: this document is not a spec (see the Problems panel)`);
+  return { text, info, spec: info.spec };
+}
+
+/** The index of the document holding the cursor; the first when the file is not the active editor. */
+function documentAtCursor(text: vscode.TextDocument, documents: readonly SpecDocumentInfo[]): number {
+  const editor = vscode.window.activeTextEditor;
+  const cursor = editor?.document === text ? text.offsetAt(editor.selection.active) : 0;
+  return Math.max(
+    0,
+    documents.findIndex((d) => cursor <= d.document.span.offset + d.document.span.length),
+  );
+}
+
+/** The bindings of the spec's file, kept under its workspace folder's `.endpoint-studio/`. */
+export function targetBindings(target: SpecTarget): SpecBindingsResult {
+  const uri = target.text.uri;
+  return readSpecBindings(uri.fsPath, vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);
+}

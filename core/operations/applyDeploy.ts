@@ -1,0 +1,46 @@
+/**
+ * Carry out a deploy plan: apply it with read-back verification, then bind the spec document to the
+ * endpoint it now describes, so the next deploy updates it. Progress goes to a callback; the
+ * outcome (what was done, whether it was verified, whether the binding was saved) comes back whole.
+ */
+import type { ApiClient } from '../api';
+import { applyPlan, type ApplyOptions, type ApplyResult, type ApplyStep } from '../deploy/apply';
+import type { DeploymentPlan } from '../deploy/plan';
+import type { EndpointSummary, PlanTarget } from './planDeploy';
+import { saveBinding, type SaveBindingResult, type SpecDocumentRef } from './specBindings';
+
+export interface ApplyDeployInput {
+  readonly client: ApiClient;
+  readonly plan: DeploymentPlan;
+  /** What the plan was measured against (from `planDeploy`). */
+  readonly target: PlanTarget;
+  /** The document to bind; absent to apply without recording a binding. */
+  readonly document?: SpecDocumentRef;
+  /** The endpoints listed while planning a create. */
+  readonly listed?: readonly EndpointSummary[];
+  readonly onProgress?: (step: ApplyStep, message: string) => void;
+  readonly signal?: AbortSignal;
+  readonly reconcile?: ApplyOptions['reconcile'];
+}
+
+export type ApplyDeployResult =
+  | { readonly ok: true; readonly applied: Extract<ApplyResult, { ok: true }>; readonly binding: SaveBindingResult | undefined }
+  | { readonly ok: false; readonly applied: Extract<ApplyResult, { ok: false }> };
+
+/** A plan is worth applying when it changes something, or when it adopts an endpoint that only needs binding. */
+export function needsApplying(plan: DeploymentPlan, target: PlanTarget): boolean {
+  return plan.kind !== 'unchanged' || target.kind === 'adopted';
+}
+
+export async function applyDeploy(input: ApplyDeployInput): Promise<ApplyDeployResult> {
+  const applied = await applyPlan(input.client, input.plan, {
+    ...(input.listed ? { existingIds: input.listed.map((e) => e.id) } : {}),
+    ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.reconcile ? { reconcile: input.reconcile } : {}),
+  });
+  if (!applied.ok) return { ok: false, applied };
+  // An unchanged bound endpoint keeps its binding as it is; every other outcome records one.
+  const rebind = applied.action !== 'unchanged' || input.target.kind === 'adopted';
+  return { ok: true, applied, binding: rebind && input.document ? saveBinding(input.document, applied.endpoint) : undefined };
+}

@@ -1,0 +1,17 @@
+/**
+ * The use cases, one module each, that every front-end runs: the editor's commands and the CLI's
+ * ask, render and report; what is checked, planned, applied and bound is decided here. No `vscode`,
+ * no stdout, no prompts: progress and confirmation arrive through callbacks, results as values.
+ */
+export { checkSpec, fetchLiveCatalog, hasErrors } from './checkSpec';
+export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult } from './checkSpec';
+export { decideNamesakes, namesakeNote, planDeploy } from './planDeploy';
+export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';
+export { applyDeploy, needsApplying } from './applyDeploy';
+export type { ApplyDeployInput, ApplyDeployResult } from './applyDeploy';
+export { bindSpec } from './bindSpec';
+export type { BindSpecInput, BindSpecResult } from './bindSpec';
+export { pullSpec, specTextOf } from './pullSpec';
+export type { PullSpecInput, PullSpecResult } from './pullSpec';
+export { forgetBinding, readSpecBindings, saveBinding } from './specBindings';
+export type { SaveBindingResult, SpecBindingsResult, SpecDocumentRef, SpecLocation } from './specBindings';

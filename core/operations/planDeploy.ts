@@ -1,0 +1,109 @@
+/**
+ * Plan the deploy of one spec document against the live state: the endpoint it is bound to (read
+ * fresh), or, for an unbound spec, the live endpoints that already carry its name. A create next
+ * to such namesakes is never silent: the plan says so and names them, and the caller decides
+ * whether to adopt one (the plan becomes an update of it), create another on purpose, or stop.
+ */
+import { ApiError, type ApiClient, type CallOptions } from '../api';
+import { repairBinding, type Binding } from '../deploy/bindings';
+import type { Spec } from '../deploy/effective';
+import { planDeployment, type DeploymentPlan } from '../deploy/plan';
+
+/** A live endpoint as far as telling namesakes apart needs. */
+export interface EndpointSummary {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface PlanDeployInput {
+  readonly client: ApiClient;
+  /** The spec document's data. */
+  readonly spec: Spec;
+  /** The document's binding, if it has one. */
+  readonly binding?: Binding;
+  /** Plan an update of this endpoint instead of a create: an unbound spec adopting its namesake. */
+  readonly adopt?: string;
+  /** Endpoints already listed for another document of the same deploy, so the service is listed once. */
+  readonly listed?: readonly EndpointSummary[];
+  readonly call?: CallOptions;
+}
+
+/** What the plan is measured against. */
+export type PlanTarget =
+  | { readonly kind: 'bound'; readonly binding: Binding }
+  | { readonly kind: 'unbound' }
+  /** The bound endpoint was deleted elsewhere; the plan creates anew. */
+  | { readonly kind: 'missing'; readonly binding: Binding }
+  | { readonly kind: 'adopted'; readonly endpointId: string };
+
+export type PlanDeployResult =
+  | {
+      readonly ok: true;
+      readonly plan: DeploymentPlan;
+      readonly target: PlanTarget;
+      /** Live endpoints with the spec's name that it is not bound to; only looked for when the plan is a create. */
+      readonly namesakes: readonly EndpointSummary[];
+      /** Every endpoint listed before a create, so a lost create answer is never confused with an older one. */
+      readonly listed?: readonly EndpointSummary[];
+    }
+  | { readonly ok: false; readonly message: string; readonly notFound: boolean };
+
+export async function planDeploy(input: PlanDeployInput): Promise<PlanDeployResult> {
+  const { client, spec, binding, adopt } = input;
+  const call = input.call ?? {};
+  try {
+    if (adopt !== undefined) {
+      const live = await client.serverless.get(adopt, call);
+      return { ok: true, plan: planDeployment(spec, live), target: { kind: 'adopted', endpointId: adopt }, namesakes: [] };
+    }
+    let target: PlanTarget = { kind: 'unbound' };
+    if (binding) {
+      const check = await repairBinding(client, binding, call);
+      if (check.status === 'error') return failed(client, check.error, `cannot read endpoint ${binding.endpointId}: `);
+      if (check.status === 'bound')
+        return { ok: true, plan: planDeployment(spec, check.endpoint), target: { kind: 'bound', binding }, namesakes: [] };
+      target = { kind: 'missing', binding };
+    }
+    const listed = input.listed ?? (await client.serverless.list(call)).map((e) => ({ id: e.id, name: e.name }));
+    const namesakes = listed.filter((e) => e.name === spec.name);
+    const plan = planDeployment(spec, undefined);
+    return { ok: true, plan: namesakes.length > 0 ? withNote(plan, namesakeNote(spec.name, namesakes)) : plan, target, namesakes, listed };
+  } catch (error) {
+    return failed(client, error);
+  }
+}
+
+/** The words every front-end shows for a create next to namesakes. */
+export function namesakeNote(name: unknown, namesakes: readonly EndpointSummary[]): string {
+  const ids = namesakes.map((e) => e.id).join(', ');
+  const existing = namesakes.length === 1 ? 'an endpoint named' : `${namesakes.length} endpoints named`;
+  return `${existing} ${JSON.stringify(name)} already exist${namesakes.length === 1 ? 's' : ''} (${ids}) but this spec is not bound to ${namesakes.length === 1 ? 'it' : 'them'}; deploying creates another one`;
+}
+
+function withNote(plan: DeploymentPlan, note: string): DeploymentPlan {
+  return { ...plan, notes: [...plan.notes, note] };
+}
+
+function failed(client: ApiClient, error: unknown, context = ''): PlanDeployResult {
+  const message = context + client.redact(error instanceof Error ? error.message : String(error));
+  return { ok: false, message, notFound: error instanceof ApiError && error.notFound };
+}
+
+/** What a front-end without a person to ask does about namesakes, from its flags. */
+export type NamesakePolicy = 'refuse' | 'adopt' | 'create-new';
+
+export type NamesakeDecision =
+  | { readonly action: 'proceed' }
+  | { readonly action: 'adopt'; readonly endpointId: string }
+  | { readonly action: 'refuse'; readonly reason: string };
+
+/** Refuse unless told: adopting needs exactly one namesake to be unambiguous. */
+export function decideNamesakes(namesakes: readonly EndpointSummary[], policy: NamesakePolicy): NamesakeDecision {
+  if (namesakes.length === 0 || policy === 'create-new') return { action: 'proceed' };
+  const ids = namesakes.map((e) => e.id).join(', ');
+  if (policy === 'adopt') {
+    if (namesakes.length === 1) return { action: 'adopt', endpointId: namesakes[0].id };
+    return { action: 'refuse', reason: `${namesakes.length} endpoints carry this name (${ids}); bind the spec to the one it describes` };
+  }
+  return { action: 'refuse', reason: `an endpoint with this name already exists (${ids}) and the spec is not bound to it` };
+}

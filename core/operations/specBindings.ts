@@ -1,0 +1,60 @@
+/**
+ * Where a spec file's bindings live and how one is recorded, shared by deploy, adopt and bind so a
+ * binding is written the same way whichever use case makes it.
+ */
+import type { Endpoint } from '../api';
+import {
+  findWorkspaceRoot,
+  getBinding,
+  readBindings,
+  specKey,
+  updateBindings,
+  withBinding,
+  withoutBinding,
+  type Binding,
+} from '../deploy/bindings';
+
+/** A spec file's place in its workspace: the root whose `.endpoint-studio/` holds its bindings, and its key there. */
+export interface SpecLocation {
+  readonly root: string;
+  readonly key: string;
+}
+
+/** One document of a spec file. */
+export interface SpecDocumentRef extends SpecLocation {
+  readonly documentIndex: number;
+}
+
+export type SpecBindingsResult =
+  | { readonly ok: true; readonly location: SpecLocation; binding(documentIndex: number): Binding | undefined }
+  | { readonly ok: false; readonly location?: SpecLocation; readonly error: string };
+
+/** `root` is the editor's workspace folder; without it, the nearest folder with `.endpoint-studio/` or `.git`. */
+export function readSpecBindings(specPath: string, root: string = findWorkspaceRoot(specPath)): SpecBindingsResult {
+  let location: SpecLocation;
+  try {
+    location = { root, key: specKey(root, specPath) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  const read = readBindings(root);
+  if (!read.ok) return { ok: false, location, error: read.error };
+  const { store } = read;
+  return { ok: true, location, binding: (documentIndex) => getBinding(store, location.key, documentIndex) };
+}
+
+export type SaveBindingResult = { readonly saved: true; readonly path: string } | { readonly saved: false; readonly error: string };
+
+/** Records that the document deploys to `endpoint`, so the next deploy updates it. */
+export function saveBinding(ref: SpecDocumentRef, endpoint: Pick<Endpoint, 'id' | 'name'>, now: Date = new Date()): SaveBindingResult {
+  const written = updateBindings(ref.root, (store) =>
+    withBinding(store, ref.key, ref.documentIndex, { endpointId: endpoint.id, endpointName: endpoint.name, deployedAt: now.toISOString() }),
+  );
+  return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
+}
+
+/** Forgets the document's binding (its endpoint was deleted elsewhere). */
+export function forgetBinding(ref: SpecDocumentRef): SaveBindingResult {
+  const written = updateBindings(ref.root, (store) => withoutBinding(store, ref.key, ref.documentIndex));
+  return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
+}
