@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { validateAgainstSchema } from '../../../core/endpointSpec/schemaValidation';
-import { generateValidators, OUTPUT } from '../../../scripts/generate-validators.mjs';
 
-test('the validators in the working tree are the ones the schemas compile to now', () => {
+test('the validators in the working tree are the ones the schemas compile to now', async () => {
+  // The generator is an ES module script; a CommonJS test file can only load it dynamically.
+  const { generateValidators, OUTPUT } = await import('../../../scripts/generate-validators.mjs');
   assert.ok(OUTPUT.endsWith(join('core', 'endpointSpec', 'generated', 'validators.js')));
   const onDisk = readFileSync(OUTPUT, 'utf8').split('\n');
   // Compared in memory: nothing here (nor the build) writes the file, so a stale one cannot pass.
