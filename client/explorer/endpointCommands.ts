@@ -37,7 +37,10 @@ export function registerEndpointCommands(
 ): vscode.Disposable {
   const context: EndpointCommandContext = { session, tree, view, log };
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('endpointStudio.endpoints.refresh', (node?: EndpointNode) => refresh(tree, node)),
+    // The title bar's Refresh reads the whole list: VS Code passes the focused row to view-title commands, so
+    // refreshing one row (workers, releases, a retry) has its own command.
+    vscode.commands.registerCommand('endpointStudio.endpoints.refresh', () => tree.refresh()),
+    vscode.commands.registerCommand('endpointStudio.endpoints.refreshNode', (node?: EndpointNode) => refresh(tree, node)),
     vscode.commands.registerCommand('endpointStudio.endpoints.filter', () => filter(tree)),
     vscode.commands.registerCommand('endpointStudio.endpoints.clearFilter', () => {
       tree.setFilter('');

@@ -353,7 +353,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       if (wasAbandoned(error, signal)) return [];
       const what = node.group === 'workers' ? 'workers' : 'releases';
       this.session.reportError(`Listing the ${what} of ${endpoint.name}`, error);
-      const retry: vscode.Command = { command: 'endpointStudio.endpoints.refresh', title: 'Retry', arguments: [node] };
+      const retry: vscode.Command = { command: 'endpointStudio.endpoints.refreshNode', title: 'Retry', arguments: [node] };
       return [
         {
           kind: 'message',

@@ -278,10 +278,11 @@ describe('signed in, against the emulator', () => {
     // An empty account: every endpoint goes (tests that need theirs create them again).
     for (const endpoint of await api.serverless.list()) await api.serverless.delete(endpoint.id);
     await openExplorer(workbench);
-    await paneAction(workbench, 'Endpoints', 'Refresh Endpoints');
-    const welcome = viewPane(workbench, 'Endpoints').locator('.welcome-view-content');
+    await refreshEndpoints(workbench);
+    // The view says "Reading endpoints…" first; the empty state replaces it.
+    const welcome = viewPane(workbench, 'Endpoints').locator('.welcome-view-content', { hasText: 'no endpoints yet' });
     await welcome.getByRole('button', { name: 'New Endpoint Spec' }).waitFor();
-    assert.match(await welcome.innerText(), /no endpoints yet/);
+    assert.match(await welcome.innerText(), /This account has no endpoints yet\. Write a spec, then deploy it/);
   });
 
   async function faultsLeft(): Promise<number> {
