@@ -10,7 +10,10 @@ const SERVICE_VARIABLES = new Set(['ENDPOINT_STUDIO_API_KEY', 'RUNPOD_API_KEY', 
 
 export function serverEnvironment(context: vscode.ExtensionContext, profile: ResolvedProfile | undefined): NodeJS.ProcessEnv {
   // Signed out or untrusted (the session then has no profile): the server may use its cache, nothing else.
+  // The language client merges this over the editor's own environment, so leaving a variable out would let
+  // the editor's value through: each is set, blank when there is no profile (blank reads as unset).
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SERVICE_VARIABLES.has(name)));
+  for (const name of SERVICE_VARIABLES) env[name] = '';
   env.ENDPOINT_STUDIO_CACHE_DIR = context.globalStorageUri.fsPath;
   if (profile) {
     env.ENDPOINT_STUDIO_API_URL = profile.apiUrl;
