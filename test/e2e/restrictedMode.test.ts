@@ -11,7 +11,7 @@ import { losingProxy, type LosingProxy } from '../core/api/support';
 import { extensionLog, runningLanguageServerEnvironment } from './support/editorProcesses';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
 import { showEndpointStudio, viewPane } from './support/views';
-import { PROFILE_STATUS_ITEM, type Workbench } from './support/workbench';
+import { PROFILE_STATUS_ITEM, waitUntil, type Workbench } from './support/workbench';
 
 let emulator: RunningEmulator;
 let service: LosingProxy;
@@ -48,7 +48,13 @@ async function profileStatus(workbench: Workbench): Promise<string> {
 editorTest('the workspace opens in Restricted Mode, signed out although a key is in the environment', async (workbench, session) => {
   await workbench.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor();
   assert.equal(await profileStatus(workbench), 'Endpoint Studio: signed out');
-  assert.match(extensionLog(session.server), /activating; .*workspace untrusted \(nothing is sent to the service\)/);
+  // The channel reaches its log file a moment after the line is written.
+  const activation = /activating; .*workspace untrusted \(nothing is sent to the service\)/;
+  await waitUntil(
+    () => activation.test(extensionLog(session.server)),
+    'the activation line in the extension log',
+    () => extensionLog(session.server),
+  );
   await showEndpointStudio(workbench);
   await viewPane(workbench, 'Endpoints').locator('.welcome-view-content', { hasText: 'This workspace is not trusted' }).waitFor();
   assert.deepEqual(received(), [], 'the service received nothing');
