@@ -3,7 +3,7 @@
  * ask, render and report; what is checked, planned, applied and bound is decided here. No `vscode`,
  * no stdout, no prompts: progress and confirmation arrive through callbacks, results as values.
  */
-export { checkSpec, fetchLiveCatalog, hasErrors } from './checkSpec';
+export { checkSpec, fetchCatalogData, fetchLiveCatalog, hasErrors } from './checkSpec';
 export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult } from './checkSpec';
 export { decideNamesakes, namesakeNote, planDeploy } from './planDeploy';
 export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';

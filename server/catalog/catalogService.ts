@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../core/util/atomicWrite';
 import type { ApiClient } from '../../core/api';
 import { Catalog, type CatalogData } from '../../core/endpointSpec/catalog/catalog';
-import { catalogDataFromApi } from '../../core/endpointSpec/catalog/fromApi';
+import { fetchCatalogData } from '../../core/operations/checkSpec';
 import { createBodyPropertyPaths } from '../../core/endpointSpec/liveSchema';
 import type { CatalogStatus } from '../../core/protocol';
 
@@ -97,20 +97,12 @@ export class CatalogService {
   private async fetchAll(client: ApiClient): Promise<CatalogStatus> {
     const controller = new AbortController();
     const call = { timeoutMs: this.options.requestTimeoutMs, signal: controller.signal };
-    // Account lists may be refused (a scoped key): the catalog is still useful without them.
-    const optional = <T>(request: Promise<T>): Promise<T | undefined> => request.catch(() => undefined);
     try {
-      const [gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries, openApi] = await Promise.all([
-        client.catalog.gpus(call),
-        client.catalog.cpus(call),
-        client.catalog.dataCenters(call),
-        client.catalog.templates(call),
-        optional(client.templates.list(call)),
-        optional(client.networkVolumes.list(call)),
-        optional(client.registries.list(call)),
-        this.options.fetchOpenApi ? optional(this.options.fetchOpenApi(controller.signal)) : Promise.resolve(undefined),
+      const [data, openApi] = await Promise.all([
+        fetchCatalogData(client, call),
+        // The served schema is optional: without it the checks use the bundled one.
+        this.options.fetchOpenApi ? this.options.fetchOpenApi(controller.signal).catch(() => undefined) : Promise.resolve(undefined),
       ]);
-      const data = catalogDataFromApi({ gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries });
       const properties = openApi ? createBodyPropertyPaths(openApi) : undefined;
       this.apply(data, new Date().toISOString(), 'live', properties && properties.size > 0 ? properties : undefined);
       this.lastError = undefined;
