@@ -175,9 +175,12 @@ export class BenchLspClient {
   }
 
   async stop(): Promise<void> {
+    const exited = new Promise((r) => this.child.once('exit', r));
     try {
       await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
       await this.connection.sendNotification('exit');
+      // A server run with --cpu-prof writes its profile as it exits: let it, rather than kill it first.
+      if (this.child.exitCode === null) await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
     } catch {
       // Already gone; the kill below makes sure.
     }

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { activationInCodeServer, clientBundleLoad } from './activation';
 import { assertFixtures, multiDocumentCase, typicalCase, typicalSpec, type EditCase } from './fixtures';
 import { percentile, type BenchLspClient } from './lsp';
 import {
@@ -57,6 +58,17 @@ const only = (() => {
   const at = process.argv.indexOf('--only');
   return at >= 0 ? (process.argv[at + 1] ?? '').split(',').filter(Boolean) : [];
 })();
+
+/**
+ * `npm run bench -- --only typing --profile DIR`: the floor and our server write V8 CPU profiles of the typing
+ * regime into DIR (open them in Chrome DevTools). The profiler's own sampling adds CPU, so figures of such a run
+ * are for finding where time goes, not for the targets.
+ */
+const profileDir = (() => {
+  const at = process.argv.indexOf('--profile');
+  return at >= 0 ? process.argv[at + 1] : undefined;
+})();
+const profileArgs = (name: string): string[] => (profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, name)] : []);
 
 async function section(name: string, body: () => Promise<void> | void): Promise<void> {
   if (only.length > 0 && !only.some((part) => name.includes(part))) return;
@@ -185,8 +197,8 @@ async function main(): Promise<void> {
   await section('typing: CPU per edit (floor, ours, YLS)', async () => {
     const floorBundle = buildFloorServer();
     const servers: [string, () => Promise<BenchLspClient>][] = [
-      ['floor', () => startFloorServer(floorBundle)],
-      ['ours', () => startOurServer(emptyCache, {}, { typing: true })],
+      ['floor', () => startFloorServer(floorBundle, profileArgs('floor'))],
+      ['ours', () => startOurServer(emptyCache, {}, { typing: true, nodeArgs: profileArgs('ours') })],
       ['YLS', startYls],
     ];
     const measured: Record<string, Record<string, TypingCpu>> = {};
@@ -321,6 +333,20 @@ async function main(): Promise<void> {
     row('start', 'spawn → initialize response, median of the next 5', ms(median), '≤ 150 ms', median <= 150);
     results.size = { bundles: sizes, totalBundles: total, vsix: vsixBytes };
     results.start = { first, runs: times, median };
+  });
+
+  await section('activation (code-server)', async () => {
+    const load = clientBundleLoad(5);
+    row('activation', 'require(dist/client.js) in Node, `vscode` stood in, median of 5', ms(percentile(load, 50)));
+    const runs = await activationInCodeServer(4);
+    const median = (pick: (a: (typeof runs)[number]) => number) => percentile(runs.map(pick), 50);
+    row(
+      'activation',
+      `code-server: activation starts → activate() entered (bundle load), median of ${runs.length}`,
+      ms(median((a) => a.loadMs)),
+    );
+    row('activation', 'code-server: activate() → language server running, median', ms(median((a) => a.activateMs)));
+    results.activation = { bundleLoadMs: load, codeServer: runs };
   });
 
   await section('emulator', async () => {

@@ -7,16 +7,8 @@
  */
 import { BUCKET_SIZES } from '../core/billing/buckets';
 import { formatAmount } from '../core/billing/format';
-import {
-  checkBillingRequest,
-  fetchBilling,
-  KINDS,
-  type BillingFilter,
-  type BillingKind,
-  type BillingRequest,
-  type BillingRequestInput,
-  type BillingResponse,
-} from '../core/billing/query';
+import { KINDS, type BillingFilter, type BillingKind, type BillingRequest, type BillingResponse } from '../core/billing/query';
+import { billingRequestOf, queryBilling, type QueryBillingInput } from '../core/operations';
 import { readCommandLine, usageError } from './args';
 import { serviceClient, type ServiceIo } from './service';
 
@@ -49,7 +41,7 @@ const FIELD_FLAGS = {
   'pod-id': 'podId',
   'endpoint-id': 'endpointId',
   'gpu-id': 'gpuId',
-} as const satisfies Record<string, keyof BillingRequestInput>;
+} as const satisfies Record<string, keyof QueryBillingInput>;
 
 type FieldFlag = keyof typeof FIELD_FLAGS;
 
@@ -79,14 +71,12 @@ export async function runBilling(args: string[], io: BillingIo): Promise<number>
   if (typeof options === 'number') return options;
   const client = serviceClient('billing', io);
   if (typeof client === 'number') return client;
-  let response: BillingResponse;
-  try {
-    response = await fetchBilling(client, options.request);
-  } catch (error) {
-    io.err(`endpoint-studio billing: billing failed: ${client.redact(error instanceof Error ? error.message : String(error))}`);
-    return 1;
+  const result = await queryBilling(client, options.request);
+  if (!result.ok) {
+    io.err(`endpoint-studio billing: billing failed: ${result.message}`);
+    return result.reason === 'invalid' ? 2 : 1;
   }
-  io.out(options.output === 'json' ? `${JSON.stringify(response, null, 2)}\n` : renderTable(options.request, response));
+  io.out(options.output === 'json' ? `${JSON.stringify(result.response, null, 2)}\n` : renderTable(result.request, result.response));
   return 0;
 }
 
@@ -110,15 +100,15 @@ function billingOptions(args: string[], io: BillingIo): BillingOptions | number 
   if (output !== 'table' && output !== 'json') return usageError(COMMAND_LINE, io, `--output takes table or json; got: ${output}`);
   const input = requestInput(kind, sub, line.values);
   if (typeof input === 'string') return usageError(COMMAND_LINE, io, input);
-  const checked = checkBillingRequest(input);
-  if ('error' in checked) return usageError(COMMAND_LINE, io, checked.error);
+  const checked = billingRequestOf(input);
+  if (!checked.ok) return usageError(COMMAND_LINE, io, checked.message);
   return { request: checked.request, output };
 }
 
 /** The request the flags ask for, or which flag this kind of billing does not take. */
-function requestInput(kind: BillingKind, sub: string, values: Partial<Record<FieldFlag, string>>): BillingRequestInput | string {
+function requestInput(kind: BillingKind, sub: string, values: Partial<Record<FieldFlag, string>>): QueryBillingInput | string {
   const info = KINDS[kind];
-  const input: BillingRequestInput = { kind };
+  const input: { -readonly [K in keyof QueryBillingInput]: QueryBillingInput[K] } = { kind };
   for (const flag of Object.keys(FIELD_FLAGS) as FieldFlag[]) {
     const value = values[flag];
     if (value === undefined) continue;

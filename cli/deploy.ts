@@ -8,24 +8,15 @@
 import { createInterface } from 'node:readline/promises';
 import type { ApplyFailure, ApplyResult } from '../core/deploy/apply';
 import type { Spec } from '../core/deploy/effective';
-import { renderPlan, type DeploymentPlan } from '../core/deploy/plan';
 import { renderChange } from '../core/deploy/render';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
-import {
-  applyDeploy,
-  bindSpec,
-  checkSpec,
-  decideNamesakes,
-  needsApplying,
-  planDeploy,
-  pullSpec,
-  readSpecBindings,
-  type NamesakePolicy,
-} from '../core/operations';
+import { applyDeploy, bindSpec, checkSpec, needsApplying, pullSpec, readSpecBindings, type NamesakePolicy } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { readCommandLine, usageError } from './args';
-import { prepare, type PlannedDocument, type Prepared } from './deployPrepare';
+import { adoptNamesakes, heading, plansAsText, prepare, type PlannedDocument, type Prepared } from './deployPrepare';
+import { isPlanFormat, planFiles } from './plan';
+import { expandInputs } from './validate';
 import { readSpecFile } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
 
@@ -35,12 +26,15 @@ export interface DeployIo extends ServiceIo {
 }
 
 export const DEPLOY_HELP = `Usage:
-  endpoint-studio plan [--format text|json] [--document N] [--catalog FILE] [--adopt] <spec>
+  endpoint-studio plan [--format text|json|markdown] [--document N] [--catalog FILE] [--adopt] <specs...>
   endpoint-studio deploy [--yes] [--document N] [--catalog FILE] [--adopt | --create-new] <spec>
   endpoint-studio pull [--format yaml|json] <endpointId>
   endpoint-studio bind [--document N] <spec> <endpointId>
 
-plan    shows what a deploy would do: create, the fields an update changes, or nothing.
+plan    shows what a deploy would do: create, the fields an update changes, or nothing,
+        for every spec file, folder or glob given. --format markdown writes a section per
+        document (for a pull request's job summary); json one array, one entry per document
+        or per file that could not be planned.
 deploy  validates, plans, asks (or takes --yes), applies, reads the endpoint back and checks
         it, and records the endpoint in .endpoint-studio/deployments.json (commit it).
 pull    prints a live endpoint's configuration as a spec.
@@ -79,6 +73,8 @@ function commandLine(command: DeployCommand) {
 interface Options {
   /** The spec file (plan, deploy, bind) or the endpoint id (pull). */
   readonly file: string;
+  /** Every file, folder or glob given (plan). */
+  readonly inputs: readonly string[];
   /** The endpoint id of `bind`. */
   readonly endpointId?: string;
   readonly format?: string;
@@ -127,10 +123,12 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
   const { positionals } = line;
   const wanted = command === 'bind' ? 2 : 1;
   if (positionals.length < wanted) return usageError(spec, io, neededArguments(command));
-  if (positionals.length > wanted)
+  // plan takes every file, folder or glob given; the others one thing at a time.
+  if (positionals.length > wanted && command !== 'plan')
     return usageError(spec, io, command === 'bind' ? 'one spec and one endpoint id, please' : 'one at a time, please');
   return {
     file: positionals[0],
+    inputs: positionals,
     endpointId: positionals.at(1),
     format,
     document: document === undefined ? undefined : Number(document),
@@ -149,22 +147,19 @@ function neededArguments(command: DeployCommand): string {
 export async function runPlan(args: string[], io: DeployIo): Promise<number> {
   const options = parseOptions('plan', args, io);
   if (typeof options === 'number') return options;
-  if (options.format !== undefined && options.format !== 'text' && options.format !== 'json')
-    return usageError(commandLine('plan'), io, `--format takes text or json; got: ${options.format}`);
-  const prepared = await prepare('plan', options, io);
-  if (typeof prepared === 'number') return prepared;
-  // Without --adopt the plan shows the namesake note and leaves the choice to deploy.
-  const adopted = options.namesakes === 'adopt' ? await adoptNamesakes(prepared, 'plan', 'adopt', io) : undefined;
-  io.out(options.format === 'json' ? plansAsJson(prepared) : plansAsText(prepared));
-  if (adopted !== undefined) return adopted;
-  return prepared.planned.some((p) => p.planned.plan.kind === 'refused') ? 1 : 0;
+  const format = options.format ?? 'text';
+  if (!isPlanFormat(format)) return usageError(commandLine('plan'), io, `--format takes text, json or markdown; got: ${format}`);
+  const files = await expandInputs(options.inputs, io);
+  if (files === undefined) return 2;
+  if (options.document !== undefined && files.length > 1) return usageError(commandLine('plan'), io, '--document needs a single spec file');
+  return planFiles({ ...options, format, files }, io);
 }
 
 export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   const options = parseOptions('deploy', args, io);
   if (typeof options === 'number') return options;
   const prepared = await prepare('deploy', options, io);
-  if (typeof prepared === 'number') return prepared;
+  if ('exitCode' in prepared) return prepared.exitCode;
   const adopted = await adoptNamesakes(prepared, 'deploy', options.namesakes, io);
   io.out(plansAsText(prepared));
   if (adopted !== undefined) return adopted;
@@ -248,66 +243,6 @@ export async function terminalConfirm(question: string): Promise<boolean> {
   } finally {
     prompt.close();
   }
-}
-
-/**
- * Applies the namesake policy to every planned create: refuses (exit 1, naming the endpoints, before
- * anything is sent), or replans an adopted document as an update of its namesake. Undefined to go on;
- * either way the caller prints the plans as they now stand.
- */
-async function adoptNamesakes(
-  prepared: Prepared,
-  command: 'plan' | 'deploy',
-  policy: NamesakePolicy,
-  io: DeployIo,
-): Promise<number | undefined> {
-  for (const [position, item] of prepared.planned.entries()) {
-    const decision = decideNamesakes(item.planned.namesakes, policy);
-    if (decision.action === 'proceed') continue;
-    if (decision.action === 'refuse') {
-      io.err(`endpoint-studio ${command}: ${heading(prepared, item)}${decision.reason}; nothing was sent`);
-      const ids = item.planned.namesakes.map((e) => e.id);
-      io.err(
-        ids.length === 1
-          ? `  --adopt to update ${ids[0]} to the spec and bind it, --create-new to create another, or endpoint-studio bind ${prepared.file} ${ids[0]}`
-          : `  endpoint-studio bind ${prepared.file} <one of ${ids.join(', ')}>, or --create-new to create another`,
-      );
-      return 1;
-    }
-    const adopted = await planDeploy({ client: prepared.client, spec: item.document.data as Spec, adopt: decision.endpointId });
-    if (!adopted.ok) {
-      io.err(`endpoint-studio ${command}: cannot adopt endpoint ${decision.endpointId}: ${adopted.message}`);
-      return 1;
-    }
-    io.err(`endpoint-studio ${command}: ${heading(prepared, item)}adopting endpoint ${decision.endpointId}: the spec will be bound to it`);
-    prepared.planned[position] = { ...item, planned: adopted };
-  }
-  return undefined;
-}
-
-const heading = (prepared: Prepared, item: PlannedDocument): string =>
-  prepared.planned.length > 1 || item.index > 0 ? `${prepared.key} (document ${item.index}): ` : '';
-
-function plansAsText(prepared: Prepared): string {
-  return prepared.planned
-    .map((item) => `${heading(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}`)
-    .join('');
-}
-
-function plansAsJson(prepared: Prepared): string {
-  const entries = prepared.planned.map(({ index, planned }) => ({
-    file: prepared.key,
-    document: index,
-    ...withoutSpec(planned.plan),
-    ...(planned.namesakes.length > 0 ? { namesakes: planned.namesakes } : {}),
-    ...(planned.target.kind === 'adopted' ? { adopts: planned.target.endpointId } : {}),
-  }));
-  return `${JSON.stringify(entries, null, 2)}\n`;
-}
-
-function withoutSpec(plan: DeploymentPlan): Record<string, unknown> {
-  const { spec: _spec, ...rest } = plan;
-  return rest;
 }
 
 /** Undefined when the person said yes; otherwise exit status 3, after saying why nothing was applied. */

@@ -1,7 +1,7 @@
 /**
  * What `plan` and `deploy` share before anything changes: read the spec, check it (the operations
- * layer's `checkSpec`), find each document's binding and plan it (`planDeploy`), saying on stderr
- * what a person should know. Nothing is sent to the service for a spec with errors.
+ * layer's `checkSpec`), find each document's binding and plan it (`planDeploy`), apply the namesake
+ * policy, saying on stderr what a person should know. Nothing is sent to the service for a spec with errors.
  */
 import type { ApiClient } from '../core/api';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
@@ -9,16 +9,19 @@ import type { Spec } from '../core/deploy/effective';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { SpecDocument } from '../core/endpointSpec/tree';
+import { renderPlan } from '../core/deploy/plan';
 import {
   checkSpec,
+  decideNamesakes,
   planDeploy,
   readSpecBindings,
   type CheckedDocument,
   type EndpointSummary,
+  type NamesakePolicy,
   type PlanDeployResult,
 } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
-import { diagnosticLine, loadCatalogOption, readSpecFile, type CliIo } from './inputs';
+import { diagnosticLine, loadCatalogOption, readSpecFileResult, unreadableLine, type CliIo, type UnreadableCode } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
 
 export interface PrepareOptions {
@@ -47,22 +50,61 @@ export interface Prepared {
   readonly prices?: Catalog;
 }
 
-/** Read, check, find the bindings, plan; or the exit status after saying why not. */
-export async function prepare(command: string, options: PrepareOptions, io: ServiceIo): Promise<Prepared | number> {
-  const { file } = options;
-  const catalog = loadCatalogOption(options.catalogPath, command, io);
-  if (catalog === false) return 2;
-  const text = await readSpecFile(file, command, io);
-  if (text === undefined) return 2;
-  const wanted = await wantedDocuments(command, options, text, catalog, io);
-  if (typeof wanted === 'number') return wanted;
+/** Why a file was not planned, said on stderr already; JSON and Markdown plans show it as an entry of its own. */
+export interface PrepareFailure {
+  readonly exitCode: 1 | 2;
+  readonly code:
+    'catalog-unreadable' | UnreadableCode | 'spec-invalid' | 'no-spec' | 'no-document' | 'no-api-key' | 'bindings-unreadable' | 'api-error';
+  readonly message: string;
+  readonly diagnostics?: readonly SpecDiagnostic[];
+}
 
-  const client = serviceClient(command, io, { announceRateLimits: true });
-  if (typeof client === 'number') return client;
+const failure = (
+  exitCode: 1 | 2,
+  code: PrepareFailure['code'],
+  message: string,
+  diagnostics?: readonly SpecDiagnostic[],
+): PrepareFailure => ({
+  exitCode,
+  code,
+  message,
+  ...(diagnostics ? { diagnostics } : {}),
+});
+
+/** The io, keeping its last stderr line: a shared helper's message becomes the failure's. */
+function remembering(io: ServiceIo): ServiceIo & { last: string } {
+  const kept = {
+    ...io,
+    last: '',
+    err: (line: string) => {
+      kept.last = line;
+      io.err(line);
+    },
+  };
+  return kept;
+}
+
+/** Read, check, find the bindings, plan; or why not, after saying it on stderr. */
+export async function prepare(command: string, options: PrepareOptions, io: ServiceIo): Promise<Prepared | PrepareFailure> {
+  const { file } = options;
+  const said = remembering(io);
+  const catalog = loadCatalogOption(options.catalogPath, command, said);
+  if (catalog === false) return failure(2, 'catalog-unreadable', said.last);
+  const read = await readSpecFileResult(file);
+  if (!('text' in read)) {
+    io.err(unreadableLine(command, file, read.reason));
+    return failure(2, read.code, `cannot read ${file}: ${read.reason}`);
+  }
+  const { text } = read;
+  const wanted = await wantedDocuments(command, options, text, catalog, io);
+  if (!Array.isArray(wanted)) return wanted;
+
+  const client = serviceClient(command, said, { announceRateLimits: true });
+  if (typeof client === 'number') return failure(2, 'no-api-key', said.last);
   const bindings = readSpecBindings(file);
   if (!bindings.ok) {
     io.err(`endpoint-studio ${command}: ${bindings.error}`);
-    return 1;
+    return failure(1, 'bindings-unreadable', bindings.error);
   }
   const { root, key } = bindings.location;
   const planned: PlannedDocument[] = [];
@@ -76,7 +118,7 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
     });
     if (!result.ok) {
       io.err(`endpoint-studio ${command}: ${result.message}`);
-      return 1;
+      return failure(1, 'api-error', result.message);
     }
     if (result.target.kind === 'missing')
       io.err(
@@ -88,14 +130,14 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   return { file, text, root, key, client, planned, prices: catalog ?? (await readPriceCatalog(client)) };
 }
 
-/** The documents to plan, their problems printed; or the exit status when there is none or one has errors. */
+/** The documents to plan, their problems printed; or why not when there is none or one has errors. */
 async function wantedDocuments(
   command: string,
   options: PrepareOptions,
   text: string,
   catalog: Catalog | undefined,
   io: CliIo,
-): Promise<CheckedDocument[] | number> {
+): Promise<CheckedDocument[] | PrepareFailure> {
   const checked = await checkSpec({
     text,
     format: specFormatOf(options.file),
@@ -109,21 +151,70 @@ async function wantedDocuments(
   return wanted;
 }
 
-function nothingToPlan(command: string, options: PrepareOptions, diagnostics: readonly SpecDiagnostic[], io: CliIo): number {
+function nothingToPlan(command: string, options: PrepareOptions, diagnostics: readonly SpecDiagnostic[], io: CliIo): PrepareFailure {
   if (options.document !== undefined) {
     io.err(`endpoint-studio ${command}: ${options.file} has no document ${options.document}`);
-    return 2;
+    return failure(2, 'no-document', `${options.file} has no document ${options.document}`);
   }
   // Text that could not be read as a spec at all (a syntax error, nesting too deep) says why.
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) return refuseErrors(command, options.file, errors, io);
   io.err(`endpoint-studio ${command}: ${options.file} holds no spec`);
-  return 1;
+  return failure(1, 'no-spec', `${options.file} holds no spec`);
 }
 
 /** Prints the problems (errors and any warnings next to them) and refuses the spec: exit status 1. */
-function refuseErrors(command: string, file: string, diagnostics: readonly SpecDiagnostic[], io: CliIo): 1 {
+function refuseErrors(command: string, file: string, diagnostics: readonly SpecDiagnostic[], io: CliIo): PrepareFailure {
   io.err(diagnostics.map((d) => diagnosticLine(file, d)).join('\n'));
   io.err(`endpoint-studio ${command}: ${file} has errors; fix them first (nothing was sent)`);
-  return 1;
+  return failure(1, 'spec-invalid', `${file} has errors; fix them first (nothing was sent)`, diagnostics);
+}
+
+/**
+ * Applies the namesake policy to every planned create: refuses (exit 1, naming the endpoints, before
+ * anything is sent), or replans an adopted document as an update of its namesake. Undefined to go on;
+ * either way the caller prints the plans as they now stand.
+ */
+export async function adoptNamesakes(
+  prepared: Prepared,
+  command: 'plan' | 'deploy',
+  policy: NamesakePolicy,
+  io: CliIo,
+): Promise<number | undefined> {
+  for (const [position, item] of prepared.planned.entries()) {
+    const decision = decideNamesakes(item.planned.namesakes, policy);
+    if (decision.action === 'proceed') continue;
+    if (decision.action === 'refuse') {
+      io.err(`endpoint-studio ${command}: ${heading(prepared, item)}${decision.reason}; nothing was sent`);
+      const ids = item.planned.namesakes.map((e) => e.id);
+      io.err(
+        ids.length === 1
+          ? `  --adopt to update ${ids[0]} to the spec and bind it, --create-new to create another, or endpoint-studio bind ${prepared.file} ${ids[0]}`
+          : `  endpoint-studio bind ${prepared.file} <one of ${ids.join(', ')}>, or --create-new to create another`,
+      );
+      return 1;
+    }
+    const adopted = await planDeploy({ client: prepared.client, spec: item.document.data as Spec, adopt: decision.endpointId });
+    if (!adopted.ok) {
+      io.err(`endpoint-studio ${command}: cannot adopt endpoint ${decision.endpointId}: ${adopted.message}`);
+      return 1;
+    }
+    io.err(`endpoint-studio ${command}: ${heading(prepared, item)}adopting endpoint ${decision.endpointId}: the spec will be bound to it`);
+    prepared.planned[position] = { ...item, planned: adopted };
+  }
+  return undefined;
+}
+
+/** `key (document N): ` before a plan or message, when the file has more than one document (or `always`, for many files). */
+export const heading = (prepared: Prepared, item: PlannedDocument, always = false): string =>
+  always || prepared.planned.length > 1 || item.index > 0 ? `${documentTitle(prepared, item)}: ` : '';
+
+/** `specs/a.endpoint.yaml`, or `specs/a.endpoint.yaml (document 1)` for a document of a multi-document file. */
+export const documentTitle = (prepared: Prepared, item: PlannedDocument): string =>
+  prepared.planned.length > 1 || item.index > 0 ? `${prepared.key} (document ${item.index})` : prepared.key;
+
+export function plansAsText(prepared: Prepared, always = false): string {
+  return prepared.planned
+    .map((item) => `${heading(prepared, item, always)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}`)
+    .join('');
 }

@@ -1,7 +1,7 @@
 /** What every CLI command reads the same way: spec files, the --catalog snapshot, diagnostic lines. */
 import { readFile, stat } from 'node:fs/promises';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
-import { loadCatalogFile } from '../core/endpointSpec/catalog/load';
+import { readCatalogSnapshot, type ReadSnapshot } from '../core/catalog/snapshot';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 
 export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
@@ -11,25 +11,47 @@ export interface CliIo {
   err(text: string): void;
 }
 
-/** The file's text, or undefined after saying why it cannot be read (the caller exits 2). */
-export async function readSpecFile(file: string, command: string, io: CliIo): Promise<string | undefined> {
+/** Why a file was not checked, as JSON output names it: its own code, so a pipeline can tell it from a spec problem. */
+export type UnreadableCode = 'file-unreadable' | 'file-too-large';
+
+export type SpecFileRead = { readonly text: string } | { readonly code: UnreadableCode; readonly reason: string };
+
+/** The file's text, or why it cannot be read. */
+export async function readSpecFileResult(file: string): Promise<SpecFileRead> {
   try {
     const info = await stat(file);
-    if (!info.isFile()) throw new Error('not a file');
-    if (info.size > MAX_SPEC_FILE_BYTES) throw new Error(`larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB`);
-    return await readFile(file, 'utf8');
+    if (!info.isFile()) return { code: 'file-unreadable', reason: 'not a file' };
+    if (info.size > MAX_SPEC_FILE_BYTES) return { code: 'file-too-large', reason: `larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB` };
+    return { text: await readFile(file, 'utf8') };
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    io.err(`endpoint-studio ${command}: cannot read ${file}: ${reason}`);
-    return undefined;
+    return { code: 'file-unreadable', reason };
   }
+}
+
+/** The line said on stderr for a file that cannot be read. */
+export const unreadableLine = (command: string, file: string, reason: string): string =>
+  `endpoint-studio ${command}: cannot read ${file}: ${reason}`;
+
+/** The file's text, or undefined after saying why it cannot be read (the caller exits 2). */
+export async function readSpecFile(file: string, command: string, io: CliIo): Promise<string | undefined> {
+  const read = await readSpecFileResult(file);
+  if ('text' in read) return read.text;
+  io.err(unreadableLine(command, file, read.reason));
+  return undefined;
 }
 
 /** The pinned catalog named by --catalog; `false` after saying why it cannot be used (the caller exits 2). */
 export function loadCatalogOption(path: string | undefined, command: string, io: CliIo): Catalog | undefined | false {
+  const snapshot = loadSnapshotOption(path, command, io);
+  return snapshot && snapshot.catalog;
+}
+
+/** The snapshot named by --catalog with when it was read; `false` after saying why it cannot be used. */
+export function loadSnapshotOption(path: string | undefined, command: string, io: CliIo): ReadSnapshot | undefined | false {
   if (!path) return undefined;
   try {
-    return loadCatalogFile(path);
+    return readCatalogSnapshot(path);
   } catch (error) {
     io.err(`endpoint-studio ${command}: ${(error as Error).message}`);
     return false;

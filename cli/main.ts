@@ -7,18 +7,22 @@ import { runEmulatorCli } from '../emulator/cli';
 import { runMigrate } from './migrate';
 import { DEPLOY_HELP, runBind, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
 import { BILLING_HELP, runBilling } from './billing';
+import { MCP_HELP, runMcp } from './mcp';
+import { CATALOG_HELP, runCatalog } from './catalog';
 
 const HELP = `Usage: endpoint-studio <command> [options]
 
 Commands:
   validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
+  catalog export [--output FILE]              the service's catalog as a snapshot for validate --catalog
   migrate [--write] [--catalog FILE] <files>  convert REST v1 / GraphQL-era specs to v2
-  plan <spec>                                 what deploying a spec would change
+  plan <specs...> [--format text|json|markdown]  what deploying specs would change
   deploy <spec> [--yes]                       create or update the endpoint of a spec, then verify it
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   bind <spec> <endpointId>                    record that a spec describes an existing endpoint
   billing pods|serverless|network-volume      billing history by time bucket (--output table|json)
   lsp --stdio                                 run the language server for any LSP client
+  mcp [--allow-writes]                        serve the agent tools over MCP on stdio
   emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
                                               (endpoint-studio emulator --help for its options)
   help [command]                              show help
@@ -27,7 +31,11 @@ ${VALIDATE_HELP}
 
 ${DEPLOY_HELP}
 
-${BILLING_HELP}`;
+${CATALOG_HELP}
+
+${BILLING_HELP}
+
+${MCP_HELP}`;
 
 const io: CliIo = {
   out: (text) => process.stdout.write(text),
@@ -55,8 +63,12 @@ async function main(argv: string[]): Promise<number | undefined> {
       return runBind(rest, io);
     case 'billing':
       return runBilling(rest, io);
+    case 'catalog':
+      return runCatalog(rest, io);
     case 'migrate':
       return runMigrate(rest, io);
+    case 'mcp':
+      return runMcp(rest, io);
     case 'emulator':
       return runEmulatorCli(rest);
     case 'lsp':

@@ -1,14 +1,18 @@
 /**
- * `endpoint-studio validate`: the language server's engine over files, for CI.
+ * `endpoint-studio validate`: the language server's engine over files, for CI, with the catalog the
+ * server would use (live, cached, or a pinned snapshot) and a word on which one it was.
  * Exit codes: 0 no error, 1 at least one error, 2 usage error or unreadable file.
  */
 import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { formatJsonPath } from '../core/endpointSpec/tree';
-import { checkFiles } from './checkFiles';
+import { catalogUsedJson, describeCatalogUsed, type RunCatalog } from '../core/catalog';
+import { checkFiles, type FileOutcome } from './checkFiles';
 import { readCommandLine, usageError } from './args';
-import { diagnosticLine, loadCatalogOption, type CliIo } from './inputs';
+import { chooseCatalog, type CatalogChoice } from './catalogChoice';
+import { diagnosticLine, type CliIo } from './inputs';
+import type { ServiceIo } from './service';
 import { SPEC_FILE_GLOB } from '../core/protocol';
 
 export type { CliIo } from './inputs';
@@ -18,64 +22,71 @@ interface FileReport {
   readonly diagnostics: SpecDiagnostic[];
 }
 
-export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] [--catalog FILE] <files, folders or globs...>
+export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] [--catalog FILE | --offline] <files, folders or globs...>
 
 Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
 schema and every rule of the service. Folders are searched for spec files.
 
-  --format text   file:line:col: severity code message (default)
-  --format json   one JSON array of {file, range, severity, code, message, path}
-  --catalog FILE  also check against a catalog snapshot (pools, GPU types, CPU flavors,
-                  data centers, templates, volumes); default $ENDPOINT_STUDIO_CATALOG_FILE
+  --format text   file:line:col: severity code message (default); which catalog was used on stderr
+  --format json   one JSON array of {file, range, severity, code, message, path, catalog}
+  --catalog FILE  check against a catalog snapshot (endpoint-studio catalog export); default
+                  $ENDPOINT_STUDIO_CATALOG_FILE. Without one, a key ($ENDPOINT_STUDIO_API_KEY)
+                  checks against the service's live catalog, or its cache when unreachable
+  --offline       send nothing: the cached catalog if there is one, else no catalog checks
 
 Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable file.`;
 
 const COMMAND_LINE = {
   command: 'validate',
   usage: VALIDATE_HELP,
-  options: { format: { type: 'string', default: 'text' }, catalog: { type: 'string' } },
+  options: { format: { type: 'string', default: 'text' }, catalog: { type: 'string' }, offline: { type: 'boolean', default: false } },
   allowPositionals: true,
 } as const;
 
-interface ValidateOptions {
+interface ValidateOptions extends CatalogChoice {
   readonly format: 'text' | 'json';
-  readonly catalogPath: string | undefined;
   readonly inputs: string[];
 }
 
 /** The checked flags and inputs, or the exit status after printing help or a usage error. */
-function validateOptions(args: string[], io: CliIo): ValidateOptions | number {
+function validateOptions(args: string[], io: ServiceIo): ValidateOptions | number {
   const line = readCommandLine(COMMAND_LINE, args, io);
   if (typeof line === 'number') return line;
-  const { format, catalog } = line.values;
+  const { format, catalog, offline } = line.values;
   if (format !== 'text' && format !== 'json') return usageError(COMMAND_LINE, io, `--format takes text or json; got: ${format}`);
   if (catalog === '') return usageError(COMMAND_LINE, io, '--catalog takes a file');
+  if (catalog !== undefined && offline)
+    return usageError(COMMAND_LINE, io, '--catalog reads no network already; give --catalog or --offline');
   if (line.positionals.length === 0) return usageError(COMMAND_LINE, io, 'no files given');
-  return { format, catalogPath: catalog ?? (process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined), inputs: line.positionals };
+  const catalogPath = catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined);
+  return { format, catalogPath, offline, inputs: line.positionals };
 }
 
-export async function runValidate(args: string[], io: CliIo): Promise<number> {
+export async function runValidate(args: string[], io: ServiceIo): Promise<number> {
   const options = validateOptions(args, io);
   if (typeof options === 'number') return options;
-  const { format, catalogPath, inputs } = options;
-  const catalog = loadCatalogOption(catalogPath, 'validate', io);
-  if (catalog === false) return 2;
-
+  const { format, inputs } = options;
   const files = await expandInputs(inputs, io);
   if (files === undefined) return 2;
-  const outcomes = await checkFiles(files, catalog, catalogPath);
-  const reports: FileReport[] = [];
-  for (const outcome of outcomes) {
-    if ('unreadable' in outcome) io.err(outcome.unreadable);
-    else reports.push(outcome);
+  const chosen = await chooseCatalog('validate', options, io);
+  if (chosen === false) return 2;
+
+  const outcomes = await checkFiles(files, {
+    ...(chosen.catalog ? { data: chosen.catalog.data } : {}),
+    ...(chosen.liveProperties ? { liveProperties: [...chosen.liveProperties] } : {}),
+  });
+  for (const outcome of outcomes) if ('unreadable' in outcome) io.err(outcome.unreadable);
+  if (format === 'json') io.out(renderJson(outcomes, chosen));
+  else {
+    // Without a key or a snapshot nothing was asked of the catalog, as before there was one: no line.
+    if (chosen.expected) io.err(`endpoint-studio validate: ${describeCatalogUsed(chosen.used)}`);
+    io.out(renderText(outcomes.filter((o): o is FileReport => 'diagnostics' in o)));
   }
-  const unreadable = reports.length < outcomes.length;
-  io.out(format === 'json' ? renderJson(reports) : renderText(reports, reports.length));
-  if (unreadable) return 2;
-  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+  if (outcomes.some((o) => 'unreadable' in o)) return 2;
+  return outcomes.some((o) => 'diagnostics' in o && o.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
-async function expandInputs(inputs: string[], io: CliIo): Promise<string[] | undefined> {
+export async function expandInputs(inputs: readonly string[], io: CliIo): Promise<string[] | undefined> {
   const files: string[] = [];
   for (const input of inputs) {
     if (isDynamicPattern(input)) {
@@ -98,7 +109,7 @@ async function expandInputs(inputs: string[], io: CliIo): Promise<string[] | und
   return [...new Set(files)];
 }
 
-function renderText(reports: FileReport[], fileCount: number): string {
+function renderText(reports: FileReport[]): string {
   const lines: string[] = [];
   let errors = 0;
   let warnings = 0;
@@ -110,22 +121,39 @@ function renderText(reports: FileReport[], fileCount: number): string {
       lines.push(diagnosticLine(file, d));
     }
   }
+  const fileCount = reports.length;
   lines.push(
     `${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
   );
   return lines.join('\n') + '\n';
 }
 
-function renderJson(reports: FileReport[]): string {
-  const entries = reports.flatMap(({ file, diagnostics }) =>
-    diagnostics.map((d) => ({
+const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/**
+ * One array whatever happened: a file that could not be read is an entry with its own code, and a run
+ * that expected the catalog rules but could not have them says so once per file, so an empty array
+ * never passes for a full check.
+ */
+function renderJson(outcomes: readonly FileOutcome[], chosen: RunCatalog): string {
+  const catalog = catalogUsedJson(chosen.used);
+  const skipped = chosen.expected && chosen.used.source === 'none' ? describeCatalogUsed(chosen.used) : undefined;
+  const entries = outcomes.flatMap((outcome) => {
+    const { file } = outcome;
+    if ('unreadable' in outcome)
+      return [{ file, range: FILE_START, severity: 'error', code: outcome.code, message: outcome.unreadable, path: '$', catalog }];
+    const problems = outcome.diagnostics.map((d) => ({
       file,
       range: d.range,
       severity: d.severity,
       code: d.code,
       message: d.message,
       path: formatJsonPath(d.path),
-    })),
-  );
+      catalog,
+    }));
+    return skipped
+      ? [...problems, { file, range: FILE_START, severity: 'information', code: 'catalog-skipped', message: skipped, path: '$', catalog }]
+      : problems;
+  });
   return JSON.stringify(entries, null, 2) + '\n';
 }

@@ -4,9 +4,13 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { SPEC_DOCUMENT_PATTERNS, type ServerInitializationOptions } from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
 import type { Session } from './auth/session';
+import { noteAppliedQuickFixes } from './walkthrough';
 
-/** The spec files on disk, each with the language the editor gives it. */
-export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ language, pattern }) => ({ scheme: 'file', language, pattern }));
+/**
+ * The spec files on disk, by name alone: they normally have the extension's own spec languages, but a user's
+ * `files.associations` may give them plain `yaml` or `json`, and they are specs all the same.
+ */
+export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
 
 /**
  * Owns the language client. A restart builds a new client, because the server's environment (the
@@ -15,6 +19,7 @@ export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ language, pa
 export class LanguageServerHost implements vscode.Disposable {
   private current?: LanguageClient;
   private readonly listeners = new Set<(client: LanguageClient) => void>();
+  private restarting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -44,6 +49,7 @@ export class LanguageServerHost implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: SPEC_DOCUMENT_SELECTOR,
       outputChannel: this.log,
+      middleware: { provideCodeActions: noteAppliedQuickFixes },
       initializationOptions: { debounceMs: settings.get<number>('validation.debounceMs', 150) } satisfies ServerInitializationOptions,
     };
     const client = new LanguageClient('endpointStudio', 'Endpoint Studio Language Server', serverOptions, clientOptions);
@@ -52,7 +58,17 @@ export class LanguageServerHost implements vscode.Disposable {
     for (const listener of this.listeners) listener(client);
   }
 
-  async restart(): Promise<void> {
+  /**
+   * Restarts run one after another: two at once (a sign-in changes the profile list and the active profile
+   * in quick succession) would each start a client, and both servers would report every problem.
+   */
+  restart(): Promise<void> {
+    const next = this.restarting.then(() => this.restartNow());
+    this.restarting = next.catch(() => undefined);
+    return next;
+  }
+
+  private async restartNow(): Promise<void> {
     const previous = this.current;
     this.current = undefined;
     await previous?.dispose();

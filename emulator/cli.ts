@@ -1,5 +1,7 @@
 /**
- * `endpoint-studio emulator`: runs the emulator in the foreground until SIGINT/SIGTERM.
+ * `endpoint-studio emulator`: runs the emulator in the foreground until SIGINT/SIGTERM, or, with
+ * `--exit-with-parent`, until the process that started it is gone: its end of standard input closes
+ * (which the system does even when that process is killed outright) or this process is re-parented.
  * Resolves with the exit code (0 after a clean stop, 2 for bad flags, 1 when it cannot start).
  */
 import { readCommandLine, usageError, type CommandLine } from '../cli/args';
@@ -21,6 +23,8 @@ Options:
   --rate-limit M,H,D  requests per minute, hour and day (default 600,20000,200000)
   --seed N            deterministic identifiers
   --no-admin          disable the loopback-only /__emulator/faults admin path
+  --exit-with-parent  stop when standard input closes or the parent process is gone
+  --demo              seed demo endpoints with 30 days of billing, a live worker and jobs
   -h, --help          show this help
 `;
 
@@ -38,6 +42,8 @@ const COMMAND_LINE = {
     'rate-limit': { type: 'string' },
     seed: { type: 'string' },
     'no-admin': { type: 'boolean', default: false },
+    'exit-with-parent': { type: 'boolean', default: false },
+    demo: { type: 'boolean', default: false },
   },
   allowPositionals: false,
 } as const;
@@ -69,7 +75,9 @@ export async function runEmulatorCli(
     return 1;
   }
   announce(emulator, options, out);
-  await stopSignal();
+  const parent = line.values['exit-with-parent'] ? watchParent() : undefined;
+  await (parent ? Promise.race([stopSignal(), parent.gone]) : stopSignal());
+  parent?.stop();
   await emulator.close();
   out.write('Emulator stopped.\n');
   return 0;
@@ -89,6 +97,7 @@ function emulatorOptions(flags: Flags): EmulatorOptions | string {
     rateLimits: rateLimits(flags['rate-limit'], problems),
     seed: seed(flags.seed, problems),
     adminEnabled: flags['no-admin'] ? false : undefined,
+    demo: flags.demo ? true : undefined,
   };
   if (options.apiKey !== undefined && options.apiKey === options.readOnlyKey) problems.push('--read-only-key must differ from --api-key');
   return problems.length > 0 ? problems[0] : options;
@@ -140,6 +149,36 @@ function announce(emulator: RunningEmulator, options: EmulatorOptions, out: Node
     `Try: ENDPOINT_STUDIO_API_URL=${emulator.restUrl} ENDPOINT_STUDIO_JOBS_URL=${emulator.jobsUrl}${devKey ? ` ENDPOINT_STUDIO_API_KEY=${DEFAULT_DEV_API_KEY}` : ''}\n`,
   );
   out.write('Press Ctrl+C to stop.\n');
+}
+
+/** How often the parent's pid is checked, for a parent whose pipe outlives it (it handed stdin on). */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * `gone` resolves once the parent is gone: standard input ends or closes (the parent held the other
+ * end), or the parent pid changes (the system re-parents an orphan). `stop` lets go of standard
+ * input, which would otherwise keep the process alive after a stop by signal.
+ */
+function watchParent(): { gone: Promise<void>; stop(): void } {
+  const parent = process.ppid;
+  const stdin = process.stdin;
+  let onGone = (): void => undefined;
+  const gone = new Promise<void>((resolve) => {
+    onGone = resolve;
+  });
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) onGone();
+  }, PARENT_CHECK_MS);
+  timer.unref();
+  const stop = (): void => {
+    clearInterval(timer);
+    stdin.off('end', onGone).off('close', onGone).off('error', onGone);
+    stdin.destroy();
+  };
+  stdin.on('end', onGone).on('close', onGone).on('error', onGone);
+  // Read (and drop) whatever comes, so the end of the stream is seen.
+  stdin.resume();
+  return { gone, stop };
 }
 
 /** Resolves at the first SIGINT or SIGTERM. */

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { titleFor } from './http/problems';
 import { DEFAULT_DEV_API_KEY } from './auth';
 import type { EmulatorContext } from './context';
+import { seedDemo, type DemoState } from './demo/index';
 import { FaultInjector, type FaultOptions } from './faults';
 import { IdFactory, cryptoRandom, seededRandom } from './ids';
 import { createJobsHandler } from './jobsServer';
@@ -19,6 +20,7 @@ import { emptyState, loadState, saveState } from './state';
 
 export { DEFAULT_DEV_API_KEY } from './auth';
 export type { FaultOptions } from './faults';
+export type { DemoState } from './demo/index';
 export { PUBLIC_TEMPLATE_IDS } from './catalog/seed';
 
 export interface EmulatorOptions {
@@ -49,6 +51,11 @@ export interface EmulatorOptions {
    * They are accepted and not stored.
    */
   newerServiceFields?: Record<string, Record<string, unknown>>;
+  /**
+   * Seed the demo state before answering (emulator/demo): the example endpoints with a month of
+   * simulated billing and two releases, a completed and a failed job, and a worker writing logs.
+   */
+  demo?: boolean;
 }
 
 export interface RunningEmulator {
@@ -56,7 +63,12 @@ export interface RunningEmulator {
   jobsUrl: string;
   close(): Promise<void>;
   setFaults(f: FaultOptions | undefined): void;
+  /** What the demo seeded, when `demo` was set. */
+  demo?: DemoState;
 }
+
+/** The demo's traffic is the same month every time unless a seed is given. */
+const DEMO_TRAFFIC_SEED = 20240601;
 
 /** State is written at most this often for billing accrual; changes made through the API are written at once. */
 const USAGE_SAVE_INTERVAL_MS = 5000;
@@ -166,17 +178,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   }, USAGE_SAVE_INTERVAL_MS);
   saver.unref();
+  let demo: DemoState | undefined;
+  if (options.demo) {
+    try {
+      demo = await seedDemo(ctx, ledger, seededRandom(options.seed ?? DEMO_TRAFFIC_SEED));
+    } catch (error) {
+      clearInterval(saver);
+      sim.stop();
+      rest.close();
+      jobs.close();
+      throw error;
+    }
+  }
 
   let closing: Promise<void> | undefined;
   return {
     restUrl: urlFor(host, restPort),
     jobsUrl,
+    ...(demo ? { demo } : {}),
     setFaults: (f) => {
       faults.set(f);
     },
     close() {
       closing ??= (async () => {
         clearInterval(saver);
+        demo?.stop();
         sim.stop();
         for (const close of [...streams]) close();
         if (statePath) persist();

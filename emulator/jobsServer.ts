@@ -1,7 +1,8 @@
 /**
  * The job API host (a different origin from REST, as on the service): the eight queue
- * operations of each `QUEUE` endpoint, and `/lb/<id>/...` standing in for each load balancer's
- * own host. Same bearer keys as REST; the read-only key may only read.
+ * operations of each `QUEUE` endpoint, and each load balancer on its own host
+ * (`<id>.localhost:<port>`, routed on the Host header's first label) or, where a host name is not
+ * possible, under the path `/lb/<id>/...`. Same bearer keys as REST; the read-only key may only read.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, requireWrite, type KeyRing } from './auth';

@@ -1,34 +1,36 @@
 /**
- * The demo state `npm start` opens on: the example endpoints on the emulator, and the workspace's
- * demo specs bound to them, so a newcomer's first spec reads "Deployed as …" and a deploy of an edit
+ * The workspace side of `npm start`'s demo. The emulator seeds the demo state itself
+ * (`startEmulator({ demo: true })`, emulator/demo); this binds the workspace's demo specs to the
+ * endpoints it seeded, so a newcomer's first spec reads "Deployed as …" and a deploy of an edit
  * updates that endpoint rather than creating a namesake.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { existsSync, rmSync } from 'node:fs';
 import type { ApiClient } from '../core/api';
 import { bindSpec } from '../core/operations';
-import { EXAMPLES_DIR } from './editor/paths';
+import { DEMO_ENDPOINTS } from '../emulator/demo/index';
 
-export const DEMO_SPECS = ['sdxl-worker.endpoint.yaml', 'http-service.endpoint.json'];
+/** The example spec files the demo deploys, in `examples/`. */
+export const DEMO_SPECS = DEMO_ENDPOINTS.map((demo) => demo.file);
 
-/** The demo endpoints, created unless the kept state has them: spec file → endpoint id. */
-export async function seedDemo(api: ApiClient): Promise<Map<string, string>> {
-  const existing = new Map<string, string>();
-  // The oldest endpoint of a name is the demo's, should the kept state hold several.
-  for (const endpoint of (await api.serverless.list()).reverse()) existing.set(endpoint.name, endpoint.id);
-  const seeded = new Map<string, string>();
-  for (const file of DEMO_SPECS) {
-    const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
-    const spec = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
-    seeded.set(file, existing.get(String(spec.name)) ?? (await api.serverless.create(spec as never)).id);
-  }
-  return seeded;
+/** Set to 1 (or pass `--keep-state`) to start `npm start` on the state the previous run left. */
+export const KEEP_STATE_VARIABLE = 'ENDPOINT_STUDIO_KEEP_STATE';
+
+/** Whether the previous run's emulator state is kept: `--keep-state`, or the variable set to anything but blank, 0 or false. */
+export function keepStateRequested(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  const value = env[KEEP_STATE_VARIABLE]?.trim().toLowerCase();
+  return argv.includes('--keep-state') || (value !== undefined && value !== '' && value !== '0' && value !== 'false');
+}
+
+/** Removes the previous run's state unless it is kept, so the emulator seeds the demo afresh. */
+export function prepareState(statePath: string, keep: boolean): 'kept' | 'fresh' {
+  if (keep && existsSync(statePath)) return 'kept';
+  rmSync(statePath, { force: true });
+  return 'fresh';
 }
 
 /** Binds each demo spec of the workspace to its endpoint, so it opens as "Deployed as …" and a deploy updates it. */
-export async function bindDemo(api: ApiClient, workspace: string, seeded: ReadonlyMap<string, string>): Promise<void> {
-  for (const [file, endpointId] of seeded) {
+export async function bindDemo(api: ApiClient, workspace: string, seeded: Readonly<Record<string, string>>): Promise<void> {
+  for (const [file, endpointId] of Object.entries(seeded)) {
     const bound = await bindSpec({ client: api, document: { root: workspace, key: file, documentIndex: 0 }, endpointId });
     if (!bound.ok) throw new Error(`cannot bind ${file} to ${endpointId}: ${bound.message}`);
   }

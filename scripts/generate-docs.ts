@@ -15,6 +15,7 @@ import { SPEC_RULES } from '../core/endpointSpec/rules';
 import type { SpecRule } from '../core/endpointSpec/rules/rule';
 import { isSpecFile, specFormatOf } from '../core/protocol';
 import { FIXABLE_CODES } from '../server/languageService/quickFixes';
+import { readLocalizedManifest } from './manifest';
 
 export const REPO_ROOT = join(__dirname, '..');
 export const RULE_FIXTURES = 'test/fixtures/rules';
@@ -27,7 +28,7 @@ export interface GeneratedDoc {
 
 /** Both pages as text; nothing is written. */
 export function generateDocs(root: string = REPO_ROOT): GeneratedDoc[] {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as unknown;
+  const manifest = readLocalizedManifest(root);
   return [
     { path: 'docs/rules.md', content: renderRules(documentedCodes(), root) },
     { path: 'docs/settings.md', content: renderSettings(manifest) },

@@ -2,7 +2,9 @@
  * The local emulator for "Use Local Emulator", run as `dist/cli.js emulator` in a child process on
  * the extension's own Node rather than inside the extension host: the extension bundle carries no
  * emulator code, and a busy emulator never stalls the editor. Free of `vscode`, so it is tested on
- * its own. The address and key are read from the lines the emulator prints when it listens.
+ * its own. The address and key are read from the lines the emulator prints when it listens. The
+ * child holds a pipe to this process on its standard input and exits when it closes, so it does not
+ * outlive an extension host that is killed without a chance to stop it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -24,7 +26,7 @@ export class EmulatorProcess {
   constructor(
     private readonly cliPath: string,
     private readonly log: (line: string) => void,
-    private readonly startTimeoutMs = 20_000,
+    private readonly startTimeoutMs = 60_000,
   ) {}
 
   /** The running emulator's address, starting it first when it is not running. */
@@ -55,10 +57,12 @@ export class EmulatorProcess {
   private spawnEmulator(): Promise<EmulatorAddress> {
     return new Promise((resolve, reject) => {
       // In the editor, process.execPath is its Electron binary, which runs as plain Node with this variable.
-      const child = spawn(process.execPath, [this.cliPath, 'emulator', '--port', '0', '--jobs-port', '0'], {
+      const child = spawn(process.execPath, [this.cliPath, 'emulator', '--port', '0', '--jobs-port', '0', '--exit-with-parent', '--demo'], {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
+      // Nothing is written to it: the pipe only tells the child this process is alive.
+      child.stdin.on('error', () => undefined);
       this.child = child;
       const found: { restUrl?: string; jobsUrl?: string; apiKey?: string } = {};
       let settled = false;

@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { webviewHtml } from '../webviewPage';
-import { ApiError } from '../../core/api';
-import { MAX_LAST_N, fetchBilling, type BillingRequest, type BillingResponse } from '../../core/billing/query';
+import { MAX_LAST_N, type BillingRequest, type BillingResponse } from '../../core/billing/query';
+import { queryBilling } from '../../core/operations';
 import { BUCKET_SIZES } from '../../core/billing/buckets';
 import { billingCsv, csvFileName } from '../../core/billing/csv';
 import { shapeBilling, withGroupNames } from '../../core/billing/series';
@@ -127,24 +127,21 @@ export class BillingPanel implements vscode.Disposable {
           () => new Map<string, string>(),
         )
       : Promise.resolve(new Map<string, string>());
-    Promise.all([fetchBilling(api, request, { signal: controller.signal }), names]).then(
-      ([response, endpointNames]) => {
-        if (this.inflight !== controller) return;
-        this.inflight = undefined;
-        this.last = { request, response };
-        const view = panelView(request, withGroupNames(shapeBilling(request.kind, request.grouping, response), endpointNames));
-        void vscode.commands.executeCommand('setContext', HAS_DATA_KEY, true);
-        this.settle({ type: 'data', view, canExport: response.records.length > 0 });
-      },
-      (error: unknown) => {
-        if (this.inflight !== controller || controller.signal.aborted) return;
-        this.inflight = undefined;
-        const reason = this.session.redact(error instanceof Error ? error.message : String(error));
-        this.log.warn(`billing failed: ${reason}`);
-        const hint = error instanceof ApiError && error.status === 401 ? ' (the service rejected the key: sign in again)' : '';
-        this.settle({ type: 'error', message: `billing failed: ${reason}${hint}`, retry: true });
-      },
-    );
+    void Promise.all([queryBilling(api, request, { signal: controller.signal }), names]).then(([result, endpointNames]) => {
+      if (this.inflight !== controller || controller.signal.aborted) return;
+      this.inflight = undefined;
+      if (!result.ok) {
+        this.log.warn(`billing failed: ${result.message}`);
+        const hint = result.status === 401 ? ' (the service rejected the key: sign in again)' : '';
+        this.settle({ type: 'error', message: `billing failed: ${result.message}${hint}`, retry: true });
+        return;
+      }
+      const { response } = result;
+      this.last = { request, response };
+      const view = panelView(request, withGroupNames(shapeBilling(request.kind, request.grouping, response), endpointNames));
+      void vscode.commands.executeCommand('setContext', HAS_DATA_KEY, true);
+      this.settle({ type: 'data', view, canExport: response.records.length > 0 });
+    });
   }
 
   private settle(message: ToWebview): void {

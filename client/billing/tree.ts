@@ -6,8 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { formatUsd } from '../../core/billing/format';
-import { BILLING_KINDS, KINDS, fetchBilling, type BillingKind } from '../../core/billing/query';
+import { BILLING_KINDS, KINDS, type BillingKind } from '../../core/billing/query';
 import { shapeBilling, withGroupNames, type BillingGroup, type BillingTable } from '../../core/billing/series';
+import { queryBilling } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { LoadCache, wasAbandoned } from '../explorer/loadCache';
 import type { PanelQuery } from './messages';
@@ -86,9 +87,11 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
         : Promise.resolve(new Map<string, string>());
     return this.cache.remember(`billing/${category}`, () =>
       Promise.all([
-        this.cache.get(`billing/${category}/answer`, (s) =>
-          fetchBilling(api, { kind: category, bucketSize: 'day', lastN: lastDaysSetting(), grouping }, { signal: s }),
-        ),
+        this.cache.get(`billing/${category}/answer`, async (s) => {
+          const result = await queryBilling(api, { kind: category, bucketSize: 'day', lastN: lastDaysSetting(), grouping }, { signal: s });
+          if (!result.ok) throw new Error(result.message);
+          return result.response;
+        }),
         names(),
       ])
         .then(

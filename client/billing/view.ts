@@ -4,8 +4,9 @@
  */
 import { BUCKET_SIZES } from '../../core/billing/buckets';
 import { formatAmount, formatUsd } from '../../core/billing/format';
-import { checkBillingRequest, KINDS, type BillingKind, type BillingRequest } from '../../core/billing/query';
+import { KINDS, type BillingKind, type BillingRequest } from '../../core/billing/query';
 import { chartSeries, type BillingTable } from '../../core/billing/series';
+import { billingRequestOf } from '../../core/operations';
 import type { PanelQuery, PanelView } from './messages';
 
 /** Stacked series in the chart (and columns in the table): more cannot be told apart by colour. */
@@ -44,7 +45,7 @@ export function normalizeQuery(query: PanelQuery): PanelQuery {
 
 export function requestOf(query: PanelQuery): { request: BillingRequest } | { error: string } {
   const q = normalizeQuery(query);
-  return checkBillingRequest({
+  const checked = billingRequestOf({
     kind: q.kind,
     bucketSize: q.bucketSize,
     ...(q.range === 'last' ? { lastN: q.lastN } : { startTime: q.startTime.trim(), endTime: q.endTime.trim() }),
@@ -53,6 +54,7 @@ export function requestOf(query: PanelQuery): { request: BillingRequest } | { er
     endpointId: q.endpointId,
     gpuId: q.gpuId,
   });
+  return checked.ok ? { request: checked.request } : { error: checked.message };
 }
 
 const GROUPED_BY: Record<string, string> = {

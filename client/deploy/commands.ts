@@ -22,6 +22,7 @@ import {
 } from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
+import { noteDeployed } from '../walkthrough';
 import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
 import { chooseForNamesakes } from './namesakes';
@@ -250,6 +251,7 @@ function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Appli
     ? 'read back and verified'
     : `read back, but it still differs: ${applied.differences.map((c) => c.path).join(', ') || applied.readBackError}`;
   log.info(`deploy: ${applied.action} ${applied.endpoint.id} (${verified})`);
+  noteDeployed();
   void vscode.commands.executeCommand('endpointStudio.endpoints.refresh').then(undefined, () => undefined);
   const action = { created: 'Created', reconciled: 'Created', updated: 'Updated', unchanged: 'Bound' }[applied.action];
   const bound = planned.target.kind === 'adopted' && applied.action !== 'unchanged' ? ' and bound the spec to it' : '';

@@ -7,11 +7,12 @@ import * as vscode from 'vscode';
 import type { Endpoint, JobRequest } from '../../core/api';
 import { endpointType } from '../explorer/endpointFacts';
 import type { JobConsole } from './console';
+import type { RunMode } from './format';
 import type { EndpointHealthActions } from './health';
 import { REQUEST_FILE_GLOB, isRequestFile, parseRequestText } from './requestFile';
 import type { JobDocuments, TrackedJob } from './results';
-import type { RunMode } from './runner';
 import type { JobTargets } from './targets';
+import { noteJobSubmitted } from '../walkthrough';
 
 /** The Endpoints view's endpoint node, as far as jobs need it. */
 interface EndpointNodeArg {
@@ -155,6 +156,7 @@ class JobCommands {
   private async submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<void> {
     if (this.refuseLoadBalancer(endpoint)) return;
     await this.targets.rememberRequest(endpoint.id, request);
+    noteJobSubmitted();
     await this.jobs.submit(endpoint, request, mode, source);
   }
 

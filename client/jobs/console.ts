@@ -8,9 +8,9 @@
 import * as vscode from 'vscode';
 import type { ApiClient, Endpoint, JobRequest } from '../../core/api';
 import type { Session } from '../auth/session';
-import { outcomeMessage, progressLine, type JobRecord } from './format';
+import { cancelJob, isAborted, retryJob, runJob, type JobHandlers, type JobResult } from '../../core/operations';
+import { outcomeMessage, progressLine, type JobRecord, type RunMode } from './format';
 import { openBeside, type JobDocuments, type TrackedJob } from './results';
-import { isAborted, retryJob, runJob, type FollowOptions, type JobOutcome, type RunMode } from './runner';
 
 export interface JobSettings {
   pollIntervalMs: number;
@@ -60,8 +60,9 @@ export class JobConsole {
       notes: [],
     };
     this.log.info(`jobs: ${mode} on ${endpoint.name} (${endpoint.id}) from ${source}`);
-    return this.follow(record, `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}`, (options) =>
-      runJob(api.jobs, endpoint.id, request, { ...options, mode, runsyncWaitMs: jobSettings().runsyncWaitMs }),
+    const { pollIntervalMs, runsyncWaitMs } = jobSettings();
+    return this.follow(record, `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}`, (handlers) =>
+      runJob(api, { endpointId: endpoint.id, ...request, sync: mode === 'runsync', waitMs: runsyncWaitMs, pollIntervalMs }, handlers),
     );
   }
 
@@ -88,7 +89,9 @@ export class JobConsole {
           notes: [],
         };
     this.log.info(`jobs: retry ${jobId} on ${endpointName}`);
-    return this.follow(record, `Retry on ${endpointName}`, (options) => retryJob(api.jobs, endpointId, jobId, options));
+    return this.follow(record, `Retry on ${endpointName}`, (handlers) =>
+      retryJob(api, { endpointId, jobId, pollIntervalMs: jobSettings().pollIntervalMs }, handlers),
+    );
   }
 
   /** Cancels a job: through its progress when this window follows it, otherwise directly. */
@@ -101,7 +104,7 @@ export class JobConsole {
     const api = this.requireApi();
     if (!api) return;
     try {
-      const job = await api.jobs.cancel(endpointId, jobId);
+      const job = await cancelJob(api, { endpointId, jobId });
       void vscode.window.showInformationMessage(`Cancel sent for job ${jobId} on ${endpointName}; it is now: ${job.status}`);
     } catch (error) {
       this.session.reportError(`Cancelling job ${jobId}`, error);
@@ -117,7 +120,7 @@ export class JobConsole {
   private async follow(
     record: JobRecord,
     title: string,
-    start: (options: FollowOptions) => Promise<JobOutcome>,
+    start: (handlers: JobHandlers) => Promise<JobResult>,
   ): Promise<TrackedJob | undefined> {
     const controller = new AbortController();
     let state: Follow | undefined;
@@ -132,9 +135,8 @@ export class JobConsole {
         if (record.jobId) this.open(follow, record.jobId);
         try {
           return await start({
-            pollIntervalMs: jobSettings().pollIntervalMs,
             signal: controller.signal,
-            onProgress: (p) => {
+            onStatus: (p) => {
               if (p.jobId && !follow.tracked) this.open(follow, p.jobId);
               const changed = record.status !== p.status || (p.job !== undefined && JSON.stringify(p.job) !== JSON.stringify(record.job));
               record.status = p.status;
@@ -142,21 +144,22 @@ export class JobConsole {
               progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks)}` });
               if (changed && follow.tracked) this.docs.write(follow.tracked);
             },
-            onChunks: (chunks) => {
+            onStream: (chunks) => {
               record.stream.push(...chunks);
               if (follow.tracked) this.docs.write(follow.tracked);
             },
           });
         } catch (error) {
-          return { error };
+          // Not `error`: a finished job's result has that field too (the job's own error).
+          return { thrown: error };
         }
       },
     );
     const follow = state;
     if (!follow) return undefined;
     if (follow.tracked) follow.tracked.controller = undefined;
-    if ('error' in outcome) {
-      this.failed(follow, outcome.error);
+    if ('thrown' in outcome) {
+      this.failed(follow, outcome.thrown);
       return follow.tracked;
     }
     record.status = outcome.status;
@@ -207,7 +210,7 @@ export class JobConsole {
     }
   }
 
-  private report(tracked: TrackedJob, outcome: JobOutcome): void {
+  private report(tracked: TrackedJob, outcome: JobResult): void {
     const record = tracked.record;
     const message = outcomeMessage(record);
     this.log.info(`jobs: ${message}`);

@@ -6,7 +6,9 @@
  */
 import type { EndpointHealth, Job, JobRequest } from '../../core/api';
 import type { HealthPing } from '../../core/api/jobs';
-import type { RunMode } from './runner';
+
+/** How a job was submitted: `run` queues it, `runsync` waits on the service for it. */
+export type RunMode = 'run' | 'runsync';
 
 /** One job as this window knows it, from submission on. */
 export interface JobRecord {

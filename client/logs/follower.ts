@@ -1,12 +1,13 @@
 /**
- * Follows the logs of one worker, or of every worker of an endpoint merged into one sequence with
- * each row tagged by worker and source. Each worker has its own resumable stream (the API client
- * reconnects after a drop and resumes with `Last-Event-ID`, skipping lines already delivered); a
- * drop adds a marker row. `stop()` aborts every stream; `start()` again resumes each worker after
- * the last line it delivered, so pausing the connection (a hidden panel) neither loses nor repeats.
- * Free of the editor, so it runs against the emulator in a plain test.
+ * The Logs panel's side of following worker logs: the streams themselves (one per worker, resumed
+ * after a drop, new workers picked up) are `followWorkerLogs`; this turns what it reports into the
+ * panel's rows, numbered in one order across workers, with a marker row for a drop or an end.
+ * `stop()` aborts every stream; `start()` again resumes each worker after the last line it
+ * delivered, so pausing the connection (a hidden panel) neither loses nor repeats. Free of the
+ * editor, so it runs against the emulator in a plain test.
  */
-import type { ServerlessApi, WorkerLogStream } from '../../core/api/serverless';
+import type { ServerlessApi } from '../../core/api/serverless';
+import { followWorkerLogs, type FollowStatus, type WorkerLogLine } from '../../core/operations';
 import type { LogRow, SourceFilter } from './model';
 
 export interface LogTarget {
@@ -36,7 +37,6 @@ export class LogFollower {
   private controller: AbortController | undefined;
   /** Per worker, the id of the last line delivered: where a restart resumes. */
   private readonly cursors = new Map<string, string>();
-  private readonly running = new Set<string>();
   /** Reconnections across all streams since `start` (a drop followed by a resume). */
   reconnects = 0;
 
@@ -55,15 +55,34 @@ export class LogFollower {
     if (this.controller) return;
     const controller = new AbortController();
     this.controller = controller;
-    if (this.target.workerId) this.follow(this.target.workerId, controller.signal);
-    else void this.followEndpoint(controller.signal);
+    const { source, tail, workerPollMs, reconnectDelayMs } = this.options;
+    void followWorkerLogs(
+      { serverless: this.api },
+      {
+        endpointId: this.target.endpointId,
+        tail,
+        cursors: this.cursors,
+        ...(this.target.workerId !== undefined ? { workerId: this.target.workerId } : {}),
+        ...(source !== 'all' ? { source } : {}),
+        ...(workerPollMs !== undefined ? { workerPollMs } : {}),
+        ...(reconnectDelayMs !== undefined ? { reconnectDelayMs } : {}),
+      },
+      {
+        signal: controller.signal,
+        onLines: (lines) => {
+          for (const line of lines) this.events.onRow(this.row(line));
+        },
+        onStatus: (status) => {
+          this.status(status);
+        },
+      },
+    );
   }
 
   /** Aborts every stream; what was delivered is remembered so `start` resumes after it. */
   stop(): void {
     this.controller?.abort();
     this.controller = undefined;
-    this.running.clear();
   }
 
   /** A row the panel adds itself (shown in order with the log lines). */
@@ -73,68 +92,32 @@ export class LogFollower {
     return row;
   }
 
-  private async followEndpoint(signal: AbortSignal): Promise<void> {
-    const interval = this.options.workerPollMs ?? 10_000;
-    let first = true;
-    while (!signal.aborted) {
-      try {
-        const list = await this.api.workers(this.target.endpointId, { signal });
-        if (first && list.workers.length === 0) this.marker(`${this.target.endpointName} has no workers yet; waiting for one`);
-        for (const worker of list.workers) if (!this.running.has(worker.id)) this.follow(worker.id, signal);
-      } catch (error) {
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the signal can abort while the list is awaited; the loop condition's narrowing does not see that
-        if (signal.aborted) return;
-        if (first) {
-          this.marker(`could not list the workers of ${this.target.endpointName}: ${(error as Error).message}`);
-          this.events.onError?.('', error);
-        }
-      }
-      first = false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, interval);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
-    }
+  private row(line: WorkerLogLine): LogRow {
+    return { seq: ++this.seq, ts: line.ts, worker: line.workerId, source: line.source, text: line.line, id: line.id };
   }
 
-  private follow(workerId: string, signal: AbortSignal): void {
-    this.running.add(workerId);
-    const cursor = this.cursors.get(workerId);
-    const stream: WorkerLogStream = this.api.workerLogs(this.target.endpointId, workerId, {
-      signal,
-      ...(this.options.source !== 'all' ? { source: this.options.source } : {}),
-      tail: this.options.tail,
-      ...(cursor !== undefined ? { lastEventId: cursor } : {}),
-      ...(this.options.reconnectDelayMs !== undefined ? { reconnectDelayMs: this.options.reconnectDelayMs } : {}),
-      onReconnect: ({ attempt, lastEventId, reason }) => {
-        if (signal.aborted) return;
+  private status(status: FollowStatus): void {
+    const name = this.target.endpointName;
+    switch (status.kind) {
+      case 'following':
+        return;
+      case 'waiting':
+        this.marker(`${name} has no workers yet; waiting for one`);
+        return;
+      case 'reconnecting':
         this.reconnects++;
-        const after = lastEventId ? `resuming after ${lastEventId}` : 'from the start (no line seen yet)';
-        const retry = attempt > 1 ? ` (failed attempts in a row: ${attempt})` : '';
-        this.marker(`stream dropped (${reason}); reconnecting, ${after}${retry}`, workerId);
-      },
-    });
-    void (async () => {
-      try {
-        for await (const event of stream) {
-          if (signal.aborted) break;
-          this.cursors.set(workerId, event.id);
-          this.events.onRow({ seq: ++this.seq, ts: event.ts, worker: workerId, source: event.source, text: event.line, id: event.id });
-        }
-      } catch (error) {
-        if (signal.aborted) return;
-        this.marker(`stream ended: ${(error as Error).message}`, workerId);
-        this.events.onError?.(workerId, error);
-      } finally {
-        if (!signal.aborted) this.running.delete(workerId);
-      }
-    })();
+        this.marker(status.message, status.workerId);
+        return;
+      case 'ended':
+        this.marker(status.message, status.workerId);
+        this.events.onError?.(status.workerId, status.error);
+        return;
+      case 'listFailed':
+        this.marker(
+          `could not list the workers of ${name}: ${status.error instanceof Error ? status.error.message : String(status.error)}`,
+        );
+        this.events.onError?.('', status.error);
+        return;
+    }
   }
 }

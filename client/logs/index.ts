@@ -8,6 +8,7 @@ import type { Endpoint, Worker } from '../../core/api';
 import type { Session } from '../auth/session';
 import type { LogTarget } from './follower';
 import { LOGS_VIEW, LogsView } from './panel';
+import { noteLogsOpened } from '../walkthrough';
 
 /** The Endpoints tree's endpoint and worker nodes, as far as logs need them. */
 interface TreeNodeArg {
@@ -41,7 +42,9 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
   const view = new LogsView(context.extensionUri, session, log);
 
   const open = async (target: LogTarget | undefined): Promise<void> => {
-    if (target) await view.open(target);
+    if (!target) return;
+    noteLogsOpened();
+    await view.open(target);
   };
 
   return vscode.Disposable.from(

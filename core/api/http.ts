@@ -27,6 +27,7 @@ import {
   type RequestShown,
   type TransportFailure,
 } from './httpErrors';
+import { fetchResolvingLocalhost } from './loopback';
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitSnapshot } from './rateLimit';
 import { createRedactor, type Redactor } from './redact';
 
@@ -139,7 +140,8 @@ export class HttpCore {
     assertHeaderSafe(key);
     // A closure, not a field: the key must not show up when the client object is inspected or serialized.
     this.authorization = () => (key ? `Bearer ${key}` : undefined);
-    this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+    // `fetch` for every host, except that `<endpoint id>.localhost` (a local emulator's load balancer) resolves to loopback.
+    this.fetchImpl = config.fetch ?? fetchResolvingLocalhost;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...(config.retry ?? {}) };
     this.userAgent = config.userAgent ?? 'endpoint-studio';

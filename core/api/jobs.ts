@@ -4,6 +4,7 @@
  */
 import { ApiError } from './errors';
 import { segment, type CallOptions, type HttpCore } from './http';
+import { isLoopbackHost } from './loopback';
 import type { EndpointHealth, Job, JobRequest, JobStreamChunk } from './types';
 
 /** The service's own default for `runsync`. */
@@ -30,7 +31,8 @@ export interface HealthPing {
 
 /**
  * Whether `url` is on the service's jobs host: its origin, or a subdomain of it
- * (`https://<endpoint_id>.<jobs domain>`). The key is only ever sent there.
+ * (`https://<endpoint_id>.<jobs domain>`), or for a jobs host on loopback `<endpoint_id>.localhost`
+ * on its port. The key is only ever sent there.
  */
 export function isOnJobsHost(url: string, jobsUrl: string): boolean {
   let target: URL;
@@ -43,7 +45,11 @@ export function isOnJobsHost(url: string, jobsUrl: string): boolean {
   }
   if (target.username || target.password) return false;
   if (target.origin === jobs.origin) return true;
-  return target.protocol === jobs.protocol && target.port === jobs.port && target.hostname.endsWith(`.${jobs.hostname}`);
+  if (target.protocol !== jobs.protocol || target.port !== jobs.port) return false;
+  if (target.hostname.endsWith(`.${jobs.hostname}`)) return true;
+  // A jobs host on loopback (the local emulator) names its load balancers `<endpoint id>.localhost`,
+  // which is loopback too: the same machine and port, so the same server.
+  return isLoopbackHost(jobs.hostname) && /^[a-z0-9-]+\.localhost$/i.test(target.hostname);
 }
 
 export class JobsApi {

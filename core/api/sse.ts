@@ -83,6 +83,8 @@ export interface ResumeOptions {
   /** No byte (not even a heartbeat) for this long counts as a dead connection. Default 60 s. */
   idleTimeoutMs?: number;
   onReconnect?: (info: { attempt: number; lastEventId: string | undefined; reason: string }) => void;
+  /** Each time a connection is open: the server's backfill follows at once, so a snapshot can time its wait from here. */
+  onOpen?: () => void;
 }
 
 /** Ids remembered for deduplication; the service's backfill is at most 5000 lines. */
@@ -124,6 +126,7 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
       const opened = await this.open(schedule, connection);
       if (opened === 'aborted') return;
       if (opened === 'retry') continue;
+      this.options.onOpen?.();
       const ended = yield* this.deliver(opened, seen);
       if (signal?.aborted) return;
       if (!schedule.ended(connection, ended.delivered, ended.retryMs)) {

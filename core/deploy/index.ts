@@ -9,6 +9,10 @@ export { diffEffective, driftBetween, sameValue, stableJson } from './diff';
 export type { Change } from './diff';
 export { planDeployment, renderChange, renderPlan, renderValue } from './plan';
 export type { DeploymentPlan, PlanProblem } from './plan';
+export { planCost, planCostLine } from './planCost';
+export type { PlanCost } from './planCost';
+export { renderPlanMarkdown, renderPlansMarkdown, renderUnplannedMarkdown } from './renderMarkdown';
+export type { MarkdownSection, MarkdownSectionOptions, PlanAction } from './renderMarkdown';
 export { applyPlan, failureOf, problemsOf } from './apply';
 export type { ApplyAction, ApplyFailure, ApplyOptions, ApplyResult, ApplyStep, MappedProblem } from './apply';
 export {

@@ -8,7 +8,7 @@ import type { Catalog } from '../endpointSpec/catalog/catalog';
 import { effectiveSpec, type EffectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
 import { alwaysOnChange, perMonth, specCost } from '../billing/cost';
-import { formatUsdChangeRange, formatUsdRange } from '../billing/format';
+import { formatUsdChangeRange, formatUsdRange, type UsdRange } from '../billing/format';
 
 const COST_FIELDS = ['workers.min', 'workers.max', 'gpu.pools', 'gpu.excludedTypes', 'gpu.count', 'cpu'];
 
@@ -22,12 +22,33 @@ function costInput(effective: EffectiveSpec, override: ReadonlyMap<string, unkno
   return out;
 }
 
+/** What a plan does to the always-on cost, in USD per hour (ranges: cheapest to priciest placement), and in words. */
+export interface PlanCost {
+  /** The `always-on cost: …` line the text, markdown and editor plans show. */
+  readonly text: string;
+  /** Per hour with workers.min running: before (absent for a create), after, and the change. */
+  readonly alwaysOnPerHour: { readonly before?: UsdRange; readonly after: UsdRange; readonly change?: UsdRange };
+  /** A create's cost at workers.max. */
+  readonly atMaxPerHour?: UsdRange;
+  /** The changed fields that move the cost (an update's). */
+  readonly fields?: readonly string[];
+}
+
 /** `always-on cost: …`, or undefined when the plan changes no cost or the catalog cannot price it. */
 export function planCostLine(plan: DeploymentPlan, catalog: Catalog): string | undefined {
+  return planCost(plan, catalog)?.text;
+}
+
+/** The plan's cost, or undefined when it changes no cost or the catalog cannot price it. */
+export function planCost(plan: DeploymentPlan, catalog: Catalog): PlanCost | undefined {
   if (plan.kind === 'create') {
     const after = specCost(costInput(effectiveSpec(plan.spec)), catalog);
     if (!after?.alwaysOn || !after.atMax) return undefined;
-    return `always-on cost: ${formatUsdRange(after.alwaysOn)}/h (${formatUsdRange(perMonth(after.alwaysOn))}/month) for workers.min ${after.workersMin}; ${formatUsdRange(after.atMax)}/h at workers.max ${after.workersMax}`;
+    return {
+      text: `always-on cost: ${formatUsdRange(after.alwaysOn)}/h (${formatUsdRange(perMonth(after.alwaysOn))}/month) for workers.min ${after.workersMin}; ${formatUsdRange(after.atMax)}/h at workers.max ${after.workersMax}`,
+      alwaysOnPerHour: { after: after.alwaysOn },
+      atMaxPerHour: after.atMax,
+    };
   }
   if (plan.kind !== 'update') return undefined;
   const relevant = plan.changes.filter((c) => COST_FIELDS.includes(c.path));
@@ -37,6 +58,10 @@ export function planCostLine(plan: DeploymentPlan, catalog: Catalog): string | u
   const after = specCost(costInput(wanted), catalog);
   const change = alwaysOnChange(before, after);
   if (!change || !before || !after) return undefined;
-  const what = relevant.map((c) => c.path).join(', ');
-  return `always-on cost: ${formatUsdRange(change.before)}/h → ${formatUsdRange(change.after)}/h (${formatUsdChangeRange(change.change)}/h, ${formatUsdChangeRange(perMonth(change.change))}/month) from ${what}`;
+  const fields = relevant.map((c) => c.path);
+  return {
+    text: `always-on cost: ${formatUsdRange(change.before)}/h → ${formatUsdRange(change.after)}/h (${formatUsdChangeRange(change.change)}/h, ${formatUsdChangeRange(perMonth(change.change))}/month) from ${fields.join(', ')}`,
+    alwaysOnPerHour: change,
+    fields,
+  };
 }

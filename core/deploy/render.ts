@@ -20,7 +20,7 @@ export function renderChange(change: Change): string {
 const isEmptyValue = (v: unknown): boolean => v === null || (Array.isArray(v) && v.length === 0);
 
 /** Whether the spec itself says this (rather than a default); the command counts whichever way it is spelled. */
-function setInSpec(spec: Record<string, unknown>, segments: readonly (string | number)[]): boolean {
+export function setInSpec(spec: Record<string, unknown>, segments: readonly (string | number)[]): boolean {
   if (segments[0] === 'entrypoint' || segments[0] === 'cmd') return ['args', 'entrypoint', 'cmd'].some((key) => spec[key] !== undefined);
   let node: unknown = spec;
   for (const segment of segments) {

@@ -6,6 +6,7 @@ import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
 import { shiftDocument, splitYamlDocuments } from './chunks';
 import { jsonNestingBeyond, yamlNestingBeyond } from './nestingScan';
+import { parsePlainYaml } from './plainYaml';
 import type { ArrayNode, ObjectNode, PropertyNode, SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
 
 /** Deeper structures than this are not specs; refusing them keeps recursion and memory bounded. */
@@ -50,6 +51,13 @@ function parseYaml(text: string): SpecDocument[] {
 export function parseYamlStream(text: string): SpecDocument[] {
   const tooDeep = yamlNestingBeyond(text, YAML_SCAN_LIMIT);
   if (tooDeep >= 0) return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] }];
+  // The common plain spec in one pass; anything else goes through the library (plainYaml.ts says why).
+  const plain = parsePlainYaml(text);
+  return plain ? [plain] : parseYamlWithLibrary(text);
+}
+
+/** The `yaml` library's reading of the text, converted; exported so tests can hold the fast path to it. */
+export function parseYamlWithLibrary(text: string): SpecDocument[] {
   const documents = YAML.parseAllDocuments(text, {
     prettyErrors: false,
     // The parser's own check compares each key with every earlier one (quadratic: a 10 MB mapping

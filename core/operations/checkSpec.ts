@@ -4,8 +4,8 @@
  * or none). The answer is the documents and their problems, never printed or shown here.
  */
 import type { ApiClient } from '../api';
-import { Catalog, type CatalogData } from '../endpointSpec/catalog/catalog';
-import { catalogDataFromApi } from '../endpointSpec/catalog/fromApi';
+import { Catalog } from '../endpointSpec/catalog/catalog';
+import { fetchCatalogData } from '../catalog/fetch';
 import { checkSpecText, type SpecDiagnostic } from '../endpointSpec/check';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 
@@ -64,24 +64,11 @@ async function resolveCatalog(source: CatalogSource): Promise<{ catalog?: Catalo
   }
 }
 
+export { fetchCatalogData } from '../catalog/fetch';
+
 /** The service's catalog as a checker reads it. */
 export async function fetchLiveCatalog(client: ApiClient, timeoutMs: number): Promise<Catalog> {
   return new Catalog(await fetchCatalogData(client, { timeoutMs }));
-}
-
-/** The catalog's data from the service; the account's own lists are optional, since a scoped key may be refused them. */
-export async function fetchCatalogData(client: ApiClient, call: { timeoutMs: number; signal?: AbortSignal }): Promise<CatalogData> {
-  const optional = <T>(request: Promise<T>): Promise<T | undefined> => request.catch(() => undefined);
-  const [gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries] = await Promise.all([
-    client.catalog.gpus(call),
-    client.catalog.cpus(call),
-    client.catalog.dataCenters(call),
-    client.catalog.templates(call),
-    optional(client.templates.list(call)),
-    optional(client.networkVolumes.list(call)),
-    optional(client.registries.list(call)),
-  ]);
-  return catalogDataFromApi({ gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries });
 }
 
 function isSpecDocument(document: SpecDocument): boolean {

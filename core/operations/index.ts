@@ -15,3 +15,17 @@ export { pullSpec, specTextOf } from './pullSpec';
 export type { PullSpecInput, PullSpecResult } from './pullSpec';
 export { forgetBinding, readSpecBindings, saveBinding } from './specBindings';
 export type { SaveBindingResult, SpecBindingsResult, SpecDocumentRef, SpecLocation } from './specBindings';
+export { followWorkerLogs, MAX_LOG_LINES, readWorkerLogs } from './workerLogs';
+export type {
+  FollowStatus,
+  FollowWorkerLogsHandlers,
+  FollowWorkerLogsInput,
+  LogsClient,
+  ReadWorkerLogsInput,
+  ReadWorkerLogsResult,
+  WorkerLogLine,
+} from './workerLogs';
+export { cancelJob, followJob, getJob, isAborted, isTerminal, retryJob, runJob } from './jobs';
+export type { FollowPace, JobHandlers, JobProgress, JobRef, JobResult, JobsClient, JobSnapshot, RunJobInput } from './jobs';
+export { billingRequestOf, queryBilling } from './billing';
+export type { BillingRequestResult, QueryBillingInput, QueryBillingKind, QueryBillingResult } from './billing';

@@ -13,7 +13,7 @@ export const SPEC_FILE_SUFFIXES: readonly string[] = SPEC_FILE_EXTENSIONS.map((e
 
 /** Every spec file under a folder, for a file search. */
 export const SPEC_FILE_GLOB = '**/*.endpoint.{yaml,yml,json}';
-/** The YAML specs only: a language client selects them with the `yaml` language. */
+/** The YAML specs only. */
 export const YAML_SPEC_FILE_GLOB = '**/*.endpoint.{yaml,yml}';
 /** The JSON specs only. */
 export const JSON_SPEC_FILE_GLOB = '**/*.endpoint.json';
@@ -24,10 +24,14 @@ export const JSON_SPEC_FILE_GLOB = '**/*.endpoint.json';
  */
 export const SPEC_FILE_PATTERN = /\.endpoint\.(ya?ml|json)$/i;
 
-/** The editor's view of spec documents: each glob with the language the editor gives those files. */
+/**
+ * The editor's view of spec documents: each glob with the language the extension contributes for those
+ * files. A language of their own (highlighted as YAML or JSON) is what lets the editor start the extension
+ * when a spec is opened, and only then: `onLanguage:yaml` would start it for every YAML file.
+ */
 export const SPEC_DOCUMENT_PATTERNS = [
-  { language: 'yaml', pattern: YAML_SPEC_FILE_GLOB },
-  { language: 'json', pattern: JSON_SPEC_FILE_GLOB },
+  { language: 'endpoint-yaml', format: 'yaml', pattern: YAML_SPEC_FILE_GLOB },
+  { language: 'endpoint-json', format: 'json', pattern: JSON_SPEC_FILE_GLOB },
 ] as const;
 
 const JSON_FILE = /\.json$/i;
@@ -41,7 +45,7 @@ export function isSpecFile(pathOrUri: string): boolean {
  * YAML is the default spec format and also reads any JSON that slipped through.
  */
 export function specFormatOf(pathOrUri: string, languageId?: string): SpecFormat {
-  return languageId === 'json' || JSON_FILE.test(pathOrUri) ? 'json' : 'yaml';
+  return languageId === 'json' || languageId === 'endpoint-json' || JSON_FILE.test(pathOrUri) ? 'json' : 'yaml';
 }
 
 /** The file name a new spec gets: `<stem>.endpoint.yaml` (or `.json`). */

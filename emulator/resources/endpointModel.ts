@@ -2,6 +2,8 @@
  * The endpoint record: built from a validated create body with the contract's defaults, merged
  * with PATCH bodies, compared for release diffs, and rendered in the response shape.
  */
+import { isIP } from 'node:net';
+import { isLoopbackHost } from '../../core/api/loopback';
 import type { FlashBoot, Scaling } from '../../core/api/types';
 import { decodeArgs } from '../../core/endpointSpec/args';
 import { defaultNumber, defaultString, fieldApplies } from '../../core/endpointSpec/contract';
@@ -228,12 +230,25 @@ export function diffEndpoints(before: StoredEndpoint, after: StoredEndpoint): Re
   return diff;
 }
 
+/**
+ * A load balancer's own host, as the service shapes it (`https://<id>.<jobs domain>`): the jobs
+ * server routes on the Host header's first label. A jobs host on loopback gives
+ * `http://<id>.localhost:<port>` (names under `localhost` are loopback; core/api/loopback.ts
+ * resolves them). Any other IP address has no subdomains, so there the base is the `/lb/<id>` path
+ * prefix the jobs server also answers.
+ */
+export function loadBalancerBase(id: string, jobsUrl: string): string {
+  const jobs = new URL(jobsUrl);
+  const port = jobs.port ? `:${jobs.port}` : '';
+  const bare = jobs.hostname.replace(/^\[|\]$/g, '');
+  if (isLoopbackHost(jobs.hostname) || bare === '0.0.0.0' || bare === '::') return `${jobs.protocol}//${id}.localhost${port}`;
+  if (isIP(bare) !== 0) return `${jobsUrl}/lb/${id}`;
+  return `${jobs.protocol}//${id}.${jobs.hostname}${port}`;
+}
+
 export function requestUrls(endpoint: StoredEndpoint, jobsUrl: string): Record<string, string> {
   if (endpoint.type === 'LOAD_BALANCER') {
-    // Loopback has no per-endpoint subdomains, so each load balancer gets a path prefix on the
-    // jobs host instead of `https://<id>.<jobs domain>`; the jobs server also honours a Host
-    // header of `<id>.<anything>` for clients that can resolve one.
-    const base = `${jobsUrl}/lb/${endpoint.id}`;
+    const base = loadBalancerBase(endpoint.id, jobsUrl);
     const healthPath = endpoint.env.HEALTH_CHECK_PATH || '/ping';
     return { base, health: `${base}${healthPath.startsWith('/') ? healthPath : `/${healthPath}`}` };
   }

@@ -37,7 +37,8 @@ function withoutNewerFields(ctx: EmulatorContext, raw: unknown): unknown {
   return Object.fromEntries(Object.entries(raw).filter(([name]) => !Object.hasOwn(ctx.newerServiceFields, name)));
 }
 
-function create(ctx: EmulatorContext, received: unknown): StoredEndpoint {
+/** Creates an endpoint from a create body (checked by every rule) with its first release; the demo seeds through it too. */
+export function createEndpoint(ctx: EmulatorContext, received: unknown): StoredEndpoint {
   const raw = withoutNewerFields(ctx, received);
   rejectIfErrors(validateSpecData(raw, 'create', { catalog: catalogOf(ctx) }));
   const body = resolveTemplate(toServiceBody(raw as Body), (id) => findTemplate(ctx, id));
@@ -48,7 +49,8 @@ function create(ctx: EmulatorContext, received: unknown): StoredEndpoint {
   return endpoint;
 }
 
-function update(ctx: EmulatorContext, current: StoredEndpoint, raw: unknown): StoredEndpoint {
+/** Applies a PATCH body; a change is a new release. */
+export function updateEndpoint(ctx: EmulatorContext, current: StoredEndpoint, raw: unknown): StoredEndpoint {
   rejectIfErrors(validateSpecData(raw, 'update'));
   const body = toServiceBody(raw as Body);
   if (current.cpu && body.gpu !== undefined)
@@ -122,7 +124,7 @@ export function serverlessRoutes(ctx: EmulatorContext): Route[] {
     })),
     route('POST', '/v2/serverless', 'Create a serverless endpoint', async ({ req }) => ({
       status: 201,
-      body: show(create(ctx, await readJsonBody(req))),
+      body: show(createEndpoint(ctx, await readJsonBody(req))),
     })),
     route('GET', '/v2/serverless/{id}', 'Get a serverless endpoint', ({ params }) => ({
       status: 200,
@@ -131,7 +133,7 @@ export function serverlessRoutes(ctx: EmulatorContext): Route[] {
     route('PATCH', '/v2/serverless/{id}', 'Update a serverless endpoint', async ({ req, params }) => {
       const current = requireEndpoint(ctx, params.id);
       const body = await readJsonBody(req);
-      return { status: 200, body: show(update(ctx, current, body)) };
+      return { status: 200, body: show(updateEndpoint(ctx, current, body)) };
     }),
     route('DELETE', '/v2/serverless/{id}', 'Delete a serverless endpoint', ({ params }) => {
       const endpoint = requireEndpoint(ctx, params.id);

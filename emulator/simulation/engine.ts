@@ -486,25 +486,41 @@ export class Simulation {
   /** Waits for a ready worker of a load balancer, counting as in-flight demand meanwhile. */
   async acquireLbWorker(endpointId: string, timeoutMs: number): Promise<Worker | undefined> {
     const deadline = this.now() + timeoutMs;
-    this.lbWaiting.set(endpointId, (this.lbWaiting.get(endpointId) ?? 0) + 1);
+    const stopWaiting = this.waitForLbWorker(endpointId);
     try {
       while (this.timer) {
-        const ready = this.workersOf(endpointId)
-          .filter((w) => w.status === 'IDLE' || (w.status === 'RUNNING' && w.activeRequests > 0))
-          .sort((a, b) => a.activeRequests - b.activeRequests)
-          .at(0);
-        if (ready) {
-          ready.activeRequests++;
-          ready.status = 'RUNNING';
-          return ready;
-        }
+        const ready = this.takeLbWorker(endpointId);
+        if (ready) return ready;
         if (this.now() >= deadline || !this.host.endpoint(endpointId)) return undefined;
         await new Promise<void>((resolve) => setTimeout(resolve, TICK_MS).unref());
       }
       return undefined;
     } finally {
-      this.lbWaiting.set(endpointId, Math.max(0, (this.lbWaiting.get(endpointId) ?? 1) - 1));
+      stopWaiting();
     }
+  }
+
+  /** Counts one request waiting for a worker of a load balancer as demand, until the returned function is called. */
+  waitForLbWorker(endpointId: string): () => void {
+    this.lbWaiting.set(endpointId, (this.lbWaiting.get(endpointId) ?? 0) + 1);
+    let waiting = true;
+    return () => {
+      if (!waiting) return;
+      waiting = false;
+      this.lbWaiting.set(endpointId, Math.max(0, (this.lbWaiting.get(endpointId) ?? 1) - 1));
+    };
+  }
+
+  /** The least busy ready worker of a load balancer, now serving one more request; undefined while none is ready. */
+  takeLbWorker(endpointId: string): Worker | undefined {
+    const ready = this.workersOf(endpointId)
+      .filter((w) => w.status === 'IDLE' || (w.status === 'RUNNING' && w.activeRequests > 0))
+      .sort((a, b) => a.activeRequests - b.activeRequests)
+      .at(0);
+    if (!ready) return undefined;
+    ready.activeRequests++;
+    ready.status = 'RUNNING';
+    return ready;
   }
 
   releaseLbWorker(worker: Worker): void {

@@ -26,6 +26,8 @@ export interface CodeServerOptions {
 const START_TIMEOUT_MS = 60_000;
 const USER_SETTINGS = {
   'workbench.startupEditor': 'none',
+  // Extensions' walkthroughs (ours included) open only where asked for: the demo and the walkthrough test.
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
   'telemetry.telemetryLevel': 'off',

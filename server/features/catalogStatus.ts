@@ -8,8 +8,8 @@ import type { Connection } from 'vscode-languageserver';
 import type { ValidationContext } from '../../core/endpointSpec/validate';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import { CATALOG_STATUS_NOTIFICATION, onRequest, REFRESH_CATALOG_REQUEST, sendNotification } from '../../core/protocol';
-import type { CatalogService } from '../catalog/catalogService';
-import { createCatalogService } from '../catalog/setup';
+import type { CatalogService } from '../../core/catalog/catalogService';
+import { createCatalogService } from '../../core/catalog/setup';
 import type { ServerSession } from '../session';
 
 export class ServerCatalog {

@@ -9,7 +9,8 @@ import { REPO_ROOT } from '../support/lspClient';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const CATALOG = join(REPO_ROOT, 'test', 'fixtures', 'catalog.json');
-const FILES = 400;
+// Enough files for checkFiles.ts to start a second thread (2,000 files per thread at least).
+const FILES = 4000;
 const spec = (i: number, extra = ''): string =>
   `name: worker-${i}\ntype: QUEUE\nimage: myorg/worker:1.0.0\ngpu:\n  pools: [ADA_24]\nscaling:\n  type: QUEUE_DELAY\n  queueDelay: 4\n${extra}`;
 
@@ -19,7 +20,10 @@ describe('endpoint-studio validate over many files', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'es-validate-many-'));
     for (let i = 0; i < FILES; i++) {
-      writeFileSync(join(dir, name(i)), spec(i, i === 7 || i === 390 ? 'colour: red\n' : i === 391 ? 'gpu:\n  pools: [NOT_A_POOL]\n' : ''));
+      writeFileSync(
+        join(dir, name(i)),
+        spec(i, i === 7 || i === 3990 ? 'colour: red\n' : i === 3991 ? 'gpu:\n  pools: [NOT_A_POOL]\n' : ''),
+      );
     }
   });
   after(() => {
@@ -34,9 +38,9 @@ describe('endpoint-studio validate over many files', () => {
     assert.match(result.stderr, /cannot read .*missing\.endpoint\.yaml: no such file/);
     const lines = result.stdout.trim().split('\n');
     const problemFiles = lines.slice(0, -1).map((line) => line.slice(line.lastIndexOf('/') + 1).split(':')[0]);
-    assert.deepEqual([...new Set(problemFiles)], [name(7), name(390), name(391)]);
+    assert.deepEqual([...new Set(problemFiles)], [name(7), name(3990), name(3991)]);
     assert.ok(
-      lines.some((l) => l.includes(name(391)) && l.includes('duplicate-key')),
+      lines.some((l) => l.includes(name(3991)) && l.includes('duplicate-key')),
       result.stdout,
     );
     assert.ok(
@@ -50,7 +54,7 @@ describe('endpoint-studio validate over many files', () => {
     const all = JSON.parse(
       spawnSync(process.execPath, [CLI, 'validate', '--format', 'json', '--catalog', CATALOG, dir], { encoding: 'utf8' }).stdout,
     ) as { file: string }[];
-    const single = [7, 390, 391].flatMap(
+    const single = [7, 3990, 3991].flatMap(
       (i) =>
         JSON.parse(
           spawnSync(process.execPath, [CLI, 'validate', '--format', 'json', '--catalog', CATALOG, join(dir, name(i))], { encoding: 'utf8' })

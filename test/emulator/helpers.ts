@@ -4,6 +4,7 @@
  * the type is the contract's claim, and the test's assertions are what verify it.
  */
 import assert from 'node:assert/strict';
+import { fetchResolvingLocalhost } from '../../core/api/loopback';
 import type { Endpoint, LoadBalancerRequestUrls, QueueRequestUrls, WorkerList } from '../../core/api/types';
 import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index';
 
@@ -36,7 +37,8 @@ export async function call<T = unknown>(
   const headers: Record<string, string> = { ...extraHeaders };
   if (key !== null) headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, {
+  // A load balancer's base is `<id>.localhost`, which only the client's own resolver finds.
+  const res = await fetchResolvingLocalhost(`${base}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),

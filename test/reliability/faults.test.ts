@@ -147,11 +147,13 @@ describe('5xx and timeouts', () => {
   it('reads retry 5xx and timeouts within their bound; a write is never repeated blind', async () => {
     await withRig(async ({ proxy, api, fault }) => {
       const client = api({ timeoutMs: 150 });
+      // The 503 storm runs 30 reads at once; a roomier timeout keeps a slow machine from adding timeouts to it.
+      const stormClient = api({ timeoutMs: 5000 });
       const created = await client.serverless.create(spec('steady'));
       let failed = 0;
       fault({ errorRate: 0.4, status5xx: 503 });
       const start = proxy.received.length;
-      const reads = await Promise.allSettled(Array.from({ length: 30 }, () => client.serverless.get(created.id)));
+      const reads = await Promise.allSettled(Array.from({ length: 30 }, () => stormClient.serverless.get(created.id)));
       fault({});
       const sent = proxy.received.slice(start);
       count({ faultsInjected: sent.filter((r) => r.status === 503).length });

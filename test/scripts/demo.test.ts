@@ -1,54 +1,119 @@
-/** `npm start`'s demo state: the example endpoints seeded once, and the workspace's demo specs bound to them. */
+/**
+ * `npm start`'s demo state: the emulator seeds the example endpoints once, the workspace's demo specs
+ * are bound to them, and the state is rebuilt on each run unless it is kept.
+ */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import type { CreateEndpointRequest } from '../../core/api';
+import type { ApiClient, CreateEndpointRequest } from '../../core/api';
 import { planDeploy, readSpecBindings } from '../../core/operations';
-import { bindDemo, DEMO_SPECS, seedDemo } from '../../scripts/demo';
+import { DEMO_ENDPOINTS } from '../../emulator/demo/index';
+import { bindDemo, DEMO_SPECS, keepStateRequested, prepareState } from '../../scripts/demo';
 import { EXAMPLES_DIR } from '../../scripts/editor/paths';
-import { withEmulator } from '../core/deploy/support';
+import { withEmulator, type Emulator } from '../core/deploy/support';
 
 const specOf = (file: string): Record<string, unknown> => {
   const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
   return (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
 };
 
+function seededBy(emu: Emulator): Readonly<Record<string, string>> {
+  assert.ok(emu.demo, 'the emulator seeded the demo');
+  return emu.demo.endpoints;
+}
+
+const names = async (api: ApiClient): Promise<string[]> => (await api.serverless.list()).map((e) => e.name).sort();
+
 describe('the npm start demo', () => {
+  it('deploys exactly the example specs', () => {
+    for (const demo of DEMO_ENDPOINTS) assert.deepEqual(specOf(demo.file), demo.spec, demo.file);
+  });
+
   it('seeds each demo endpoint once and binds its spec, so each opens deployed and unchanged', async () => {
-    await withEmulator({}, async (_emu, client) => {
-      const api = client();
-      const workspace = mkdtempSync(join(tmpdir(), 'es-demo-'));
-      try {
-        const seeded = await seedDemo(api);
-        assert.deepEqual([...seeded.keys()], DEMO_SPECS);
-        assert.deepEqual(await seedDemo(api), seeded, 'a kept state is not seeded twice');
+    const dir = mkdtempSync(join(tmpdir(), 'es-demo-'));
+    const statePath = join(dir, 'state.json');
+    const workspace = join(dir, 'workspace');
+    try {
+      const seeded = await withEmulator({ demo: true, statePath }, async (emu, client) => {
+        const api = client();
+        const seeded = seededBy(emu);
+        assert.deepEqual(Object.keys(seeded), DEMO_SPECS);
         assert.equal((await api.serverless.list()).length, DEMO_SPECS.length);
         cpSync(EXAMPLES_DIR, workspace, { recursive: true });
         await bindDemo(api, workspace, seeded);
         for (const file of DEMO_SPECS) {
           const read = readSpecBindings(join(workspace, file), workspace);
           assert.ok(read.ok);
-          assert.equal(read.binding(0)?.endpointId, seeded.get(file));
+          assert.equal(read.binding(0)?.endpointId, seeded[file]);
           const planned = await planDeploy({ client: api, spec: specOf(file), binding: read.binding(0) });
           assert.ok(planned.ok);
           assert.equal(planned.plan.kind, 'unchanged', `${file}: ${JSON.stringify(planned.plan)}`);
         }
-      } finally {
-        rmSync(workspace, { recursive: true, force: true });
-      }
-    });
+        return seeded;
+      });
+      await withEmulator({ demo: true, statePath }, async (emu, client) => {
+        assert.deepEqual(seededBy(emu), seeded, 'a kept state is not seeded twice');
+        assert.equal((await client().serverless.list()).length, DEMO_SPECS.length);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('picks the oldest endpoint of a demo name when the kept state holds several', async () => {
-    await withEmulator({}, async (_emu, client) => {
-      const api = client();
+    const dir = mkdtempSync(join(tmpdir(), 'es-demo-'));
+    const statePath = join(dir, 'state.json');
+    try {
       const body = specOf('sdxl-worker.endpoint.yaml') as unknown as CreateEndpointRequest;
-      const oldest = await api.serverless.create(body);
-      await api.serverless.create(body);
-      assert.equal((await seedDemo(api)).get('sdxl-worker.endpoint.yaml'), oldest.id);
-    });
+      const oldest = await withEmulator({ statePath }, async (_emu, client) => {
+        const created = await client().serverless.create(body);
+        await client().serverless.create(body);
+        return created;
+      });
+      await withEmulator({ demo: true, statePath }, (emu) => {
+        assert.equal(seededBy(emu)['sdxl-worker.endpoint.yaml'], oldest.id);
+        return Promise.resolve();
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps an endpoint created in one run with --keep-state, and rebuilds the demo state by default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'es-demo-'));
+    const statePath = join(dir, 'state.json');
+    const mine = { ...specOf('sdxl-worker.endpoint.yaml'), name: 'mine' } as unknown as CreateEndpointRequest;
+    const demoNames = DEMO_ENDPOINTS.map((d) => String(d.spec.name)).sort();
+    try {
+      assert.equal(prepareState(statePath, true), 'fresh', 'nothing to keep on the first run');
+      const first = await withEmulator({ demo: true, statePath }, async (emu, client) => {
+        await client().serverless.create(mine);
+        return seededBy(emu);
+      });
+      assert.equal(prepareState(statePath, keepStateRequested(['--keep-state'], {})), 'kept');
+      await withEmulator({ demo: true, statePath }, async (emu, client) => {
+        assert.deepEqual(await names(client()), [...demoNames, 'mine'].sort());
+        assert.deepEqual(seededBy(emu), first);
+      });
+      assert.equal(prepareState(statePath, keepStateRequested([], {})), 'fresh');
+      await withEmulator({ demo: true, statePath }, async (emu, client) => {
+        assert.deepEqual(await names(client()), demoNames);
+        assert.deepEqual(Object.keys(seededBy(emu)), DEMO_SPECS);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the state when asked by flag or variable', () => {
+    assert.equal(keepStateRequested(['--keep-state'], {}), true);
+    assert.equal(keepStateRequested([], { ENDPOINT_STUDIO_KEEP_STATE: '1' }), true);
+    assert.equal(keepStateRequested([], { ENDPOINT_STUDIO_KEEP_STATE: 'true' }), true);
+    assert.equal(keepStateRequested([], {}), false);
+    for (const off of ['', ' ', '0', 'false', 'FALSE'])
+      assert.equal(keepStateRequested([], { ENDPOINT_STUDIO_KEEP_STATE: off }), false, off);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -76,14 +76,17 @@ describe('spec files', () => {
       'the per-language globs together cover exactly the spec files',
     );
     assert.deepEqual(
-      SPEC_DOCUMENT_PATTERNS.map(({ language, pattern }) => [language, pattern]),
+      SPEC_DOCUMENT_PATTERNS.map(({ language, format, pattern }) => [language, format, pattern]),
       [
-        ['yaml', YAML_SPEC_FILE_GLOB],
-        ['json', JSON_SPEC_FILE_GLOB],
+        ['endpoint-yaml', 'yaml', YAML_SPEC_FILE_GLOB],
+        ['endpoint-json', 'json', JSON_SPEC_FILE_GLOB],
       ],
     );
-    for (const { language, pattern } of SPEC_DOCUMENT_PATTERNS) {
-      for (const name of expandBraces(pattern)) assert.equal(specFormatOf(name.replace('**/*', 'x')), language, name);
+    for (const { language, format, pattern } of SPEC_DOCUMENT_PATTERNS) {
+      for (const name of expandBraces(pattern)) {
+        assert.equal(specFormatOf(name.replace('**/*', 'x')), format, name);
+        assert.equal(specFormatOf('untitled:Untitled-1', language), format, language);
+      }
     }
   });
 
@@ -119,13 +122,36 @@ describe('spec files', () => {
 describe('the extension manifest', () => {
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
     activationEvents: string[];
-    contributes: unknown;
+    engines: { vscode: string };
+    contributes: {
+      languages: { id: string; filenamePatterns?: string[] }[];
+      grammars: { language?: string; path: string }[];
+      jsonLanguageParticipants?: { languageId: string }[];
+      languageModelTools?: unknown[];
+    };
   };
   const whenPattern = /resourceFilename =~ \/(.+?)\/(?=\s|$)/g;
   const fileMatches = new Set([SPEC_FILE_GLOB, YAML_SPEC_FILE_GLOB, JSON_SPEC_FILE_GLOB].flatMap((g) => [g, g.replace(/^\*\*\//, '')]));
 
   it('activates on the module’s glob', () => {
     assert.ok(manifest.activationEvents.includes(`workspaceContains:${SPEC_FILE_GLOB}`), JSON.stringify(manifest.activationEvents));
+  });
+
+  it('activates on opening a spec through a language of its own, not on every YAML or JSON file', () => {
+    for (const event of ['onLanguage:yaml', 'onLanguage:json', '*']) assert.ok(!manifest.activationEvents.includes(event), event);
+    // Since VS Code 1.74 a contributed language activates its extension without an explicit onLanguage event.
+    const [major, minor] = (/\d+\.\d+/.exec(manifest.engines.vscode)?.[0] ?? '0.0').split('.').map(Number);
+    assert.ok(major > 1 || minor >= 74, manifest.engines.vscode);
+    for (const { language, pattern } of SPEC_DOCUMENT_PATTERNS) {
+      const contributed = manifest.contributes.languages.find((l) => l.id === language);
+      assert.deepEqual(contributed?.filenamePatterns, [pattern.replace(/^\*\*\//, '')], language);
+      assert.ok(
+        manifest.contributes.grammars.some((g) => g.language === language && existsSync(join(REPO_ROOT, g.path))),
+        `${language} has a grammar`,
+      );
+    }
+    // JSON specs keep the editor's JSON features (formatting, outline) through the JSON language server.
+    assert.deepEqual(manifest.contributes.jsonLanguageParticipants, [{ languageId: 'endpoint-json' }]);
   });
 
   it('uses the module’s regex in every `when` clause about spec files', () => {
@@ -137,7 +163,9 @@ describe('the extension manifest', () => {
 
   it('names spec files nowhere in a form the module does not define', () => {
     // Any glob or regex about spec files (jsonValidation, yamlValidation, a new menu, ...) must be one of the module's.
-    const mentions = [...manifest.activationEvents, ...stringsIn(manifest.contributes)].filter(
+    // The language-model tools' descriptions are prose for a model, not patterns any editor matches.
+    const { languageModelTools: _prose, ...matched } = manifest.contributes;
+    const mentions = [...manifest.activationEvents, ...stringsIn(matched)].filter(
       (text) => text.includes('.endpoint.') || text.includes('\\.endpoint\\.'),
     );
     assert.ok(mentions.length > 0);

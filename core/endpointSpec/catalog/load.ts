@@ -3,12 +3,20 @@ import { readFileSync } from 'node:fs';
 import { Catalog, type CatalogData } from './catalog';
 
 export function loadCatalogFile(path: string): Catalog {
-  let data: unknown;
+  return catalogFromJson(readCatalogJson(path), path);
+}
+
+/** The file's JSON, or an error that names the file. */
+export function readCatalogJson(path: string): unknown {
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/** The catalog of parsed snapshot JSON, once it has the four lists every check reads. */
+export function catalogFromJson(data: unknown, path: string): Catalog {
   const candidate = data as Partial<CatalogData> | null;
   if (
     !candidate ||

@@ -1,15 +1,15 @@
 /**
- * Keeps the service's catalog for the language server: read from a disk cache at start, refreshed
- * in the background with short timeouts, never fetched in a request path. Offline, the cache
- * answers and its age is reported; with no catalog at all, catalog checks are simply skipped.
+ * Keeps the service's catalog for the language server and the command line: read from a disk cache
+ * at start, refreshed with short timeouts (the server in the background, never in a request path;
+ * the CLI once per run). Offline, the cache answers and its age is reported; with no catalog at
+ * all, catalog checks are simply skipped.
  */
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../core/util/atomicWrite';
-import type { ApiClient } from '../../core/api';
-import { Catalog, type CatalogData } from '../../core/endpointSpec/catalog/catalog';
-import { fetchCatalogData } from '../../core/operations/checkSpec';
-import { createBodyPropertyPaths } from '../../core/endpointSpec/liveSchema';
-import type { CatalogStatus } from '../../core/protocol';
+import type { ApiClient } from '../api';
+import { Catalog, type CatalogData } from '../endpointSpec/catalog/catalog';
+import { createBodyPropertyPaths } from '../endpointSpec/liveSchema';
+import type { CatalogStatus } from '../protocol';
+import { readCatalogCache, writeCatalogCache, type CatalogCache } from './cacheFile';
+import { fetchCatalogData } from './fetch';
 
 export interface CatalogServiceOptions {
   /** No client: no key or no network configured; only the cache or a pinned file can serve. */
@@ -21,14 +21,6 @@ export interface CatalogServiceOptions {
   readonly requestTimeoutMs: number;
   readonly fetchOpenApi?: (signal: AbortSignal) => Promise<unknown>;
   readonly log: (message: string) => void;
-}
-
-interface CacheFile {
-  readonly version: 1;
-  readonly apiUrl: string;
-  readonly fetchedAt: string;
-  readonly data: CatalogData;
-  readonly liveProperties?: string[];
 }
 
 export class CatalogService {
@@ -50,6 +42,11 @@ export class CatalogService {
 
   get catalog(): Catalog | undefined {
     return this.current;
+  }
+
+  /** Whether `refresh` can reach a service at all (a client was configured and no snapshot is pinned). */
+  get canRefresh(): boolean {
+    return this.state !== 'pinned' && this.options.client !== undefined;
   }
 
   get liveProperties(): ReadonlySet<string> | undefined {
@@ -125,26 +122,19 @@ export class CatalogService {
     for (const listener of this.listeners) listener(true);
   }
 
-  private async loadCache(): Promise<void> {
+  /** Reads the disk cache, if there is one for this service; `start` does this first. */
+  async loadCache(): Promise<void> {
     const file = this.options.cacheFile;
-    if (!file) return;
-    try {
-      // Whatever is on disk is checked before use: another version, or a hand-edited file, may have written it.
-      const cache = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile> | null;
-      if (cache?.version !== 1 || !cache.data || typeof cache.fetchedAt !== 'string') return;
-      // A cache written for another service must never describe this one.
-      const apiUrl = this.options.client?.apiUrl;
-      if (apiUrl && cache.apiUrl !== apiUrl) return;
-      this.apply(cache.data, cache.fetchedAt, 'cached', cache.liveProperties ? new Set(cache.liveProperties) : undefined);
-    } catch {
-      // No cache yet, or an unreadable one: the first refresh writes a new one.
-    }
+    if (!file || this.state === 'pinned') return;
+    // A cache written for another service must never describe this one.
+    const cache = await readCatalogCache(file, this.options.client?.apiUrl);
+    if (cache) this.apply(cache.data, cache.fetchedAt, 'cached', cache.liveProperties ? new Set(cache.liveProperties) : undefined);
   }
 
   private async saveCache(apiUrl: string, data: CatalogData): Promise<void> {
     const file = this.options.cacheFile;
     if (!file || !this.fetchedAt) return;
-    const cache: CacheFile = {
+    const cache: CatalogCache = {
       version: 1,
       apiUrl,
       fetchedAt: this.fetchedAt,
@@ -152,7 +142,7 @@ export class CatalogService {
       ...(this.properties ? { liveProperties: [...this.properties] } : {}),
     };
     try {
-      await writeFileAtomic(file, JSON.stringify(cache));
+      await writeCatalogCache(file, cache);
     } catch (error) {
       this.options.log(`catalog cache not written: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,0 +1,124 @@
+/**
+ * What every agent tool runs with, whichever front-end hosts it (the MCP server or the editor's
+ * language-model tools): the service client of the profile or environment, whether writes are
+ * allowed, the folder relative paths and bindings are read from, and the plan tokens handed out.
+ * A tool refuses with a `ToolFailure`, a message for the model; it never throws a stack at it.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { ApiError, type ApiClient } from '../core/api';
+import type { SpecDiagnostic } from '../core/endpointSpec/check';
+import { locatePath } from '../core/endpointSpec/locate';
+import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
+import type { PlanTokenStore } from './planTokens';
+
+export interface AgentContext {
+  /** The client to call the service with; undefined when there is no key. */
+  readonly client: ApiClient | undefined;
+  /** Why there is no client, in words that say what to do about it. */
+  readonly noClientReason: string;
+  readonly writesAllowed: boolean;
+  /** How writes are enabled in this front-end (`--allow-writes`, a trusted workspace). */
+  readonly enableWrites: string;
+  /** Relative spec paths are read from here, and bindings are looked for under it. */
+  readonly workspaceRoot: string;
+  readonly plans: PlanTokenStore;
+  readonly signal?: AbortSignal;
+}
+
+/** A problem placed in a spec: 1-based line and column, as editors and terminals show them. */
+export interface PlacedProblem {
+  readonly line: number;
+  readonly column: number;
+  readonly severity: string;
+  readonly code: string;
+  readonly message: string;
+  readonly path: string;
+  readonly document: number;
+}
+
+/** A refusal or failure the model should read; `details` goes into the result's structured part. */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function requireClient(context: AgentContext): ApiClient {
+  if (!context.client) throw new ToolFailure(context.noClientReason);
+  return context.client;
+}
+
+/** The service's answer as a failure: the status and reason, without the key. */
+export function serviceFailure(client: ApiClient, error: unknown, what: string): ToolFailure {
+  const reason = client.redact(error instanceof Error ? error.message : String(error));
+  if (error instanceof ApiError && error.notFound) return new ToolFailure(`${what}: not found (${reason})`, { status: 404 });
+  return new ToolFailure(`${what}: ${reason}`, error instanceof ApiError && error.status !== undefined ? { status: error.status } : {});
+}
+
+/** A spec file named by an agent: inside or outside the workspace root, but a spec file either way. */
+export interface SpecFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+const SPEC_FILE = /\.endpoint\.(ya?ml|json)$/;
+/** Larger than any real spec; a model pointing at a huge file gets a refusal, not a stall. */
+const MAX_SPEC_BYTES = 4 * 1024 * 1024;
+
+export function readSpecAt(context: AgentContext, path: string): SpecFile {
+  const absolute = isAbsolute(path) ? path : resolve(context.workspaceRoot, path);
+  if (!SPEC_FILE.test(absolute)) throw new ToolFailure(`${path} is not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json)`);
+  let size: number;
+  try {
+    size = statSync(absolute).size;
+  } catch {
+    throw new ToolFailure(`cannot read ${path}: no such file (relative paths are read from ${context.workspaceRoot})`);
+  }
+  if (size > MAX_SPEC_BYTES) throw new ToolFailure(`${path} is ${size} bytes; a spec over 4 MB is not read`);
+  return { path: absolute, text: readFileSync(absolute, 'utf8') };
+}
+
+/** `gpu.pools[1]` for a JSON path. */
+export function pathText(path: JsonPath | readonly (string | number)[]): string {
+  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+}
+
+export function placeDiagnostic(d: SpecDiagnostic): PlacedProblem {
+  return {
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    path: pathText(d.path),
+    document: d.documentIndex,
+  };
+}
+
+/** A problem the service reported on a spec path, placed on the spec's line for that path. */
+export function placeServiceProblem(
+  text: string,
+  document: SpecDocument,
+  documentIndex: number,
+  problem: { segments: readonly (string | number)[]; path: string; message: string },
+): PlacedProblem {
+  const span = locatePath(document.root, problem.segments, 'value', document.span);
+  const before = text.slice(0, span.offset).split('\n');
+  return {
+    line: before.length,
+    column: before[before.length - 1].length + 1,
+    severity: 'error',
+    code: 'service-rejected',
+    message: problem.message,
+    path: problem.path,
+    document: documentIndex,
+  };
+}
+
+export function problemLine(file: string, p: PlacedProblem): string {
+  return `${file}:${p.line}:${p.column}: ${p.severity} ${p.code} ${p.message}`;
+}

@@ -1,0 +1,183 @@
+/**
+ * `plan_deploy` and `deploy_spec`: an agent deploys in two steps, like a person. The plan comes
+ * with a token; deploying takes only that token, so what is applied is exactly the plan that was
+ * shown, and only while the spec file and the live endpoint are as they were when it was made.
+ */
+import { z } from 'zod';
+import { readPriceCatalog } from '../core/billing/priceCatalog';
+import { renderChange } from '../core/deploy/render';
+import { renderPlan, type DeploymentPlan } from '../core/deploy/plan';
+import { planCostLine } from '../core/deploy/planCost';
+import { applyDeploy, needsApplying } from '../core/operations';
+import { placeServiceProblem, problemLine, requireClient, ToolFailure, type AgentContext } from './context';
+import { changesOf, planSpec, type PlannedSpec } from './planning';
+import { defineTool, type ToolResult } from './tool';
+
+const planInput = z.object({
+  path: z.string().min(1).describe('The spec file (*.endpoint.yaml / *.endpoint.json), absolute or relative to the workspace.'),
+  document: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('The document (0-based) of a multi-document YAML file; needed when it holds several specs.'),
+  namesakes: z
+    .enum(['adopt', 'create-new'])
+    .optional()
+    .describe(
+      'Only when the plan says endpoints with the spec name already exist: "adopt" updates the one namesake and binds the spec to it, "create-new" creates another endpoint of that name.',
+    ),
+});
+
+export const planDeployTool = defineTool({
+  name: 'plan_deploy',
+  title: 'Plan the deploy of a spec',
+  description:
+    'Show what deploying a spec file would do, without changing anything: create a new endpoint, the fields an update of its bound endpoint changes (before = live, after = spec) with the change in always-on cost, nothing, or why it cannot be done. Returns a planToken valid for 15 minutes that deploy_spec takes to apply exactly this plan; show the plan to the user before deploying.',
+  writes: false,
+  input: planInput,
+  output: z.looseObject({
+    file: z.string(),
+    document: z.number(),
+    kind: z.enum(['create', 'update', 'unchanged', 'refused']),
+    plan: z.string(),
+    changes: z.array(z.looseObject({ path: z.string() })),
+    deployable: z.boolean(),
+    planToken: z.string().optional(),
+  }),
+  async run(input, context): Promise<ToolResult> {
+    const client = requireClient(context);
+    const planned = await planSpec(client, context, input);
+    const { plan, target, namesakes } = planned.planned;
+    const prices = await readPriceCatalog(client);
+    const planText = renderPlan(plan, prices ? { catalog: prices } : {});
+    const why = undeployable(planned);
+    const token =
+      why === undefined
+        ? context.plans.issue({
+            specPath: planned.file.path,
+            document: planned.document.index,
+            specHash: planned.specHash,
+            liveHash: planned.liveHash,
+            planHash: planned.planHash,
+            planText,
+            ...(input.namesakes ? { namesakes: input.namesakes } : {}),
+          })
+        : undefined;
+    const costLine = prices ? planCostLine(plan, prices) : undefined;
+    const structured = {
+      file: input.path,
+      document: planned.document.index,
+      kind: plan.kind,
+      ...endpointOf(plan),
+      ...(target.kind === 'adopted' ? { adopts: target.endpointId } : {}),
+      plan: planText,
+      changes: changesOf(plan),
+      ...(plan.kind === 'create' ? { body: plan.body } : {}),
+      ...(plan.kind === 'refused' ? { problems: plan.problems.map((p) => ({ path: p.path, message: p.message })) } : {}),
+      ...(costLine ? { cost: costLine } : {}),
+      notes: plan.notes,
+      ...(namesakes.length > 0 ? { namesakes } : {}),
+      deployable: token !== undefined,
+      ...(token ? { planToken: token.token, expiresAt: token.expiresAt } : { notDeployable: why }),
+    };
+    const footer = token
+      ? `planToken: ${token.token} (expires ${token.expiresAt}); deploy_spec applies exactly this plan`
+      : `not deployable: ${why ?? ''}`;
+    return { text: `${planText}${footer}`, structured };
+  },
+});
+
+function undeployable(planned: PlannedSpec): string | undefined {
+  const { plan, target } = planned.planned;
+  if (planned.blocked !== undefined) return planned.blocked;
+  if (plan.kind === 'refused') return 'no update can make this difference (see the plan)';
+  if (!needsApplying(plan, target)) return 'the endpoint already matches the spec: nothing to deploy';
+  return undefined;
+}
+
+function endpointOf(plan: DeploymentPlan): { endpointId?: string; endpointName?: string } {
+  return plan.kind === 'create' ? {} : { endpointId: plan.endpointId, endpointName: plan.endpointName };
+}
+
+export const deploySpecTool = defineTool({
+  name: 'deploy_spec',
+  title: 'Deploy a planned spec',
+  description:
+    'Apply the plan that plan_deploy returned, by its planToken: create or update the endpoint, read it back and check it matches the spec, and record the binding in .endpoint-studio/deployments.json. Refused when the spec file or the live endpoint changed since the plan, or the token expired: plan again. Changes the service: only with writes allowed, and after the user saw the plan.',
+  writes: true,
+  input: z.object({ planToken: z.string().min(1).describe('The planToken from plan_deploy.') }),
+  output: z.looseObject({
+    action: z.enum(['created', 'reconciled', 'updated', 'unchanged']),
+    endpointId: z.string(),
+    endpointName: z.string(),
+    verified: z.boolean(),
+    bound: z.boolean(),
+  }),
+  async run(input, context): Promise<ToolResult> {
+    const client = requireClient(context);
+    const redeemed = context.plans.redeem(input.planToken);
+    if (!redeemed.ok) throw new ToolFailure(redeemed.reason, { stale: true });
+    const { record } = redeemed;
+    const again = await planSpec(client, context, {
+      path: record.specPath,
+      document: record.document,
+      ...(record.namesakes ? { namesakes: record.namesakes } : {}),
+    });
+    const stale = staleness(record, again);
+    if (stale !== undefined)
+      throw new ToolFailure(`${stale} since the plan was made; nothing was sent. Run plan_deploy again and show the new plan`, {
+        stale: true,
+      });
+    return apply(context, again);
+  },
+});
+
+function staleness(record: { specHash: string; liveHash: string; planHash: string }, again: PlannedSpec): string | undefined {
+  if (again.specHash !== record.specHash) return 'the spec file changed';
+  if (again.liveHash !== record.liveHash) return 'the live endpoint changed';
+  if (again.planHash !== record.planHash || again.blocked !== undefined) return 'the plan changed';
+  return undefined;
+}
+
+async function apply(context: AgentContext, planned: PlannedSpec): Promise<ToolResult> {
+  const client = requireClient(context);
+  const { plan, target, listed } = planned.planned;
+  const outcome = await applyDeploy({ client, plan, target, document: planned.ref, ...(listed ? { listed } : {}) });
+  const file = planned.ref.key;
+  if (!outcome.ok) {
+    const { failure, action } = outcome.applied;
+    const problems = failure.problems.map((p) =>
+      placeServiceProblem(planned.file.text, planned.document.document, planned.document.index, p),
+    );
+    const lines = [`${action} failed: ${failure.message}`, ...problems.map((p) => problemLine(file, p))];
+    if (failure.endpointGone) lines.push('the bound endpoint no longer exists; plan again to create a new one');
+    if (failure.outcomeUnknown) lines.push('the change may or may not have been made; run plan_deploy to see where the endpoint stands');
+    throw new ToolFailure(lines.join('\n'), { status: failure.status, problems, outcomeUnknown: failure.outcomeUnknown });
+  }
+  const result = outcome.applied;
+  const bound = outcome.binding ? outcome.binding.saved : target.kind === 'bound';
+  const lines = [`${result.action} endpoint ${result.endpoint.id} ${JSON.stringify(result.endpoint.name)}`];
+  if (outcome.binding && !outcome.binding.saved)
+    lines.push(`the binding was not saved (${outcome.binding.error}); until it is, deploying this spec again creates another endpoint`);
+  if (result.readBackError) lines.push(`not verified: reading the endpoint back failed: ${result.readBackError}`);
+  else if (result.verified) lines.push('verified: the endpoint read back matches the spec');
+  else
+    lines.push(
+      'not verified: the endpoint read back differs from the spec (before = live, after = spec):',
+      ...result.differences.map((c) => `  ${renderChange(c)}`),
+    );
+  return {
+    text: lines.join('\n'),
+    structured: {
+      action: result.action,
+      endpointId: result.endpoint.id,
+      endpointName: result.endpoint.name,
+      verified: result.verified && result.readBackError === undefined,
+      differences: result.differences.map((c) => ({ path: c.path, before: c.before, after: c.after })),
+      bound,
+      ...(outcome.binding?.saved ? { bindingsFile: outcome.binding.path } : {}),
+      ...(result.readBackError ? { readBackError: result.readBackError } : {}),
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * One spec document planned against the live state, for `plan_deploy` and again for `deploy_spec`:
+ * the same steps both times (read the file, check it, find its binding, plan, settle namesakes,
+ * fingerprint what the plan depends on), so comparing the two runs' hashes tells whether anything
+ * the plan was shown for has changed since.
+ */
+import { createHash } from 'node:crypto';
+import type { ApiClient, Endpoint } from '../core/api';
+import { stableJson } from '../core/deploy/diff';
+import { liveAsSpec, type Spec } from '../core/deploy/effective';
+import type { DeploymentPlan } from '../core/deploy/plan';
+import { checkSpec, decideNamesakes, planDeploy, readSpecBindings, type CheckedDocument, type PlanDeployResult } from '../core/operations';
+import type { SpecDocumentRef } from '../core/operations';
+import { specFormatOf } from '../core/protocol';
+import { placeDiagnostic, problemLine, readSpecAt, serviceFailure, ToolFailure, type AgentContext, type SpecFile } from './context';
+
+export type NamesakeChoice = 'adopt' | 'create-new';
+
+export interface PlanRequest {
+  readonly path: string;
+  readonly document?: number;
+  readonly namesakes?: NamesakeChoice;
+}
+
+export interface PlannedSpec {
+  readonly file: SpecFile;
+  readonly document: CheckedDocument;
+  readonly ref: SpecDocumentRef;
+  readonly planned: Extract<PlanDeployResult, { ok: true }>;
+  /** Why the plan cannot be deployed as it stands (namesakes to decide on); undefined when it can. */
+  readonly blocked?: string;
+  readonly specHash: string;
+  readonly liveHash: string;
+  readonly planHash: string;
+}
+
+export async function planSpec(client: ApiClient, context: AgentContext, request: PlanRequest): Promise<PlannedSpec> {
+  const file = readSpecAt(context, request.path);
+  const document = await checkedDocument(file, request);
+  const bindings = readSpecBindings(file.path);
+  if (!bindings.ok) throw new ToolFailure(`cannot read the bindings of ${request.path}: ${bindings.error}`);
+  const ref = { ...bindings.location, documentIndex: document.index };
+  const spec = document.document.data as Spec;
+  let planned = await plan(client, { client, spec, binding: bindings.binding(document.index) });
+  let blocked: string | undefined;
+  const decision = decideNamesakes(planned.namesakes, request.namesakes ?? 'refuse');
+  if (decision.action === 'refuse') {
+    blocked = `${decision.reason}; plan again with namesakes "adopt" to update it and bind the spec to it, or "create-new" to create another`;
+  } else if (decision.action === 'adopt') {
+    planned = await plan(client, { client, spec, adopt: decision.endpointId });
+  }
+  const liveHash = await liveStateHash(client, planned, spec.name);
+  return {
+    file,
+    document,
+    ref,
+    planned,
+    ...(blocked !== undefined ? { blocked } : {}),
+    specHash: hashOf(file.text),
+    liveHash,
+    planHash: hashOf(stableJson(planned.plan)),
+  };
+}
+
+/** The document to plan: the one asked for, else the file's only spec; refused while it has errors. */
+async function checkedDocument(file: SpecFile, request: PlanRequest): Promise<CheckedDocument> {
+  const checked = await checkSpec({ text: file.text, format: specFormatOf(file.path), catalog: { kind: 'none' } });
+  const specs = checked.documents.filter((d) => d.isSpec);
+  const document = request.document === undefined ? specs.at(0) : specs.find((d) => d.index === request.document);
+  if (request.document === undefined && specs.length > 1)
+    throw new ToolFailure(
+      `${request.path} holds ${specs.length} spec documents (${specs.map((d) => d.index).join(', ')}); say which with document`,
+    );
+  const errors = checked.diagnostics
+    .filter((d) => d.severity === 'error' && (!document || d.documentIndex === document.index))
+    .map(placeDiagnostic);
+  if (errors.length > 0)
+    throw new ToolFailure(
+      [`${request.path} has errors; fix them first (nothing was sent)`, ...errors.map((p) => problemLine(request.path, p))].join('\n'),
+      { problems: errors },
+    );
+  if (!document)
+    throw new ToolFailure(
+      request.document === undefined ? `${request.path} holds no spec` : `${request.path} has no spec document ${request.document}`,
+    );
+  return document;
+}
+
+async function plan(client: ApiClient, input: Parameters<typeof planDeploy>[0]): Promise<Extract<PlanDeployResult, { ok: true }>> {
+  const planned = await planDeploy(input);
+  if (!planned.ok) throw new ToolFailure(`cannot plan: ${client.redact(planned.message)}`, planned.notFound ? { status: 404 } : {});
+  return planned;
+}
+
+/** The live configuration the plan was measured against, or the namesakes a create stands next to. */
+async function liveStateHash(client: ApiClient, planned: Extract<PlanDeployResult, { ok: true }>, name: unknown): Promise<string> {
+  const { target } = planned;
+  const endpointId = target.kind === 'bound' ? target.binding.endpointId : target.kind === 'adopted' ? target.endpointId : undefined;
+  if (endpointId === undefined) {
+    const namesakes = (planned.listed ?? []).filter((e) => e.name === name);
+    return liveFingerprint({ target: target.kind, namesakes });
+  }
+  try {
+    return liveFingerprint({ target: `${target.kind}:${endpointId}`, endpoint: await client.serverless.get(endpointId) });
+  } catch (error) {
+    throw serviceFailure(client, error, `cannot read endpoint ${endpointId}`);
+  }
+}
+
+/** The plan's changes as data: `before` is live, `after` the spec. */
+export function changesOf(plan: DeploymentPlan): { path: string; before?: unknown; after?: unknown }[] {
+  if (plan.kind !== 'update' && plan.kind !== 'refused') return [];
+  return plan.changes.map((c) => ({
+    path: c.path,
+    ...(c.before !== undefined ? { before: c.before } : {}),
+    ...(c.after !== undefined ? { after: c.after } : {}),
+  }));
+}
+
+function hashOf(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/**
+ * What a plan depends on in the live state: the bound (or adopted) endpoint's configuration, or,
+ * for a create, the endpoints already carrying the spec's name. Worker counts and timestamps are
+ * left out: they move all the time and change nothing a plan does.
+ */
+function liveFingerprint(state: { target: string; endpoint?: Endpoint; namesakes?: readonly { id: string; name: string }[] }): string {
+  const endpoint = state.endpoint ? liveAsSpec(state.endpoint) : undefined;
+  const namesakes = state.namesakes ? [...state.namesakes].map((e) => e.id).sort() : undefined;
+  return hashOf(stableJson({ target: state.target, endpoint, namesakes }));
+}

@@ -1,0 +1,106 @@
+/**
+ * `endpoint-studio mcp [--allow-writes]`: the agent tools (`agents/`) served over the Model Context
+ * Protocol on stdio, for any MCP client (an editor's agent mode, a desktop assistant, a CI bot).
+ * stdout carries nothing but protocol messages; the key comes from the environment as for every
+ * other command and is in no result. Without --allow-writes, deploying and running jobs are refused.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { resolve } from 'node:path';
+import { AGENT_TOOLS, PlanTokenStore, runTool, type AgentContext, type AgentTool } from '../agents';
+import { AGENT_RESOURCES } from '../agents/resources';
+import { configFromEnvironment, createApiClient, type ApiClient } from '../core/api';
+import { readCommandLine } from './args';
+import type { ServiceIo } from './service';
+
+export const MCP_HELP = `Usage: endpoint-studio mcp [--allow-writes] [--workspace DIR]
+
+Serves the agent tools over the Model Context Protocol on stdin/stdout:
+validate_spec, estimate_cost, search_catalog, plan_deploy, deploy_spec, list_endpoints,
+get_endpoint, read_worker_logs, run_job, get_job, billing_summary; and as resources the
+spec's JSON Schema and its rules.
+
+--allow-writes   allow deploy_spec and run_job (refused otherwise)
+--workspace DIR  where relative spec paths and .endpoint-studio/ are read (default: the
+                 current directory)
+The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY (or
+RUNPOD_API_KEY); without a key only validate_spec works (without catalog rules).`;
+
+const COMMAND_LINE = {
+  command: 'mcp',
+  usage: MCP_HELP,
+  options: { 'allow-writes': { type: 'boolean', default: false }, workspace: { type: 'string' } },
+  allowPositionals: false,
+} as const;
+
+export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
+  const line = readCommandLine(COMMAND_LINE, args, io);
+  if (typeof line === 'number') return line;
+  const env = io.env ?? process.env;
+  const client = clientFromEnvironment(env, io);
+  const context: AgentContext = {
+    client,
+    noClientReason: 'no API key: the server needs ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY) in its environment',
+    writesAllowed: line.values['allow-writes'],
+    enableWrites: 'start the server with endpoint-studio mcp --allow-writes',
+    workspaceRoot: resolve(line.values.workspace ?? process.cwd()),
+    plans: new PlanTokenStore(),
+  };
+  const server = createMcpServer(context);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<number>((done) => {
+    transport.onclose = () => {
+      done(0);
+    };
+  });
+  await server.connect(transport);
+  io.err(`endpoint-studio mcp: ${AGENT_TOOLS.length} tools on stdio${context.writesAllowed ? ', writes allowed' : ', read-only'}`);
+  return closed;
+}
+
+function clientFromEnvironment(env: NodeJS.ProcessEnv, io: ServiceIo): ApiClient | undefined {
+  const config = configFromEnvironment(env);
+  if (!config.apiKey) return undefined;
+  try {
+    return createApiClient({ ...config, userAgent: 'endpoint-studio-mcp' });
+  } catch (error) {
+    io.err(`endpoint-studio mcp: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** The server with every tool and resource registered, not yet connected. */
+export function createMcpServer(context: AgentContext): McpServer {
+  const server = new McpServer({ name: 'endpoint-studio', version: '0.1.0' });
+  for (const tool of AGENT_TOOLS) registerAgentTool(server, tool, context);
+  for (const resource of AGENT_RESOURCES) {
+    server.registerResource(
+      resource.name,
+      resource.uri,
+      { title: resource.title, description: resource.description, mimeType: resource.mimeType },
+      (uri) => ({ contents: [{ uri: uri.href, mimeType: resource.mimeType, text: resource.text() }] }),
+    );
+  }
+  return server;
+}
+
+function registerAgentTool(server: McpServer, tool: AgentTool, context: AgentContext): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: { readOnlyHint: !tool.writes, destructiveHint: tool.writes, idempotentHint: !tool.writes, openWorldHint: true },
+    },
+    async (args: unknown) => {
+      const result = await runTool(tool, args, context);
+      const text = { type: 'text' as const, text: result.text };
+      if (!result.isError) return { content: [text], structuredContent: result.structured };
+      // Clients check structured content against the output schema even on errors, so an error's
+      // details (status, problems on spec lines) travel as a JSON text block after the message.
+      return { content: [text, { type: 'text' as const, text: JSON.stringify(result.structured) }], isError: true };
+    },
+  );
+}

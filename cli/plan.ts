@@ -1,0 +1,136 @@
+/**
+ * `endpoint-studio plan` over every file given: each is read, checked and planned on its own, so one
+ * bad file never hides the others' plans, and printed as text, one JSON array, or Markdown for a pull
+ * request (the rendering is core's; this module only gathers and prints). A file that could not be
+ * planned is an entry of its own in JSON and a section in Markdown, with a code saying why.
+ */
+import type { DeploymentPlan } from '../core/deploy/plan';
+import { planCost } from '../core/deploy/planCost';
+import { renderPlanMarkdown, renderPlansMarkdown, renderUnplannedMarkdown, type MarkdownSection } from '../core/deploy/renderMarkdown';
+import { formatJsonPath } from '../core/endpointSpec/tree';
+import { decideNamesakes, type NamesakePolicy } from '../core/operations';
+import {
+  adoptNamesakes,
+  documentTitle,
+  plansAsText,
+  prepare,
+  type PlannedDocument,
+  type Prepared,
+  type PrepareFailure,
+} from './deployPrepare';
+import { diagnosticLine } from './inputs';
+import type { ServiceIo } from './service';
+
+const FORMATS = ['text', 'json', 'markdown'] as const;
+export type PlanFormat = (typeof FORMATS)[number];
+
+export const isPlanFormat = (format: string): format is PlanFormat => (FORMATS as readonly string[]).includes(format);
+
+export interface PlanFilesOptions {
+  readonly files: readonly string[];
+  readonly format: PlanFormat;
+  readonly document?: number;
+  readonly catalogPath?: string;
+  readonly namesakes: NamesakePolicy;
+}
+
+type FilePlan =
+  | { readonly file: string; readonly prepared: Prepared; readonly exitCode: number }
+  | { readonly file: string; readonly failure: PrepareFailure };
+
+/** Failures that would repeat for every file: the first one ends the run. */
+const RUN_WIDE: readonly PrepareFailure['code'][] = ['no-api-key', 'catalog-unreadable'];
+
+/** Plans every file, prints the plans, and returns the worst exit status among them. */
+export async function planFiles(options: PlanFilesOptions, io: ServiceIo): Promise<number> {
+  const results: FilePlan[] = [];
+  for (const file of options.files) {
+    const prepared = await prepare(
+      'plan',
+      { file, ...(options.document !== undefined ? { document: options.document } : {}), catalogPath: options.catalogPath },
+      io,
+    );
+    if ('exitCode' in prepared) {
+      results.push({ file, failure: prepared });
+      if (RUN_WIDE.includes(prepared.code)) break;
+      continue;
+    }
+    // Without --adopt the plan shows the namesake note and leaves the choice to deploy.
+    const adopted = options.namesakes === 'adopt' ? await adoptNamesakes(prepared, 'plan', 'adopt', io) : undefined;
+    const refused = prepared.planned.some((p) => p.planned.plan.kind === 'refused');
+    results.push({ file, prepared, exitCode: adopted ?? (refused ? 1 : 0) });
+  }
+  io.out(render(options.format, results, options.files.length > 1));
+  return Math.max(0, ...results.map((r) => ('failure' in r ? r.failure.exitCode : r.exitCode)));
+}
+
+function render(format: PlanFormat, results: readonly FilePlan[], manyFiles: boolean): string {
+  switch (format) {
+    case 'text':
+      // Files that could not be planned were explained on stderr.
+      return results.map((r) => ('prepared' in r ? plansAsText(r.prepared, manyFiles) : '')).join('');
+    case 'json':
+      return `${JSON.stringify(results.flatMap(jsonEntries), null, 2)}\n`;
+    case 'markdown':
+      return renderPlansMarkdown(results.flatMap(markdownSections));
+  }
+}
+
+/** Why deploy would refuse a create that is itself fine: unbound namesakes, without --adopt or --create-new. */
+function refusalOf(item: PlannedDocument): string | undefined {
+  const decision = decideNamesakes(item.planned.namesakes, 'refuse');
+  return decision.action === 'refuse' ? `${decision.reason}; deploy with --adopt or --create-new, or bind the spec first` : undefined;
+}
+
+function jsonEntries(result: FilePlan): Record<string, unknown>[] {
+  if ('failure' in result) {
+    const { code, message, diagnostics } = result.failure;
+    const problems = diagnostics?.map((d) => ({
+      range: d.range,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      path: formatJsonPath(d.path),
+    }));
+    return [{ file: result.file, action: 'not planned', code, message, ...(problems ? { diagnostics: problems } : {}) }];
+  }
+  const { prepared } = result;
+  return prepared.planned.map((item) => {
+    const { index, planned } = item;
+    const refusal = refusalOf(item);
+    const cost = prepared.prices ? planCost(planned.plan, prepared.prices) : undefined;
+    return {
+      file: prepared.key,
+      document: index,
+      action: refusal === undefined ? planned.plan.kind : 'refused',
+      ...withoutSpec(planned.plan),
+      ...(planned.namesakes.length > 0 ? { namesakes: planned.namesakes } : {}),
+      ...(planned.target.kind === 'adopted' ? { adopts: planned.target.endpointId } : {}),
+      ...(refusal !== undefined ? { refusal } : {}),
+      cost: cost ?? null,
+    };
+  });
+}
+
+function withoutSpec(plan: DeploymentPlan): Record<string, unknown> {
+  const { spec: _spec, ...rest } = plan;
+  return rest;
+}
+
+function markdownSections(result: FilePlan): MarkdownSection[] {
+  if ('failure' in result) {
+    const { file, failure } = result;
+    const problems = (failure.diagnostics ?? []).map((d) => diagnosticLine(file, d));
+    return [{ action: 'not planned', markdown: renderUnplannedMarkdown(file, `${failure.message} (${failure.code})`, problems) }];
+  }
+  const { prepared } = result;
+  return prepared.planned.map((item) => {
+    const refusal = refusalOf(item);
+    const markdown = renderPlanMarkdown(item.planned.plan, {
+      title: documentTitle(prepared, item),
+      ...(prepared.prices ? { catalog: prepared.prices } : {}),
+      ...(refusal !== undefined ? { refusal } : {}),
+    });
+    return { action: refusal === undefined ? item.planned.plan.kind : 'refused', markdown };
+  });
+}

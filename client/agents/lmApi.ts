@@ -1,0 +1,101 @@
+/**
+ * The slice of the language-model and MCP APIs the agent tools use. The extension supports editors
+ * from 1.91, whose typings have neither (tools came in 1.95, MCP server providers in 1.101), so the
+ * shapes are declared here and every entry point is looked up at run time: an older editor simply
+ * gets no agent tools.
+ */
+import * as vscode from 'vscode';
+
+export interface ToolInvocationOptions<T> {
+  readonly input: T;
+  readonly toolInvocationToken?: unknown;
+}
+
+export interface ToolPrepareOptions<T> {
+  readonly input: T;
+}
+
+export interface PreparedToolInvocation {
+  readonly invocationMessage?: string | vscode.MarkdownString;
+  readonly confirmationMessages?: { readonly title: string; readonly message: string | vscode.MarkdownString };
+}
+
+export interface LanguageModelTool<T> {
+  invoke(options: ToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<unknown>;
+  prepareInvocation?(options: ToolPrepareOptions<T>, token: vscode.CancellationToken): PreparedToolInvocation | undefined;
+}
+
+export interface McpStdioServerDefinition {
+  readonly label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string | number | null>;
+  cwd?: vscode.Uri;
+}
+
+export interface McpServerDefinitionProvider<T extends McpStdioServerDefinition> {
+  readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+  provideMcpServerDefinitions(token: vscode.CancellationToken): T[];
+  resolveMcpServerDefinition?(server: T, token: vscode.CancellationToken): Promise<T | undefined>;
+}
+
+interface LmNamespace {
+  registerTool?<T>(name: string, tool: LanguageModelTool<T>): vscode.Disposable;
+  registerMcpServerDefinitionProvider?<T extends McpStdioServerDefinition>(
+    id: string,
+    provider: McpServerDefinitionProvider<T>,
+  ): vscode.Disposable;
+}
+
+type TextPartClass = new (value: string) => unknown;
+type ToolResultClass = new (content: unknown[]) => unknown;
+type McpStdioClass = new (
+  label: string,
+  command: string,
+  args?: string[],
+  env?: Record<string, string | number | null>,
+  version?: string,
+) => McpStdioServerDefinition;
+
+interface EditorApi {
+  readonly lm?: LmNamespace;
+  readonly LanguageModelTextPart?: TextPartClass;
+  readonly LanguageModelToolResult?: ToolResultClass;
+  readonly McpStdioServerDefinition?: McpStdioClass;
+}
+
+const editor = vscode as unknown as EditorApi;
+
+/** What registering tools needs, or undefined in an editor without language-model tools. */
+export interface ToolApi {
+  registerTool<T>(name: string, tool: LanguageModelTool<T>): vscode.Disposable;
+  /** A tool result holding these text parts. */
+  result(texts: readonly string[]): unknown;
+}
+
+export function toolApi(): ToolApi | undefined {
+  const lm = editor.lm;
+  const { LanguageModelTextPart: TextPart, LanguageModelToolResult: ToolResult } = editor;
+  if (!lm?.registerTool || !TextPart || !ToolResult) return undefined;
+  const register = lm.registerTool.bind(lm);
+  return {
+    registerTool: (name, tool) => register(name, tool),
+    result: (texts) => new ToolResult(texts.map((text) => new TextPart(text))),
+  };
+}
+
+export interface McpApi {
+  registerProvider(id: string, provider: McpServerDefinitionProvider<McpStdioServerDefinition>): vscode.Disposable;
+  stdioServer(label: string, command: string, args: string[], env: Record<string, string>, version: string): McpStdioServerDefinition;
+}
+
+export function mcpApi(): McpApi | undefined {
+  const lm = editor.lm;
+  const Definition = editor.McpStdioServerDefinition;
+  if (!lm?.registerMcpServerDefinitionProvider || !Definition) return undefined;
+  const register = lm.registerMcpServerDefinitionProvider.bind(lm);
+  return {
+    registerProvider: (id, provider) => register(id, provider),
+    stdioServer: (label, command, args, env, version) => new Definition(label, command, args, env, version),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The getting-started walkthrough (`contributes.walkthroughs` in the manifest). It opens by itself once, the
+ * first time the extension activates for this user, so a new user lands on the steps instead of an empty
+ * sidebar; after that only from the Command Palette. Most steps complete on the command that does them; the
+ * ones no single command stands for (a quick fix applied, a deploy that succeeded) complete on context keys
+ * set here and in the deploy feature when the thing has actually happened.
+ */
+import * as vscode from 'vscode';
+import type { Middleware } from 'vscode-languageclient/node';
+
+/** `<publisher>.<name>#<walkthrough id>`, as `workbench.action.openWalkthrough` takes it. */
+const WALKTHROUGH_ID = 'endpointStudio.gettingStarted';
+/** Remembered per user (and synced), so the walkthrough opens by itself once, not in every window. */
+const SHOWN_KEY = 'endpointStudio.walkthrough.shown';
+/** VS Code's own switch for walkthroughs opening by themselves; a user who turned it off is not overruled. */
+const OPEN_ON_INSTALL_SETTING = 'workbench.welcomePage.walkthroughs.openOnInstall';
+
+export const OPEN_WALKTHROUGH_COMMAND = 'endpointStudio.walkthrough.open';
+/** Attached to every quick fix the language server offers; VS Code runs it after applying the fix's edit. */
+const QUICK_FIX_APPLIED_COMMAND = 'endpointStudio.walkthrough.quickFixApplied';
+/** Context keys the walkthrough's steps complete on. */
+export const QUICK_FIX_APPLIED_CONTEXT = 'endpointStudio.quickFixApplied';
+export const DEPLOYED_CONTEXT = 'endpointStudio.deployed';
+export const JOB_SUBMITTED_CONTEXT = 'endpointStudio.jobSubmitted';
+export const LOGS_OPENED_CONTEXT = 'endpointStudio.logsOpened';
+
+export function registerWalkthrough(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+  const walkthrough = `${context.extension.id}#${WALKTHROUGH_ID}`;
+  const open = (toSide: boolean) => vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthrough, toSide);
+  context.globalState.setKeysForSync([SHOWN_KEY]);
+  if (!context.globalState.get<boolean>(SHOWN_KEY) && vscode.workspace.getConfiguration().get<boolean>(OPEN_ON_INSTALL_SETTING, true)) {
+    void context.globalState.update(SHOWN_KEY, true);
+    log.info('opening the getting-started walkthrough (first activation)');
+    // Beside the editor the user opened, so the spec that activated the extension stays in view.
+    void open(vscode.window.activeTextEditor !== undefined).then(undefined, (error: unknown) => {
+      log.warn(`the walkthrough could not be opened: ${String(error)}`);
+    });
+  }
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () => open(false)),
+    vscode.commands.registerCommand(QUICK_FIX_APPLIED_COMMAND, async (title: unknown) => {
+      log.info(`quick fix applied: ${String(title)}`);
+      await vscode.commands.executeCommand('setContext', QUICK_FIX_APPLIED_CONTEXT, true);
+    }),
+  );
+}
+
+/** Marks that a deploy went through, for the walkthrough's deploy step. */
+export function noteDeployed(): void {
+  void vscode.commands.executeCommand('setContext', DEPLOYED_CONTEXT, true);
+}
+
+/**
+ * Marks that a job was sent. Its step cannot complete on the run commands alone: a command run from a
+ * CodeLens with arguments reaches the extension without passing the workbench's command service.
+ */
+export function noteJobSubmitted(): void {
+  void vscode.commands.executeCommand('setContext', JOB_SUBMITTED_CONTEXT, true);
+}
+
+/** Marks that a log stream was opened, from wherever (a failed job's CodeLens links to its worker's logs too). */
+export function noteLogsOpened(): void {
+  void vscode.commands.executeCommand('setContext', LOGS_OPENED_CONTEXT, true);
+}
+
+/**
+ * Language-client middleware: gives each quick fix without a command of its own the command above, so
+ * applying one is seen. The edit itself is untouched and still applied first.
+ */
+export const noteAppliedQuickFixes: Middleware['provideCodeActions'] = async (document, range, context, token, next) => {
+  const actions = await next(document, range, context, token);
+  for (const action of actions ?? []) {
+    if (action instanceof vscode.CodeAction && action.command === undefined && action.edit !== undefined) {
+      action.command = { title: action.title, command: QUICK_FIX_APPLIED_COMMAND, arguments: [action.title] };
+    }
+  }
+  return actions;
+};

@@ -1,0 +1,139 @@
+/**
+ * A plan as GitHub-flavoured Markdown, for a pull request's job summary or comment: one section per
+ * spec document with the action in its heading, the changed fields as a `field | live | spec` table,
+ * the always-on cost line and the notes. The same facts as the text plan (`render.ts`), laid out for
+ * a reviewer who reads it in a browser rather than a terminal.
+ */
+import type { Catalog } from '../endpointSpec/catalog/catalog';
+import type { Change } from './diff';
+import { effectiveSpec } from './effective';
+import type { DeploymentPlan } from './plan';
+import { planCostLine } from './planCost';
+import { renderValue, setInSpec } from './render';
+
+export type PlanAction = DeploymentPlan['kind'];
+
+export interface MarkdownSectionOptions {
+  /** What the section is about: `specs/a.endpoint.yaml`, or with the document, `specs/a.endpoint.yaml (document 1)`. */
+  readonly title: string;
+  /** Prices for the cost line; without them the line is left out. */
+  readonly catalog?: Catalog;
+  /** Why a deploy would refuse a plan that is itself fine (a create next to unbound namesakes): the action becomes `refused`. */
+  readonly refusal?: string;
+}
+
+/** Text inside a code span in a table cell: pipes escaped (GFM splits cells on them first), backticks fenced. */
+function code(text: string): string {
+  const cell = text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const fence = cell.includes('`') ? '``' : '`';
+  return `${fence}${fence.length > 1 ? ' ' : ''}${cell}${fence.length > 1 ? ' ' : ''}${fence}`;
+}
+
+/** Prose that may hold Markdown's own characters: shown as written. */
+function plain(text: string): string {
+  return text.replace(/([\\`*_[\]<>|#])/g, '\\$1');
+}
+
+const cellValue = (value: unknown): string => (value === undefined ? '—' : code(renderValue(value)));
+
+function changesTable(changes: readonly Change[]): string[] {
+  return [
+    '| field | live | spec |',
+    '|---|---|---|',
+    ...changes.map((c) => `| ${code(c.path)} | ${cellValue(c.before)} | ${cellValue(c.after)} |`),
+  ];
+}
+
+function endpointLabel(plan: Extract<DeploymentPlan, { endpointId: string }>): string {
+  return `endpoint ${code(plan.endpointId)} ${plain(JSON.stringify(plan.endpointName))}`;
+}
+
+/** The body of a create: every field it sends, defaults marked, and what the service or a template chooses. */
+function createBody(plan: Extract<DeploymentPlan, { kind: 'create' }>): { lines: string[]; notes: string[] } {
+  const effective = effectiveSpec(plan.spec);
+  const rows: string[] = [];
+  for (const [path, field] of effective.fields) {
+    if (field.value === null || (Array.isArray(field.value) && field.value.length === 0)) continue;
+    const spec = cellValue(field.value);
+    rows.push(`| ${code(path)} | — | ${setInSpec(plan.spec, field.segments) ? spec : `${spec} (default)`} |`);
+  }
+  const compute = effective.compute === 'cpu' ? 'CPU' : 'GPU';
+  const lines = [`Creates a new endpoint ${plain(JSON.stringify(plan.spec.name))} (${plain(String(plan.spec.type))} on ${compute}).`, ''];
+  lines.push('| field | live | spec |', '|---|---|---|', ...rows);
+  const notes: string[] = [];
+  if (effective.unmanaged.size > 0) {
+    const fields = [...effective.unmanaged].map(code).join(', ');
+    notes.push(
+      effective.templateId !== undefined ? `from template ${code(effective.templateId)}: ${fields}` : `chosen by the service: ${fields}`,
+    );
+  }
+  return { lines, notes };
+}
+
+function body(plan: DeploymentPlan): { lines: string[]; notes: string[] } {
+  switch (plan.kind) {
+    case 'create':
+      return createBody(plan);
+    case 'update':
+      return {
+        lines: [
+          `Updates ${endpointLabel(plan)}: ${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}.`,
+          '',
+          ...changesTable(plan.changes),
+        ],
+        notes: [],
+      };
+    case 'unchanged':
+      return { lines: [`${endpointLabel(plan)} matches the spec: nothing to deploy.`], notes: [] };
+    case 'refused': {
+      const lines = [`Cannot update ${endpointLabel(plan)}:`, '', ...plan.problems.map((p) => `- ${code(p.path)}: ${plain(p.message)}`)];
+      if (plan.changes.length > 0) lines.push('', ...changesTable(plan.changes));
+      return { lines, notes: [] };
+    }
+  }
+}
+
+/** One section: `### title: action`, the body, the cost line and the notes. */
+export function renderPlanMarkdown(plan: DeploymentPlan, options: MarkdownSectionOptions): string {
+  const { lines, notes } = body(plan);
+  const action: PlanAction = options.refusal === undefined ? plan.kind : 'refused';
+  const out = [`### ${plain(options.title)}: ${action}`, ''];
+  if (options.refusal !== undefined) out.push(`**Deploy refuses this:** ${plain(options.refusal)}.`, '');
+  out.push(...lines);
+  const cost = options.catalog && planCostLine(plan, options.catalog);
+  // `always-on cost: …` with its label set off in bold, as the other labels of the section are.
+  if (cost)
+    out.push(
+      '',
+      `**${plain(cost.charAt(0).toUpperCase() + cost.slice(1, cost.indexOf(':') + 1))}** ${plain(cost.slice(cost.indexOf(':') + 2))}`,
+    );
+  const allNotes = [...notes, ...plan.notes.map(plain)];
+  if (allNotes.length > 0) out.push('', ...allNotes.map((note) => `> **Note:** ${note}`));
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * A section for a document or file that could not be planned (unreadable, not a spec, has errors):
+ * the same heading with `not planned`, the reason, and the problems as a list.
+ */
+export function renderUnplannedMarkdown(title: string, reason: string, problems: readonly string[] = []): string {
+  const out = [`### ${plain(title)}: not planned`, '', plain(reason)];
+  if (problems.length > 0) out.push('', ...problems.map((p) => `- ${plain(p)}`));
+  return `${out.join('\n')}\n`;
+}
+
+export interface MarkdownSection {
+  /** The section's action, `not planned` for a file or document that could not be planned. */
+  readonly action: PlanAction | 'not planned';
+  readonly markdown: string;
+}
+
+/** The sections under one heading, with a count of each action first so a reviewer sees the whole at a glance. */
+export function renderPlansMarkdown(sections: readonly MarkdownSection[]): string {
+  const counts = new Map<string, number>();
+  for (const { action } of sections) counts.set(action, (counts.get(action) ?? 0) + 1);
+  const order: MarkdownSection['action'][] = ['create', 'update', 'unchanged', 'refused', 'not planned'];
+  const summary = order.filter((a) => counts.has(a)).map((a) => `${counts.get(a) ?? 0} ${a}`);
+  const head = `## Endpoint deploy plan\n\n${sections.length === 0 ? 'No spec files.' : `${summary.join(', ')}.`}\n`;
+  return [head, ...sections.map((s) => s.markdown)].join('\n');
+}

@@ -1,0 +1,289 @@
+/**
+ * Jobs on a queue endpoint as use cases: run one and follow it to its end, follow or read one by
+ * id, cancel, retry. Submitting with `run` follows the job; `runsync` waits on the service and is
+ * followed only if its wait ran out first. A queued job is followed with `/status`; once it runs,
+ * with `/stream`, which carries the state as well as the chunks produced since the last read, so
+ * progress and streamed output come from one call; when the stream cannot be read, it falls back
+ * to `/status`. Aborting the signal sends `cancel` for the job and reports where that left it.
+ */
+import { ApiError, type Job, type JobRequest, type JobsApi, type JobStatus, type JobStreamChunk } from '../api';
+
+/** What the job use cases need of the API client. */
+export interface JobsClient {
+  readonly jobs: JobsApi;
+}
+
+/** What a progress display needs, after every answer. */
+export interface JobProgress {
+  readonly jobId: string | undefined;
+  readonly status: JobStatus | 'SUBMITTING';
+  readonly elapsedMs: number;
+  readonly chunks: number;
+  /** The status record, when this answer was a status read (delay time and worker while it runs). */
+  readonly job?: Job;
+}
+
+export interface JobHandlers {
+  /** Aborting it cancels the job being followed (a `runsync` in flight cannot be: see `runJob`). */
+  readonly signal?: AbortSignal;
+  onStatus?(progress: JobProgress): void;
+  /** New streamed chunks, in order, as they arrive. */
+  onStream?(chunks: unknown[]): void;
+}
+
+/** How often a followed job is read. */
+export interface FollowPace {
+  /** Pause between reads; a read that took longer (the service held it) is not followed by one. Default 1 s. */
+  readonly pollIntervalMs?: number;
+}
+
+export interface RunJobInput extends FollowPace {
+  readonly endpointId: string;
+  /** What the handler receives as `job["input"]`. */
+  readonly input: unknown;
+  readonly webhook?: string;
+  readonly policy?: JobRequest['policy'];
+  /** Submit with `runsync` (the service holds the request up to `waitMs`) instead of `run`. */
+  readonly sync?: boolean;
+  /** How long `runsync` asks the service to hold the request. Default 90 s. */
+  readonly waitMs?: number;
+  /**
+   * With `sync`, a job still running when the wait ran out is followed to its end (the default), or
+   * returned as it stands, so a caller that cannot wait (an agent's tool call) hands back its id.
+   */
+  readonly followUnfinished?: boolean;
+}
+
+export interface JobRef {
+  readonly endpointId: string;
+  readonly jobId: string;
+}
+
+/** A job as plain data: its state, and once it ended its output or error and times. */
+export interface JobSnapshot extends JobRef {
+  readonly status: JobStatus;
+  readonly output?: unknown;
+  readonly error?: unknown;
+  /** Time in the queue, ms. */
+  readonly delayTime?: number;
+  /** Time running, ms. */
+  readonly executionTime?: number;
+  readonly workerId?: string;
+  readonly retries?: number;
+  /** The service's record as it came. */
+  readonly job: Job;
+}
+
+/** A job followed to its end. */
+export interface JobResult extends JobSnapshot {
+  /** Every chunk streamed while it was followed. */
+  readonly stream: unknown[];
+  /** Set when the signal cancelled it (the job may have finished before the cancel arrived). */
+  readonly cancelledByUser: boolean;
+  /** Something worth knowing that is not a failure: a fallback taken, a cancel that came late. */
+  readonly notes: string[];
+}
+
+type TerminalStatus = Exclude<JobStatus, 'IN_QUEUE' | 'IN_PROGRESS'>;
+const TERMINAL: readonly TerminalStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
+const DEFAULT_POLL_MS = 1000;
+const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
+/** Cancel and the final status read are sent after the caller's signal fired, so they get their own limit. */
+const AFTER_CANCEL_TIMEOUT_MS = 15_000;
+
+/** Whether a job in this state is done for good. */
+export function isTerminal(status: string): status is TerminalStatus {
+  return (TERMINAL as readonly string[]).includes(status);
+}
+
+/** Whether an error is the caller's own cancellation. */
+export function isAborted(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === 'aborted';
+}
+
+/**
+ * Submits a job and follows it to its end. With `sync` it is sent with `runsync` and followed only
+ * if the service's wait ran out first; aborting a `runsync` in flight throws an `aborted` ApiError
+ * (the service names the job only in its answer, so there is nothing to cancel). Throws an
+ * `ApiError` only when the submission itself fails.
+ */
+export async function runJob(api: JobsClient, input: RunJobInput, handlers: JobHandlers = {}): Promise<JobResult> {
+  const { jobs } = api;
+  const { endpointId } = input;
+  const request: JobRequest = {
+    input: input.input,
+    ...(input.webhook !== undefined ? { webhook: input.webhook } : {}),
+    ...(input.policy !== undefined ? { policy: input.policy } : {}),
+  };
+  const started = Date.now();
+  handlers.onStatus?.({ jobId: undefined, status: 'SUBMITTING', elapsedMs: 0, chunks: 0 });
+  if (input.sync !== true) {
+    const queued = await jobs.run(endpointId, request, { signal: handlers.signal });
+    return follow(jobs, { endpointId, jobId: queued.id, pollIntervalMs: input.pollIntervalMs }, handlers, { started, first: queued });
+  }
+  const waitMs = input.waitMs ?? DEFAULT_RUNSYNC_WAIT_MS;
+  let answer: Job;
+  try {
+    answer = await jobs.runSync(endpointId, request, { waitMs, signal: handlers.signal });
+  } catch (error) {
+    if (!isAborted(error)) throw error;
+    throw new ApiError({
+      kind: 'aborted',
+      title: 'Cancelled',
+      detail: 'stopped waiting for runsync; the job was not cancelled, since the service names it only in its answer',
+      outcomeUnknown: true,
+    });
+  }
+  if (!isTerminal(answer.status) && input.followUnfinished === false)
+    return result(endpointId, answer, [], false, [`runsync returned ${answer.status} after its wait of ${waitMs} ms; the job goes on`]);
+  if (!isTerminal(answer.status))
+    return follow(jobs, { endpointId, jobId: answer.id, pollIntervalMs: input.pollIntervalMs }, handlers, {
+      started,
+      first: answer,
+      notes: [`runsync returned ${answer.status} after its wait of ${waitMs} ms; followed with status reads`],
+    });
+  // Finished within the wait: whatever it streamed is still waiting to be read.
+  const stream = await readRemainingStream(jobs, endpointId, answer.id);
+  if (stream.length > 0) handlers.onStream?.(stream);
+  handlers.onStatus?.({ jobId: answer.id, status: answer.status, elapsedMs: Date.now() - started, chunks: stream.length, job: answer });
+  return result(endpointId, answer, stream, false, []);
+}
+
+/** Follows a submitted job (by id, from anywhere) until it ends or the signal fires, then cancels it. Throws when the service refuses (404 for an unknown id). */
+export function followJob(api: JobsClient, input: JobRef & FollowPace, handlers: JobHandlers = {}): Promise<JobResult> {
+  return follow(api.jobs, input, handlers, {});
+}
+
+/** Requeues a failed or timed-out job and follows it again. Throws when the service refuses. */
+export async function retryJob(api: JobsClient, input: JobRef & FollowPace, handlers: JobHandlers = {}): Promise<JobResult> {
+  const started = Date.now();
+  const requeued = await api.jobs.retry(input.endpointId, input.jobId, { signal: handlers.signal });
+  return follow(api.jobs, { ...input, jobId: requeued.id || input.jobId }, handlers, { started, first: requeued });
+}
+
+/** Reads a job's state once. Throws an `ApiError` when the service refuses (404 for an unknown id). */
+export async function getJob(api: JobsClient, input: JobRef, options: { signal?: AbortSignal } = {}): Promise<JobSnapshot> {
+  return snapshot(input.endpointId, await api.jobs.status(input.endpointId, input.jobId, options));
+}
+
+/** Cancels a job and reads where that left it (a job that already ended keeps its state). Throws when the service refuses. */
+export async function cancelJob(api: JobsClient, input: JobRef, options: { signal?: AbortSignal } = {}): Promise<JobSnapshot> {
+  const answer = await api.jobs.cancel(input.endpointId, input.jobId, options);
+  return snapshot(input.endpointId, { ...answer, id: answer.id || input.jobId });
+}
+
+async function follow(
+  jobs: JobsApi,
+  input: JobRef & FollowPace,
+  handlers: JobHandlers,
+  from: { started?: number; first?: Job; notes?: string[] },
+): Promise<JobResult> {
+  const { endpointId, jobId } = input;
+  const pollIntervalMs = input.pollIntervalMs ?? DEFAULT_POLL_MS;
+  const { signal } = handlers;
+  const started = from.started ?? Date.now();
+  const stream: unknown[] = [];
+  const notes = [...(from.notes ?? [])];
+  let status: JobStatus = from.first?.status ?? 'IN_QUEUE';
+  let streamable = true;
+  const report = (job?: Job): void =>
+    handlers.onStatus?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length, ...(job ? { job } : {}) });
+  report(from.first);
+  try {
+    while (!isTerminal(status)) {
+      const readStarted = Date.now();
+      let read: Job | undefined;
+      // Status reads while queued: a stream read may wait for the next change, and a job that
+      // started meanwhile without streaming would go on showing as queued until it ends.
+      if (streamable && status !== 'IN_QUEUE') {
+        try {
+          const part = await jobs.stream(endpointId, jobId, { signal });
+          const fresh = chunksOf(part);
+          if (fresh.length > 0) {
+            stream.push(...fresh);
+            handlers.onStream?.(fresh);
+          }
+          status = part.status;
+        } catch (error) {
+          if (isAborted(error)) throw error;
+          streamable = false;
+          notes.push(
+            `the stream could not be read (${error instanceof Error ? error.message : String(error)}); followed with status reads`,
+          );
+          read = await jobs.status(endpointId, jobId, { signal });
+        }
+      } else {
+        read = await jobs.status(endpointId, jobId, { signal });
+      }
+      if (read) status = read.status;
+      // The end is reported with the final status record below, never without its output or times.
+      if (isTerminal(status)) break;
+      report(read);
+      const rest = pollIntervalMs - (Date.now() - readStarted);
+      if (rest > 0) await sleep(rest, signal);
+    }
+  } catch (error) {
+    if (!isAborted(error) && !signal?.aborted) throw error;
+    return cancelFollowed(jobs, endpointId, jobId, stream, notes);
+  }
+  const job = await jobs.status(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
+  status = job.status;
+  report(job);
+  return result(endpointId, job, stream, false, notes);
+}
+
+async function cancelFollowed(jobs: JobsApi, endpointId: string, jobId: string, stream: unknown[], notes: string[]): Promise<JobResult> {
+  await jobs.cancel(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
+  const job = await jobs.status(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
+  if (job.status !== 'CANCELLED') notes.push(`cancel arrived after the job ended as ${job.status}`);
+  return result(endpointId, job, stream, true, notes);
+}
+
+function snapshot(endpointId: string, job: Job): JobSnapshot {
+  return {
+    endpointId,
+    jobId: job.id,
+    status: job.status,
+    job,
+    ...(job.output !== undefined ? { output: job.output } : {}),
+    ...(job.error !== undefined ? { error: job.error } : {}),
+    ...(job.delayTime !== undefined ? { delayTime: job.delayTime } : {}),
+    ...(job.executionTime !== undefined ? { executionTime: job.executionTime } : {}),
+    ...(job.workerId !== undefined ? { workerId: job.workerId } : {}),
+    ...(job.retries !== undefined ? { retries: job.retries } : {}),
+  };
+}
+
+function result(endpointId: string, job: Job, stream: unknown[], cancelledByUser: boolean, notes: string[]): JobResult {
+  return { ...snapshot(endpointId, job), stream, cancelledByUser, notes };
+}
+
+/** The outputs a stream answer carries; the contract does not define its body, so one without `stream` carries none. */
+function chunksOf(part: Partial<JobStreamChunk>): unknown[] {
+  return (part.stream ?? []).map((chunk) => chunk.output);
+}
+
+/** Chunks a finished job produced that nobody read yet; best effort, since not every handler streams. */
+async function readRemainingStream(jobs: JobsApi, endpointId: string, jobId: string): Promise<unknown[]> {
+  try {
+    return chunksOf(await jobs.stream(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS }));
+  } catch {
+    return [];
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const cancelled = (): ApiError => new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'cancelled while waiting to read again' });
+  if (signal?.aborted) return Promise.reject(cancelled());
+  return new Promise((resolve, reject) => {
+    const abort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}

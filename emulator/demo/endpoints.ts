@@ -1,0 +1,77 @@
+/**
+ * The demo's endpoints: the two specs of `examples/` as create bodies (the bundled CLI carries no
+ * example files, and a test keeps the two equal), how each was released, and the traffic each
+ * gets, so the history the demo simulates reads like a real month of one team's use.
+ */
+
+/** When an endpoint's traffic comes: per hour of the day (UTC) and per day of the week. */
+export interface DemandProfile {
+  /** Busy periods started per hour at the weekday peak, before the daily and weekly shape. */
+  readonly peakSessionsPerHour: number;
+  /** A session of work: how many requests and how long each one runs (simulated ms), as ranges. */
+  readonly requestsPerSession: readonly [number, number];
+  readonly requestMs: readonly [number, number];
+  /** Gap between a session's requests (simulated ms); 0 submits a batch at once. */
+  readonly gapMs: readonly [number, number];
+}
+
+export interface DemoEndpoint {
+  /** The spec file in `examples/` this endpoint is deployed from. */
+  readonly file: string;
+  /** The create body, equal to the example spec. */
+  readonly spec: Readonly<Record<string, unknown>>;
+  /**
+   * Fields the first release had: the endpoint is created with them, and the spec's own values are
+   * deployed as a second release `releasedDaysAgo` days before today.
+   */
+  readonly firstRelease?: { readonly fields: Readonly<Record<string, unknown>>; readonly releasedDaysAgo: number };
+  readonly demand: DemandProfile;
+}
+
+export const SDXL_WORKER: DemoEndpoint = {
+  file: 'sdxl-worker.endpoint.yaml',
+  spec: {
+    name: 'sdxl-worker',
+    type: 'QUEUE',
+    image: 'myorg/sdxl-worker:1.4.2',
+    gpu: { pools: ['ADA_24', 'AMPERE_24'], count: 1 },
+    workers: { min: 0, max: 3, idleTimeout: 10 },
+    scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    flashboot: 'FLASHBOOT',
+    timeout: 300000,
+    env: { LOG_LEVEL: 'info' },
+  },
+  firstRelease: { fields: { image: 'myorg/sdxl-worker:1.4.1' }, releasedDaysAgo: 9 },
+  // Batches of image generations: the queue fills, workers scale up to max, then idle out.
+  demand: { peakSessionsPerHour: 3, requestsPerSession: [8, 30], requestMs: [12000, 40000], gapMs: [0, 0] },
+};
+
+export const HTTP_SERVICE: DemoEndpoint = {
+  file: 'http-service.endpoint.json',
+  spec: {
+    name: 'http-service',
+    type: 'LOAD_BALANCER',
+    image: 'myorg/http-service:1.0.0',
+    gpu: { pools: ['ADA_24'] },
+    workers: { min: 0, max: 2 },
+    scaling: { type: 'REQUEST_COUNT', requestCount: 4 },
+    ports: ['8000/http'],
+    env: { PORT: '8000', PORT_HEALTH: '8000', HEALTH_CHECK_PATH: '/ping' },
+  },
+  // Interactive sessions: a request every few seconds for a few minutes.
+  demand: { peakSessionsPerHour: 2, requestsPerSession: [30, 120], requestMs: [300, 2500], gapMs: [1000, 4000] },
+};
+
+export const DEMO_ENDPOINTS: readonly DemoEndpoint[] = [SDXL_WORKER, HTTP_SERVICE];
+
+/** The create body of an endpoint's first release: its spec with the first release's fields. */
+export function firstReleaseBody(demo: DemoEndpoint): Record<string, unknown> {
+  return { ...demo.spec, ...(demo.firstRelease?.fields ?? {}) };
+}
+
+/** The update that turns the first release into the spec: the spec's values of the fields that differed. */
+export function secondReleaseBody(demo: DemoEndpoint): Record<string, unknown> | undefined {
+  const fields = demo.firstRelease?.fields;
+  if (!fields) return undefined;
+  return Object.fromEntries(Object.keys(fields).map((name) => [name, demo.spec[name]]));
+}

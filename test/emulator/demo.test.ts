@@ -1,0 +1,149 @@
+/**
+ * The demo state (`demo: true`): every view has something true to show. A month of billing that the
+ * emulator's engine simulated (so it has a weekly rhythm, not a flat line), a worker writing log
+ * lines, a completed and a failed job, two releases of the queue endpoint.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { createApiClient, type ApiClient } from '../../core/api';
+import type { ServerlessBillingRecord } from '../../core/api/billing';
+import { HISTORY_DAYS } from '../../emulator/demo/index';
+import { HTTP_SERVICE, SDXL_WORKER } from '../../emulator/demo/endpoints';
+import type { RunningEmulator } from '../../emulator/index';
+import { KEY, create, gpuSpec, loadBalancerUrls, withEmulator } from './helpers';
+
+const DAY = 86_400_000;
+
+function apiOf(e: RunningEmulator): ApiClient {
+  return createApiClient({ apiUrl: e.restUrl, jobsUrl: e.jobsUrl, apiKey: KEY });
+}
+
+function demoOf(e: RunningEmulator): NonNullable<RunningEmulator['demo']> {
+  assert.ok(e.demo, 'the emulator reports what it seeded');
+  return e.demo;
+}
+
+/** A worker's log lines, read until `enough` says so (or 10 s pass). */
+async function logLines(api: ApiClient, endpointId: string, workerId: string, enough: (lines: string[]) => boolean): Promise<string[]> {
+  const stop = new AbortController();
+  const giveUp = setTimeout(() => {
+    stop.abort();
+  }, 10_000);
+  const lines: string[] = [];
+  try {
+    for await (const event of api.serverless.workerLogs(endpointId, workerId, { signal: stop.signal, tail: 1000 })) {
+      lines.push(event.line);
+      if (enough(lines)) stop.abort();
+    }
+  } finally {
+    clearTimeout(giveUp);
+  }
+  return lines;
+}
+
+const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
+describe('the demo state', () => {
+  it('has 30 whole days of serverless billing on both demo endpoints, with a weekly rhythm and growth', async () => {
+    await withEmulator({ demo: true }, async (e) => {
+      const { endpoints } = demoOf(e);
+      const today = Math.floor(Date.now() / DAY) * DAY;
+      const billing = await apiOf(e).billing.serverless({
+        bucketSize: 'day',
+        startTime: new Date(today - HISTORY_DAYS * DAY).toISOString(),
+        endTime: new Date(today).toISOString(),
+      });
+      const records: readonly ServerlessBillingRecord[] = billing.records;
+      const perDay = new Map<string, number>();
+      for (const record of records) perDay.set(record.startTime, (perDay.get(record.startTime) ?? 0) + record.totalAmount);
+      assert.equal(perDay.size, HISTORY_DAYS);
+      for (const [day, amount] of perDay) assert.ok(amount > 0, `spend on ${day}`);
+      const days = [...perDay].sort(([a], [b]) => Date.parse(a) - Date.parse(b));
+      const isWeekend = (day: string): boolean => [0, 6].includes(new Date(day).getUTCDay());
+      const weekday = mean(days.filter(([d]) => !isWeekend(d)).map(([, v]) => v));
+      const weekend = mean(days.filter(([d]) => isWeekend(d)).map(([, v]) => v));
+      assert.ok(weekday > weekend * 1.5, `weekday mean ${weekday} against weekend mean ${weekend}`);
+      const first = mean(days.slice(0, 14).map(([, v]) => v));
+      const last = mean(days.slice(-14).map(([, v]) => v));
+      assert.ok(last > first, `the last two weeks (${last}) cost more than the first two (${first})`);
+      const sum = records.reduce((n, r) => n + r.totalAmount, 0);
+      assert.ok(Math.abs(billing.metadata.totals.totalAmount - sum) < 1e-5 * records.length, 'totals are the sum of the rows');
+      const billed = new Set(records.filter((r) => r.totalAmount > 0).map((r) => r.serverlessId));
+      assert.deepEqual([...billed].sort(), [endpoints[SDXL_WORKER.file], endpoints[HTTP_SERVICE.file]].sort());
+    });
+  });
+
+  it('has a worker up with recent log lines, a completed and a failed job', async () => {
+    await withEmulator({ demo: true }, async (e) => {
+      const { jobs } = demoOf(e);
+      assert.ok(jobs, 'the demo ran its jobs');
+      const api = apiOf(e);
+      const completed = await api.jobs.status(jobs.endpointId, jobs.completed);
+      assert.equal(completed.status, 'COMPLETED');
+      assert.ok(completed.output !== undefined);
+      const failed = await api.jobs.status(jobs.endpointId, jobs.failed);
+      assert.equal(failed.status, 'FAILED');
+      assert.match(String(failed.error), /out of memory/);
+      const { workers } = await api.serverless.workers(jobs.endpointId);
+      const worker = workers.find((w) => w.status === 'IDLE' || w.status === 'RUNNING');
+      assert.ok(worker, `a worker up among ${JSON.stringify(workers)}`);
+      const upLines = await logLines(api, jobs.endpointId, worker.id, (lines) => lines.some((l) => l.includes('batch')));
+      assert.ok(upLines.includes('Worker ready.'), upLines.join('\n'));
+      assert.ok(
+        upLines.some((l) => l.includes('batch')),
+        upLines.join('\n'),
+      );
+      for (const [job, expected] of [
+        [completed, `job ${jobs.completed} completed`],
+        [failed, `job ${jobs.failed} failed`],
+      ] as const) {
+        assert.ok(job.workerId, `the worker of ${job.id}`);
+        const lines = await logLines(api, jobs.endpointId, job.workerId, (seen) => seen.some((l) => l.includes(expected)));
+        assert.ok(
+          lines.some((l) => l.includes(expected)),
+          `${expected} in:\n${lines.join('\n')}`,
+        );
+      }
+    });
+  });
+
+  it('has two releases of the queue endpoint: created a month ago, its image updated since', async () => {
+    await withEmulator({ demo: true }, async (e) => {
+      const { endpoints } = demoOf(e);
+      const api = apiOf(e);
+      const releases = await api.serverless.releases(endpoints[SDXL_WORKER.file]);
+      assert.equal(releases.endpointVersion, 2);
+      assert.equal(releases.releases.length, 2);
+      const [latest, first] = releases.releases;
+      assert.deepEqual(latest.diff, [{ field: 'image', old: 'myorg/sdxl-worker:1.4.1', new: 'myorg/sdxl-worker:1.4.2' }]);
+      assert.ok(Date.parse(first.createdAt) < Date.parse(latest.createdAt));
+      assert.ok(Date.now() - Date.parse(first.createdAt) > HISTORY_DAYS * DAY, 'created before the billing history starts');
+      const endpoint = await api.serverless.get(endpoints[SDXL_WORKER.file]);
+      assert.equal(endpoint.image, SDXL_WORKER.spec.image);
+      const lb = await api.serverless.get(endpoints[HTTP_SERVICE.file]);
+      assert.equal(loadBalancerUrls(lb).base, `http://${lb.id}.localhost:${new URL(e.jobsUrl).port}`);
+    });
+  });
+
+  it('starts on a kept state whose namesake of the queue endpoint is a load balancer, without the jobs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'es-demo-namesake-'));
+    const statePath = join(dir, 'state.json');
+    try {
+      const namesake = await withEmulator({ statePath }, (e) =>
+        create(e, gpuSpec({ name: SDXL_WORKER.spec.name, type: 'LOAD_BALANCER', scaling: { type: 'REQUEST_COUNT', requestCount: 1 } })),
+      );
+      await withEmulator({ demo: true, statePath }, (e) => {
+        const demo = demoOf(e);
+        assert.equal(demo.endpoints[SDXL_WORKER.file], namesake.id);
+        assert.equal(demo.jobs, undefined);
+        assert.ok(demo.endpoints[HTTP_SERVICE.file]);
+        return Promise.resolve();
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
