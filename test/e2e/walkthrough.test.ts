@@ -113,11 +113,19 @@ test('the walkthrough opens by itself on the first activation, and not after a r
   await workbench.page.locator('.gettingStartedContainer', { hasText: 'Get Started with Endpoint Studio' }).waitFor();
   await workbench.screenshot('walkthrough--first-activation');
   await workbench.reset();
+  // The first activation runs to its end (its language server started) before the window reloads.
+  const activations = () => (extensionLog(server).match(/activated in/g) ?? []).length;
+  await waitUntil(
+    () => activations() === 1,
+    'the first activation to finish',
+    () => extensionLog(server),
+    START_TIMEOUT_MS,
+  );
   // A reload is a new extension host: the extension activates again but remembers the walkthrough was shown.
   await workbench.page.reload({ timeout: START_TIMEOUT_MS });
   await workbench.page.locator(`.statusbar-item[id$="${PROFILE_STATUS_ITEM}"]`).waitFor({ timeout: START_TIMEOUT_MS });
   await waitUntil(
-    () => (extensionLog(server).match(/activated in/g) ?? []).length === 2,
+    () => activations() === 2,
     'the second activation',
     () => extensionLog(server),
     START_TIMEOUT_MS,
