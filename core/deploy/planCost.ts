@@ -30,6 +30,8 @@ export interface PlanCost {
   readonly alwaysOnPerHour: { readonly before?: UsdRange; readonly after: UsdRange; readonly change?: UsdRange };
   /** A create's cost at workers.max. */
   readonly atMaxPerHour?: UsdRange;
+  /** An update's cost at workers.max, before and after, when the update moves it. */
+  readonly atMaxChangePerHour?: { readonly before: UsdRange; readonly after: UsdRange };
   /** The changed fields that move the cost (an update's). */
   readonly fields?: readonly string[];
 }
@@ -59,9 +61,20 @@ export function planCost(plan: DeploymentPlan, catalog: Catalog): PlanCost | und
   const change = alwaysOnChange(before, after);
   if (!change || !before || !after) return undefined;
   const fields = relevant.map((c) => c.path);
+  const atMax = atMaxChange(before.atMax, after.atMax);
   return {
-    text: `always-on cost: ${formatUsdRange(change.before)}/h → ${formatUsdRange(change.after)}/h (${formatUsdChangeRange(change.change)}/h, ${formatUsdChangeRange(perMonth(change.change))}/month) from ${fields.join(', ')}`,
+    text: `always-on cost: ${formatUsdRange(change.before)}/h → ${formatUsdRange(change.after)}/h (${formatUsdChangeRange(change.change)}/h, ${formatUsdChangeRange(perMonth(change.change))}/month) from ${fields.join(', ')}${atMax ? `; ${atMax.text}` : ''}`,
     alwaysOnPerHour: change,
+    ...(atMax ? { atMaxChangePerHour: { before: atMax.before, after: atMax.after } } : {}),
     fields,
   };
+}
+
+/** The cost at workers.max before and after, when an update moves it: raising only workers.max changes nothing always-on, yet the bill can grow. */
+function atMaxChange(
+  before: UsdRange | undefined,
+  after: UsdRange | undefined,
+): { text: string; before: UsdRange; after: UsdRange } | undefined {
+  if (!before || !after || formatUsdRange(before) === formatUsdRange(after)) return undefined;
+  return { text: `at workers.max ${formatUsdRange(before)}/h → ${formatUsdRange(after)}/h`, before, after };
 }

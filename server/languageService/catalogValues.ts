@@ -50,7 +50,9 @@ export function poolValue(catalog: Catalog, pool: string, dataCenters: readonly 
   if (!members) return undefined;
   const memory = [...new Set(members.map((t) => t.memory))].join('/');
   const prices = members.map((t) => t.price?.secure).filter((p): p is number => p !== undefined && p > 0);
-  const priceRange = prices.length > 0 ? `, ${money(Math.min(...prices))}-${money(Math.max(...prices))}/h per GPU` : '';
+  const [cheapest, priciest] = [Math.min(...prices), Math.max(...prices)];
+  const price = cheapest === priciest ? money(cheapest) : `${money(cheapest)}-${money(priciest)}`;
+  const priceRange = prices.length > 0 ? `, ${price}/h per GPU` : '';
   const inStock = members.some((t) =>
     t.dataCenters?.some((dc) => dc.availability !== 'NONE' && (dataCenters.length === 0 || dataCenters.includes(dc.id))),
   );

@@ -175,6 +175,13 @@ describe('the deploy plan states the change in always-on cost', () => {
       assert.match(none, /always-on cost: \$0\.69\/h → \$0\.00\/h \(-\$0\.69\/h, -\$503\.70\/month\) from workers\.min/);
       const doubled = renderPlan(planDeployment(spec({ min: 1, max: 3 }, 2), live), { catalog });
       assert.match(doubled, /always-on cost: \$0\.69\/h → \$1\.38\/h \(\+\$0\.69\/h, \+\$503\.70\/month\) from gpu\.count/);
+      // Raising only workers.max costs nothing always-on, but the bill at full scale grows: 3 → 5 workers of 0.69.
+      const wider = renderPlan(planDeployment(spec({ min: 1, max: 5 }), live), { catalog });
+      assert.match(
+        wider,
+        /always-on cost: \$0\.69\/h → \$0\.69\/h \(\$0\.00\/h, \$0\.00\/month\) from workers\.max; at workers\.max \$2\.07\/h → \$3\.45\/h\n/,
+      );
+      assert.match(doubled, /; at workers\.max \$2\.07\/h → \$4\.14\/h\n/);
       const unpriced = renderPlan(planDeployment({ ...spec({ min: 1, max: 3 }), timeout: 1000 }, live), { catalog });
       assert.doesNotMatch(unpriced, /always-on/, 'a change that costs nothing says nothing about cost');
       await api().serverless.delete(live.id);
