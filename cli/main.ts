@@ -1,16 +1,15 @@
-/** The `endpoint-studio` command line: validate specs, run the language server, run the emulator. */
-import { runValidate, VALIDATE_HELP, type CliIo } from './validate';
+/**
+ * The `endpoint-studio` command line: validate specs, run the language server, run the emulator.
+ * Each command's module is loaded only when that command runs: `validate` in CI starts often, and must not
+ * pay for the MCP SDK, zod, the emulator or the deploy planner it never uses (esbuild keeps the modules in the
+ * bundle but runs their top level only on the first import).
+ */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { CliIo } from './inputs';
 import { isValidateWorker, runValidateWorker } from './checkFiles';
-import { runEmulatorCli } from '../emulator/cli';
-import { runMigrate } from './migrate';
-import { DEPLOY_HELP, runBind, runDeploy, runPlan, runPull, terminalConfirm } from './deploy';
-import { BILLING_HELP, runBilling } from './billing';
-import { MCP_HELP, runMcp } from './mcp';
-import { CATALOG_HELP, runCatalog } from './catalog';
 
-const HELP = `Usage: endpoint-studio <command> [options]
+const COMMANDS_HELP = `Usage: endpoint-studio <command> [options]
 
 Commands:
   validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
@@ -25,17 +24,19 @@ Commands:
   mcp [--allow-writes]                        serve the agent tools over MCP on stdio
   emulator [--port N] [--jobs-port N] ...     run the local emulator of the REST API v2 and job API
                                               (endpoint-studio emulator --help for its options)
-  help [command]                              show help
+  help [command]                              show help`;
 
-${VALIDATE_HELP}
-
-${DEPLOY_HELP}
-
-${CATALOG_HELP}
-
-${BILLING_HELP}
-
-${MCP_HELP}`;
+/** The overview and every command's own usage; those texts live with their commands, so they load here. */
+async function helpText(): Promise<string> {
+  const [validate, deploy, catalog, billing, mcp] = await Promise.all([
+    import('./validate'),
+    import('./deploy'),
+    import('./catalog'),
+    import('./billing'),
+    import('./mcp'),
+  ]);
+  return [COMMANDS_HELP, validate.VALIDATE_HELP, deploy.DEPLOY_HELP, catalog.CATALOG_HELP, billing.BILLING_HELP, mcp.MCP_HELP].join('\n\n');
+}
 
 const io: CliIo = {
   out: (text) => process.stdout.write(text),
@@ -43,7 +44,8 @@ const io: CliIo = {
 };
 
 /** Confirmation prompts only where a person can answer them; CI gets the plan and exit code 3. */
-function deployIo() {
+async function deployIo() {
+  const { terminalConfirm } = await import('./deploy');
   return { ...io, confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined };
 }
 
@@ -52,25 +54,25 @@ async function main(argv: string[]): Promise<number | undefined> {
   const rest = argv.slice(1);
   switch (command) {
     case 'validate':
-      return runValidate(rest, io);
+      return (await import('./validate')).runValidate(rest, io);
     case 'plan':
-      return runPlan(rest, deployIo());
+      return (await import('./deploy')).runPlan(rest, await deployIo());
     case 'deploy':
-      return runDeploy(rest, deployIo());
+      return (await import('./deploy')).runDeploy(rest, await deployIo());
     case 'pull':
-      return runPull(rest, deployIo());
+      return (await import('./deploy')).runPull(rest, await deployIo());
     case 'bind':
-      return runBind(rest, io);
+      return (await import('./deploy')).runBind(rest, io);
     case 'billing':
-      return runBilling(rest, io);
+      return (await import('./billing')).runBilling(rest, io);
     case 'catalog':
-      return runCatalog(rest, io);
+      return (await import('./catalog')).runCatalog(rest, io);
     case 'migrate':
-      return runMigrate(rest, io);
+      return (await import('./migrate')).runMigrate(rest, io);
     case 'mcp':
-      return runMcp(rest, io);
+      return (await import('./mcp')).runMcp(rest, io);
     case 'emulator':
-      return runEmulatorCli(rest);
+      return (await import('../emulator/cli')).runEmulatorCli(rest);
     case 'lsp':
       // The server owns stdin/stdout from here on; the process lives as long as the client. It is the
       // language server's own bundle, next to this one, so the CLI does not carry a second copy of it.
@@ -80,14 +82,14 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'help':
     case '--help':
     case '-h':
-      io.out(`${HELP}\n`);
+      io.out(`${await helpText()}\n`);
       return command === undefined ? 2 : 0;
     case '--version':
     case '-v':
       io.out('0.1.0\n');
       return 0;
     default:
-      io.err(`endpoint-studio: unknown command: ${command}\n\n${HELP}`);
+      io.err(`endpoint-studio: unknown command: ${command}\n\n${await helpText()}`);
       return 2;
   }
 }

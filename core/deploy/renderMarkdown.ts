@@ -133,7 +133,13 @@ export function renderPlansMarkdown(sections: readonly MarkdownSection[]): strin
   const counts = new Map<string, number>();
   for (const { action } of sections) counts.set(action, (counts.get(action) ?? 0) + 1);
   const order: MarkdownSection['action'][] = ['create', 'update', 'unchanged', 'refused', 'not planned'];
-  const summary = order.filter((a) => counts.has(a)).map((a) => `${counts.get(a) ?? 0} ${a}`);
+  const summary = order.filter((a) => counts.has(a)).map((a) => countOf(counts.get(a) ?? 0, a));
   const head = `## Endpoint deploy plan\n\n${sections.length === 0 ? 'No spec files.' : `${summary.join(', ')}.`}\n`;
   return [head, ...sections.map((s) => s.markdown)].join('\n');
+}
+
+/** `1 create`, `2 creates`, `3 unchanged`, `2 not planned`: the adjectives take no plural. */
+function countOf(count: number, action: MarkdownSection['action']): string {
+  const noun = action === 'create' || action === 'update' ? action : undefined;
+  return `${count} ${noun !== undefined && count !== 1 ? `${noun}s` : action}`;
 }
