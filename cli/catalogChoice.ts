@@ -3,7 +3,7 @@
  * $ENDPOINT_STUDIO_CATALOG_FILE), else the service's catalog through the language server's cache,
  * refresh and timeouts (live, or the cache when the service cannot be reached or --offline), else none.
  */
-import { readServiceCatalog, type RunCatalog } from '../core/catalog';
+import { readServiceCatalog, type RunCatalog } from '../core/catalog/forRun';
 import { loadSnapshotOption } from './inputs';
 import type { ServiceIo } from './service';
 

@@ -1,4 +1,5 @@
 /** What every CLI command reads the same way: spec files, the --catalog snapshot, diagnostic lines. */
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import { readCatalogSnapshot, type ReadSnapshot } from '../core/catalog/snapshot';
@@ -19,14 +20,33 @@ export type SpecFileRead = { readonly text: string } | { readonly code: Unreadab
 /** The file's text, or why it cannot be read. */
 export async function readSpecFileResult(file: string): Promise<SpecFileRead> {
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return { code: 'file-unreadable', reason: 'not a file' };
-    if (info.size > MAX_SPEC_FILE_BYTES) return { code: 'file-too-large', reason: `larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB` };
-    return { text: await readFile(file, 'utf8') };
+    return refusal(await stat(file)) ?? { text: await readFile(file, 'utf8') };
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    return { code: 'file-unreadable', reason };
+    return unreadable(error);
   }
+}
+
+/**
+ * The same, read synchronously: for a run over many files, where one blocking read from the page cache costs a
+ * fraction of the four thread-pool round trips (open, stat, read, close) and promises of the asynchronous one.
+ */
+export function readSpecFileResultSync(file: string): SpecFileRead {
+  try {
+    return refusal(statSync(file)) ?? { text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    return unreadable(error);
+  }
+}
+
+function refusal(info: Stats): SpecFileRead | undefined {
+  if (!info.isFile()) return { code: 'file-unreadable', reason: 'not a file' };
+  if (info.size > MAX_SPEC_FILE_BYTES) return { code: 'file-too-large', reason: `larger than ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MB` };
+  return undefined;
+}
+
+function unreadable(error: unknown): SpecFileRead {
+  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+  return { code: 'file-unreadable', reason };
 }
 
 /** The line said on stderr for a file that cannot be read. */

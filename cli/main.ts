@@ -1,8 +1,9 @@
 /**
  * The `endpoint-studio` command line: validate specs, run the language server, run the emulator.
  * Each command's module is loaded only when that command runs: `validate` in CI starts often, and must not
- * pay for the MCP SDK, zod, the emulator or the deploy planner it never uses (esbuild keeps the modules in the
- * bundle but runs their top level only on the first import).
+ * pay for the deploy planner or the API client it never uses (esbuild keeps such modules in the bundle but runs
+ * their top level only on the first import), nor read the MCP SDK, zod and the emulator (`./tools.js`, a bundle of
+ * its own: scripts/build.mjs).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -28,14 +29,16 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, catalog, billing, mcp] = await Promise.all([
-    import('./validate'),
-    import('./deploy'),
-    import('./catalog'),
-    import('./billing'),
-    import('./mcp'),
+  const [validate, deploy, catalog, billing, tools] = await Promise.all([
+    import('./validate.js'),
+    import('./deploy.js'),
+    import('./catalog.js'),
+    import('./billing.js'),
+    import('./tools.js'),
   ]);
-  return [COMMANDS_HELP, validate.VALIDATE_HELP, deploy.DEPLOY_HELP, catalog.CATALOG_HELP, billing.BILLING_HELP, mcp.MCP_HELP].join('\n\n');
+  return [COMMANDS_HELP, validate.VALIDATE_HELP, deploy.DEPLOY_HELP, catalog.CATALOG_HELP, billing.BILLING_HELP, tools.MCP_HELP].join(
+    '\n\n',
+  );
 }
 
 const io: CliIo = {
@@ -45,7 +48,7 @@ const io: CliIo = {
 
 /** Confirmation prompts only where a person can answer them; CI gets the plan and exit code 3. */
 async function deployIo() {
-  const { terminalConfirm } = await import('./deploy');
+  const { terminalConfirm } = await import('./deploy.js');
   return { ...io, confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined };
 }
 
@@ -54,25 +57,25 @@ async function main(argv: string[]): Promise<number | undefined> {
   const rest = argv.slice(1);
   switch (command) {
     case 'validate':
-      return (await import('./validate')).runValidate(rest, io);
+      return (await import('./validate.js')).runValidate(rest, io);
     case 'plan':
-      return (await import('./deploy')).runPlan(rest, await deployIo());
+      return (await import('./deploy.js')).runPlan(rest, await deployIo());
     case 'deploy':
-      return (await import('./deploy')).runDeploy(rest, await deployIo());
+      return (await import('./deploy.js')).runDeploy(rest, await deployIo());
     case 'pull':
-      return (await import('./deploy')).runPull(rest, await deployIo());
+      return (await import('./deploy.js')).runPull(rest, await deployIo());
     case 'bind':
-      return (await import('./deploy')).runBind(rest, io);
+      return (await import('./deploy.js')).runBind(rest, io);
     case 'billing':
-      return (await import('./billing')).runBilling(rest, io);
+      return (await import('./billing.js')).runBilling(rest, io);
     case 'catalog':
-      return (await import('./catalog')).runCatalog(rest, io);
+      return (await import('./catalog.js')).runCatalog(rest, io);
     case 'migrate':
-      return (await import('./migrate')).runMigrate(rest, io);
+      return (await import('./migrate.js')).runMigrate(rest, io);
     case 'mcp':
-      return (await import('./mcp')).runMcp(rest, io);
+      return (await import('./tools.js')).runMcp(rest, io);
     case 'emulator':
-      return (await import('../emulator/cli')).runEmulatorCli(rest);
+      return (await import('./tools.js')).runEmulatorCli(rest);
     case 'lsp':
       // The server owns stdin/stdout from here on; the process lives as long as the client. It is the
       // language server's own bundle, next to this one, so the CLI does not carry a second copy of it.
@@ -95,7 +98,7 @@ async function main(argv: string[]): Promise<number | undefined> {
 }
 
 if (isValidateWorker()) {
-  void runValidateWorker();
+  runValidateWorker();
 } else {
   void runCommandLine();
 }

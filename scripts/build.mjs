@@ -36,6 +36,22 @@ if (readFileSync(VALIDATORS, 'utf8') !== generateValidators()) {
   console.warn(`warning: ${STALE_VALIDATORS}`);
 }
 
+/**
+ * cli/main.ts imports `./tools.js` (mcp, emulator) only when one of them runs; in the bundle that import reads
+ * dist/cli-tools.js, so the commands run most (validate) never read the MCP SDK, zod or the emulator.
+ */
+const toolsApart = {
+  name: 'cli-tools-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/tools\.js$/ }, () => ({ path: 'cli-tools', namespace: 'cli-tools' }));
+    // A plain require of the sibling file: the bundle runs in a vm.Script (the code cache), where import() cannot.
+    build.onLoad({ filter: /.*/, namespace: 'cli-tools' }, () => ({
+      contents: "module.exports = require(require('node:path').join(__dirname, 'cli-tools.js'));",
+      loader: 'js',
+    }));
+  },
+};
+
 const builds = [
   { entryPoints: { client: 'client/extension.ts' } },
   // dist/server.js is a small loader that runs dist/server-main.js with a V8 code cache (core/util/codeCache.ts).
@@ -43,7 +59,8 @@ const builds = [
   { entryPoints: { 'server-main': 'server/node/main.ts' } },
   // Likewise dist/cli.js (the `endpoint-studio` command) runs dist/cli-main.js (cli/load.ts).
   { entryPoints: { cli: 'cli/load.ts' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } },
-  { entryPoints: { 'cli-main': 'cli/main.ts' } },
+  { entryPoints: { 'cli-main': 'cli/main.ts' }, plugins: [toolsApart] },
+  { entryPoints: { 'cli-tools': 'cli/tools.ts' } },
 ];
 
 const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b, outdir: 'dist' })));

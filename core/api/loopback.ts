@@ -2,20 +2,16 @@
  * Names under `localhost` are loopback (RFC 6761). The local emulator answers a load balancer at
  * `http://<endpoint id>.localhost:<port>`, shaped as the service's `https://<endpoint id>.<jobs domain>`,
  * but Node's resolver (and so `fetch`) knows only `localhost` itself. Requests to a subdomain of
- * `localhost` therefore go through node:http with an agent whose lookup answers loopback for
- * `localhost` and `*.localhost` without asking DNS, and hands every other name to dns.lookup.
+ * `localhost` therefore resolve it here: the socket goes to the loopback address, with the name in
+ * `Host` (and SNI). A lookup on an agent would not do: VS Code's extension host wraps every agent
+ * for proxy support and keeps the caller's agent only for `localhost` and 127.0.0.1.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-const LOOPBACK: readonly LookupAddress[] = [
-  { address: '127.0.0.1', family: 4 },
-  { address: '::1', family: 6 },
-];
+/** Where a name under `localhost` goes; the emulator listens on IPv4 loopback. */
+const LOOPBACK_ADDRESS = '127.0.0.1';
 
 /** Statuses whose answers have no body; a web `Response` refuses one for them. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -24,10 +20,9 @@ function bareName(hostname: string): string {
   return hostname.toLowerCase().replace(/\.$/, '');
 }
 
-/** `localhost` or a name under it. */
-export function isLocalhostName(hostname: string): boolean {
-  const name = bareName(hostname);
-  return name === 'localhost' || name.endsWith('.localhost');
+/** A name under `localhost` (not `localhost` itself, which every resolver knows). */
+export function isUnderLocalhost(hostname: string): boolean {
+  return bareName(hostname).endsWith('.localhost');
 }
 
 /** A host that names the addresses `localhost` resolves to: `localhost`, 127.0.0.1 or ::1 (bracketed, as `URL.hostname` writes it). */
@@ -36,32 +31,9 @@ export function isLoopbackHost(hostname: string): boolean {
   return name === 'localhost' || name === '127.0.0.1' || name === '[::1]' || name === '::1';
 }
 
-function familyNumber(family: LookupOptions['family']): number {
-  if (family === 'IPv4') return 4;
-  if (family === 'IPv6') return 6;
-  return family ?? 0;
-}
-
-/** A `lookup` for sockets: loopback for `localhost` and `*.localhost`, dns.lookup for everything else. */
-export function loopbackAwareLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  if (!isLocalhostName(hostname)) {
-    dnsLookup(hostname, options, callback);
-    return;
-  }
-  const family = familyNumber(options.family);
-  const addresses = LOOPBACK.filter((a) => family === 0 || a.family === family);
-  if (options.all) {
-    callback(null, addresses);
-    return;
-  }
-  const first = addresses.at(0);
-  if (first) callback(null, first.address, first.family);
-  else callback(Object.assign(new Error(`no loopback address of family ${family} for ${hostname}`), { code: 'ENOTFOUND' }), '', family);
-}
-
 const agents = {
-  'http:': new HttpAgent({ keepAlive: true, lookup: loopbackAwareLookup }),
-  'https:': new HttpsAgent({ keepAlive: true, lookup: loopbackAwareLookup }),
+  'http:': new HttpAgent({ keepAlive: true }),
+  'https:': new HttpsAgent({ keepAlive: true }),
 };
 
 function bodyOf(init: RequestInit | undefined): string | Uint8Array | undefined {
@@ -83,8 +55,8 @@ function responseOf(answer: IncomingMessage, method: string): Response {
   return new Response(body, { status, statusText: answer.statusMessage, headers });
 }
 
-/** One request over node:http(s) with the loopback-aware agent, answered as `fetch` answers. */
-function fetchWithAgent(url: URL, init: RequestInit | undefined): Promise<Response> {
+/** One request over node:http(s) to the loopback address, answered as `fetch` answers. */
+function fetchOnLoopback(url: URL, init: RequestInit | undefined): Promise<Response> {
   const method = (init?.method ?? 'GET').toUpperCase();
   const body = bodyOf(init);
   const headers = Object.fromEntries(new Headers(init?.headers).entries());
@@ -93,7 +65,14 @@ function fetchWithAgent(url: URL, init: RequestInit | undefined): Promise<Respon
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
   return new Promise((resolve, reject) => {
-    const request = send(url, { method, headers, agent, ...(signal ? { signal } : {}) }, (answer) => {
+    const target = {
+      protocol: url.protocol,
+      hostname: LOOPBACK_ADDRESS,
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      servername: bareName(url.hostname),
+    };
+    const request = send({ ...target, method, headers: { ...headers, host: url.host }, agent, ...(signal ? { signal } : {}) }, (answer) => {
       resolve(responseOf(answer, method));
     });
     request.on('error', (error) => {
@@ -105,14 +84,13 @@ function fetchWithAgent(url: URL, init: RequestInit | undefined): Promise<Respon
 }
 
 /**
- * `fetch`, except that a URL whose host is a subdomain of `localhost` is sent through the
- * loopback-aware agent, since the system resolver cannot find it. Every other URL goes to `fetch`.
+ * `fetch`, except that a URL whose host is a subdomain of `localhost` is sent to loopback here,
+ * since the system resolver cannot find it. Every other URL goes to `fetch`.
  */
 export const fetchResolvingLocalhost: typeof fetch = (input, init) => {
   if (!(input instanceof Request)) {
     const url = new URL(input);
-    const name = bareName(url.hostname);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && name.endsWith('.localhost')) return fetchWithAgent(url, init);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && isUnderLocalhost(url.hostname)) return fetchOnLoopback(url, init);
   }
   return globalThis.fetch(input, init);
 };

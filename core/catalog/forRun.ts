@@ -3,11 +3,9 @@
  * timeouts and key rules) asked once instead of in the background. Live when the service answers;
  * otherwise the cache, said to be stale; otherwise none, with the reason the catalog rules were skipped.
  */
-import { configFromEnvironment } from '../api';
+import { configFromEnvironment } from '../api/config';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
-import { CATALOG_REFRESH_MS } from './cacheFile';
 import type { CatalogUsed } from './catalogUsed';
-import { createCatalogService } from './setup';
 
 export interface RunCatalogOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -30,6 +28,8 @@ const NO_KEY = 'no API key (set ENDPOINT_STUDIO_API_KEY, or pin a snapshot with 
 
 export async function readServiceCatalog(options: RunCatalogOptions): Promise<RunCatalog> {
   if (!configFromEnvironment(options.env).apiKey) return { used: { source: 'none', reason: NO_KEY }, expected: false };
+  // Loaded only with a key: without one (most `validate` runs) the HTTP client and its modules are never needed.
+  const [{ createCatalogService }, { CATALOG_REFRESH_MS }] = await Promise.all([import('./setup.js'), import('./cacheFile.js')]);
   const setupProblems: string[] = [];
   const service = createCatalogService({
     env: options.env,

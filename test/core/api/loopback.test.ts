@@ -1,57 +1,15 @@
-/** Names under `localhost` resolve to loopback without DNS; every other name is left to the system resolver. */
+/** Names under `localhost` reach loopback without DNS, with the name kept in Host; every other URL is left to `fetch`. */
 import assert from 'node:assert/strict';
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { fetchResolvingLocalhost, isLocalhostName, loopbackAwareLookup } from '../../../core/api/loopback';
+import { fetchResolvingLocalhost, isUnderLocalhost } from '../../../core/api/loopback';
 
-interface Resolved {
-  error: NodeJS.ErrnoException | null;
-  address: string | LookupAddress[];
-  family?: number;
-}
-
-const resolve = (lookup: typeof loopbackAwareLookup, name: string, options: LookupOptions): Promise<Resolved> =>
-  new Promise((done) => {
-    lookup(name, options, (error, address, family) => {
-      done({ error, address, family });
-    });
-  });
-
-const system = (name: string, options: LookupOptions): Promise<Resolved> =>
-  new Promise((done) => {
-    dnsLookup(name, options, (error, address, family) => {
-      done({ error, address, family });
-    });
-  });
-
-describe('the loopback-aware lookup', () => {
-  it('resolves foo.localhost and localhost to loopback, by family and all at once', async () => {
-    assert.deepEqual(await resolve(loopbackAwareLookup, 'foo.localhost', {}), { error: null, address: '127.0.0.1', family: 4 });
-    assert.deepEqual(await resolve(loopbackAwareLookup, 'FOO.localhost.', { family: 6 }), { error: null, address: '::1', family: 6 });
-    assert.deepEqual(await resolve(loopbackAwareLookup, 'localhost', { family: 'IPv4' }), { error: null, address: '127.0.0.1', family: 4 });
-    const all = await resolve(loopbackAwareLookup, 'a.b.localhost', { all: true });
-    assert.equal(all.error, null);
-    assert.deepEqual(all.address, [
-      { address: '127.0.0.1', family: 4 },
-      { address: '::1', family: 6 },
-    ]);
-  });
-
-  it('leaves every other name to the system resolver', async () => {
-    for (const [name, options] of [
-      ['10.1.2.3', {}],
-      ['10.1.2.3', { all: true }],
-      ['localhost.example.invalid', {}],
-      ['no-such-host.invalid', { all: true }],
-    ] as const) {
-      const ours = await resolve(loopbackAwareLookup, name, options);
-      const theirs = await system(name, options);
-      assert.deepEqual({ code: ours.error?.code, address: ours.address }, { code: theirs.error?.code, address: theirs.address }, name);
-    }
-    assert.equal(isLocalhostName('localhost.example.invalid'), false);
-    assert.equal(isLocalhostName('mylocalhost'), false);
+describe('requests to names under localhost', () => {
+  it('knows which names are under localhost', () => {
+    for (const name of ['foo.localhost', 'FOO.localhost.', 'a.b.localhost']) assert.equal(isUnderLocalhost(name), true, name);
+    for (const name of ['localhost', 'localhost.example.invalid', 'mylocalhost', '127.0.0.1'])
+      assert.equal(isUnderLocalhost(name), false, name);
   });
 
   it('fetches from a subdomain of localhost, which the system resolver cannot find', async () => {
