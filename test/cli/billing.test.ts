@@ -7,35 +7,15 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runBilling, type BillingIo } from '../../cli/billing';
+import { runBilling } from '../../cli/billing';
 import type { BillingList, BillingTimeRange } from '../../core/api/billing';
 import { billingCsv, csvFileName } from '../../core/billing/csv';
 import { checkBillingRequest, fetchBilling, type BillingRequest } from '../../core/billing/query';
-import type { Emulator } from '../core/api/support';
 import { TEST_KEY, withLedger } from '../core/billing/support';
+import { captureIo } from './support';
 
 /** What `--output json` prints: the service's billing answer, unchanged. */
 type BillingJson = BillingList<BillingTimeRange & { totalAmount: number; gpuId?: string }, unknown>;
-
-interface Captured extends BillingIo {
-  stdout: string;
-  stderr: string;
-}
-
-function captureIo(emu: Emulator | undefined, env: Record<string, string> = {}): Captured {
-  const io: Captured = {
-    stdout: '',
-    stderr: '',
-    out: (text) => {
-      io.stdout += text;
-    },
-    err: (text) => {
-      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    env: { ...(emu ? { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY } : {}), ...env },
-  };
-  return io;
-}
 
 const WINDOW = ['--start-time', '2026-05-04T00:00:00Z', '--end-time', '2026-05-06T00:00:00Z'];
 
@@ -181,7 +161,7 @@ describe('endpoint-studio billing', () => {
       assert.equal(await runBilling(['--help'], help), 0);
       assert.match(help.stdout, /--bucket-size hour\|day\|week\|month\|year \(default day\)/);
 
-      const noKey = captureIo(undefined, { ENDPOINT_STUDIO_API_URL: emu.restUrl });
+      const noKey = captureIo(undefined, { env: { ENDPOINT_STUDIO_API_URL: emu.restUrl } });
       assert.equal(await runBilling(['serverless'], noKey), 2);
       assert.match(noKey.stderr, /no API key/);
 
@@ -196,7 +176,7 @@ describe('endpoint-studio billing', () => {
       );
       assert.match(refused.stderr, /^endpoint-studio billing: billing failed: .*buckets/);
 
-      const wrongKey = captureIo(emu, { ENDPOINT_STUDIO_API_KEY: 'es_wrong_key_0123456789abcdef' });
+      const wrongKey = captureIo(emu, { env: { ENDPOINT_STUDIO_API_KEY: 'es_wrong_key_0123456789abcdef' } });
       assert.equal(await runBilling(['pods'], wrongKey), 1);
       assert.match(wrongKey.stderr, /billing failed: .*401|billing failed: .*nauthori[sz]ed/i);
       for (const io of [refused, wrongKey])

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as YAML from 'yaml';
-import { runDeploy, runPlan, runPull, type DeployIo } from '../../cli/deploy';
+import { runDeploy, runPlan, runPull } from '../../cli/deploy';
 import { liveAsSpec, type BindingStore } from '../../core/deploy';
-import { TEST_KEY, withEmulator, type Emulator } from '../core/deploy/support';
+import { TEST_KEY, withEmulator } from '../core/deploy/support';
+import { captureIo } from './support';
 
 const SPEC = `# yaml-language-server: $schema=../schemas/endpoint-create.schema.json
 name: cli-worker
@@ -21,27 +22,6 @@ scaling:
   type: QUEUE_DELAY
   queueDelay: 4
 `;
-
-interface Captured extends DeployIo {
-  stdout: string;
-  stderr: string;
-}
-
-function captureIo(emu: Emulator, extra: Partial<DeployIo> = {}, env: Record<string, string> = {}): Captured {
-  const io: Captured = {
-    stdout: '',
-    stderr: '',
-    out: (text) => {
-      io.stdout += text;
-    },
-    err: (text) => {
-      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    env: { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY, ...env },
-    ...extra,
-  };
-  return io;
-}
 
 /** A throwaway repository with one spec in a subfolder. */
 function workspace(spec = SPEC): { root: string; file: string; cleanup(): void } {
@@ -264,7 +244,7 @@ describe('endpoint-studio plan, deploy, pull', () => {
         assert.equal(await runPlan(['--document', '3', ws.file], captureIo(emu)), 2);
         assert.equal(await runPull(['--format', 'toml', 'abc'], captureIo(emu)), 2);
         assert.equal(await runPlan([join(ws.root, 'missing.endpoint.yaml')], captureIo(emu)), 2);
-        const noKey = captureIo(emu, {}, { ENDPOINT_STUDIO_API_KEY: '' });
+        const noKey = captureIo(emu, { env: { ENDPOINT_STUDIO_API_KEY: '' } });
         assert.equal(await runDeploy([ws.file, '--yes'], noKey), 2);
         assert.match(noKey.stderr, /no API key/);
         const help = captureIo(emu);

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ApiClient, CreateEndpointRequest } from '../../core/api';
 import type { BindingStore } from '../../core/deploy';
-import { runBind, runDeploy, runPlan, type DeployIo } from '../../cli/deploy';
+import { runBind, runDeploy, runPlan } from '../../cli/deploy';
 import { TEST_KEY, withEmulator, type Emulator } from '../core/deploy/support';
+import { captureIo } from './support';
 
 const SPEC = `name: cli-worker
 type: QUEUE
@@ -30,26 +31,6 @@ const BODY: CreateEndpointRequest = {
   gpu: { pools: ['ADA_24', 'AMPERE_24'] },
   scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
 };
-
-interface Captured extends DeployIo {
-  stdout: string;
-  stderr: string;
-}
-
-function captureIo(emu: Emulator): Captured {
-  const io: Captured = {
-    stdout: '',
-    stderr: '',
-    out: (text) => {
-      io.stdout += text;
-    },
-    err: (text) => {
-      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    env: { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY },
-  };
-  return io;
-}
 
 /** A repository with the spec and, on the service, `count` endpoints already named like it. */
 async function withNamesakes(

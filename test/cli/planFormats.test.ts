@@ -9,8 +9,9 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runDeploy, runPlan, type DeployIo } from '../../cli/deploy';
-import { TEST_KEY, withEmulator, type Emulator } from '../core/deploy/support';
+import { runDeploy, runPlan } from '../../cli/deploy';
+import { withEmulator, type Emulator } from '../core/deploy/support';
+import { captureIo } from './support';
 
 const spec = (name: string, min = 0) => `name: ${name}
 type: QUEUE
@@ -22,26 +23,6 @@ scaling:
   type: QUEUE_DELAY
   queueDelay: 4
 `;
-
-interface Captured extends DeployIo {
-  stdout: string;
-  stderr: string;
-}
-
-function captureIo(emu: Emulator): Captured {
-  const io: Captured = {
-    stdout: '',
-    stderr: '',
-    out: (text) => {
-      io.stdout += text;
-    },
-    err: (text) => {
-      io.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    env: { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY },
-  };
-  return io;
-}
 
 interface PlanEntry {
   file: string;
