@@ -6,6 +6,7 @@ import { checkSpecText } from '../../../core/endpointSpec/check';
 import { splitYamlDocuments } from '../../../core/endpointSpec/chunks';
 import { IncrementalChecker } from '../../../core/endpointSpec/incremental';
 import { loadCatalogFile } from '../../../core/endpointSpec/catalog/load';
+import { seededRandom } from '../../../emulator/ids';
 
 const RULES = join(__dirname, '..', '..', 'fixtures', 'rules');
 const yamlFixtures = readdirSync(RULES).flatMap((dir) =>
@@ -13,15 +14,6 @@ const yamlFixtures = readdirSync(RULES).flatMap((dir) =>
     .filter((f) => /\.ya?ml$/.test(f))
     .map((f) => readFileSync(join(RULES, dir, f), 'utf8')),
 );
-
-/** A deterministic stream of numbers, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const INSERTIONS = [
   '---\n',
@@ -80,7 +72,7 @@ test('a multi-document file cuts at each marker, comments before the first one s
 });
 
 test('every fixture, joined into one file and edited at random, checks exactly as the whole file does', () => {
-  const next = random(20261122);
+  const next = seededRandom(20261122);
   let edits = 0;
   for (let round = 0; round < 12; round++) {
     const picked = Array.from({ length: 3 + Math.floor(next() * 6) }, () => yamlFixtures[Math.floor(next() * yamlFixtures.length)]);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseYamlWithLibrary } from '../../../core/endpointSpec/parse';
 import { parsePlainYaml } from '../../../core/endpointSpec/plainYaml';
+import { seededRandom } from '../../../emulator/ids';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const RULES = join(ROOT, 'test', 'fixtures', 'rules');
@@ -44,15 +45,6 @@ env:
 timeout: 300
 # the end
 `;
-
-/** A deterministic stream of numbers, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** Pieces of the subset and just beyond it, so edits walk back and forth over the fast path's edges. */
 const INSERTIONS = [
@@ -135,7 +127,7 @@ test('the fast path gives the library document for every fixture it reads', () =
 
 test('the fast path gives the library document over 20,000 random edits, or leaves the text to the library', () => {
   const corpus = [TYPICAL, EXAMPLE, ...fixtures];
-  const next = random(20261123);
+  const next = seededRandom(20261123);
   let read = 0;
   for (let i = 0; i < 20000; i++) {
     if (assertSameAsLibrary(mutate(corpus[Math.floor(next() * corpus.length)], next))) read++;
