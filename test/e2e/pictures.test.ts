@@ -14,6 +14,7 @@ import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../
 import { bindDemo } from '../../scripts/demo';
 import { EXAMPLES_DIR, REPO_ROOT } from '../../scripts/editor/paths';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
+import { expandRow, refreshEndpoints, rowText, showEndpointStudio, treeRow } from './support/views';
 import { waitUntil, type Workbench } from './support/workbench';
 
 const PICTURES_DIR = join(REPO_ROOT, 'docs', 'images');
@@ -144,3 +145,33 @@ editorTest('billing: a month of the demo endpoints, by day', async (workbench) =
   assert.match(chart, /http-service/);
   await picture(workbench, 'billing');
 });
+
+editorTest('endpoints: the demo endpoints with a live worker and two releases', async (workbench) => {
+  await hidePanel(workbench);
+  await showEndpointStudio(workbench);
+  await refreshEndpoints(workbench, 'sdxl-worker');
+  await treeRow(workbench, 'Endpoints', /^http-service/).waitFor();
+  await expandRow(workbench, 'Endpoints', /^sdxl-worker/);
+  await expandRow(workbench, 'Endpoints', /^Workers/);
+  assert.match(await rowText(workbench, 'Endpoints', /(IDLE|RUNNING) · NVIDIA/), /(IDLE|RUNNING) · NVIDIA .+ · [A-Z]{2}-/);
+  await expandRow(workbench, 'Endpoints', /^Releases/);
+  assert.match(await rowText(workbench, 'Endpoints', /^v2/), /^v2 .*image/);
+  await treeRow(workbench, 'Endpoints', /^v1/).waitFor();
+  await expandRow(workbench, 'Endpoints', /^v2/);
+  await treeRow(workbench, 'Endpoints', /^image: .+1\.4\.1 → .+1\.4\.2$/).waitFor();
+  await widenSideBar(workbench, 760);
+  await picture(workbench, 'endpoints');
+});
+
+/** Drags the side bar's edge, so a tree's rows show whole in the picture. */
+async function widenSideBar(workbench: Workbench, width: number): Promise<void> {
+  const box = await workbench.page.locator('.part.sidebar').boundingBox();
+  if (!box) return;
+  const y = box.y + box.height / 2;
+  await workbench.page.mouse.move(box.x + box.width - 1, y);
+  await workbench.page.mouse.down();
+  await workbench.page.mouse.move(box.x + width, y, { steps: 5 });
+  await workbench.page.mouse.up();
+  // Off the edge, which stays highlighted while the pointer is on it.
+  await workbench.page.mouse.move(box.x + width / 2, box.y + box.height - 10);
+}
