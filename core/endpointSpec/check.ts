@@ -96,8 +96,11 @@ export function documentDiagnostics(
     if (omitted > 0 && last)
       diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };
-  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT))
+  const syntaxProblems = document.syntaxProblems;
+  for (let i = 0; i < Math.min(syntaxProblems.length, MAX_PROBLEMS_PER_DOCUMENT); i++) {
+    const problem = syntaxProblems[i];
     add(problem, problem.severity, problem.code, problem.message, []);
+  }
   noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
@@ -105,7 +108,8 @@ export function documentDiagnostics(
   const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
   if (empty && inMultiDocumentFile) return diagnostics;
   const problems = validateSpecData(document.data, mode, context);
-  for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) {
+  for (let i = 0; i < Math.min(problems.length, MAX_PROBLEMS_PER_DOCUMENT); i++) {
+    const problem = problems[i];
     add(
       locatePath(document.root, problem.path, problem.target, document.span),
       problem.severity,

@@ -143,7 +143,9 @@ export function notApplicableWhen(path: FieldPath): FieldConditions | undefined 
 export function fieldApplies(path: FieldPath, body: unknown): boolean {
   const conditions = notApplicableWhen(path);
   if (!conditions) return true;
-  return !Object.entries(conditions).every(([field, value]) => valueAtPath(body, field) === value);
+  // A loop without arrays or closures: the rules ask this on every check the editor runs.
+  for (const field in conditions) if (valueAtPath(body, field) !== conditions[field]) return true;
+  return false;
 }
 
 /** Conditions as a reader would say them: `type is QUEUE and scaling.type is REQUEST_COUNT`. */
@@ -155,6 +157,11 @@ export function describeConditions(conditions: FieldConditions): string {
 
 function valueAtPath(body: unknown, path: FieldPath): unknown {
   let value = body;
-  for (const key of path.split('.')) value = isRecord(value) ? value[key] : undefined;
+  for (let start = 0; start <= path.length;) {
+    const dot = path.indexOf('.', start);
+    const end = dot < 0 ? path.length : dot;
+    value = isRecord(value) ? value[path.slice(start, end)] : undefined;
+    start = end + 1;
+  }
   return value;
 }

@@ -44,12 +44,10 @@ export interface Migration {
 export type MigrationResult = { ok: true; migration: Migration } | { ok: false; reason: string };
 
 export function isLegacyBody(value: unknown): value is Body {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.keys(value).some((k) => Object.hasOwn(LEGACY_FIELDS, k) && k !== 'allowedCudaVersions')
-  );
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // A loop rather than Object.keys(...).some(...): every check asks this.
+  for (const k in value) if (Object.hasOwn(value, k) && Object.hasOwn(LEGACY_FIELDS, k) && k !== 'allowedCudaVersions') return true;
+  return false;
 }
 
 export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResult {

@@ -49,11 +49,13 @@ function parseYaml(text: string): SpecDocument[] {
 
 /** One YAML document's text (or a whole stream that cannot be cut), parsed as the `yaml` library reads it. */
 export function parseYamlStream(text: string): SpecDocument[] {
+  // The common plain spec in one pass; anything else goes through the library (plainYaml.ts says why).
+  // The fast path nests only a few levels, far inside the scan's limit, so only the library's text needs the scan.
+  const plain = parsePlainYaml(text);
+  if (plain) return [plain];
   const tooDeep = yamlNestingBeyond(text, YAML_SCAN_LIMIT);
   if (tooDeep >= 0) return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] }];
-  // The common plain spec in one pass; anything else goes through the library (plainYaml.ts says why).
-  const plain = parsePlainYaml(text);
-  return plain ? [plain] : parseYamlWithLibrary(text);
+  return parseYamlWithLibrary(text);
 }
 
 /** The `yaml` library's reading of the text, converted; exported so tests can hold the fast path to it. */

@@ -10,7 +10,7 @@
  */
 import type { ArrayNode, ObjectNode, PropertyNode, ScalarNode, SpecDocument, SpecNode } from './tree';
 
-/** Deeper block nesting is left to the library; specs nest a few levels. */
+/** Deeper block nesting is left to the library; specs nest a few levels. parse.ts skips its nesting scan for this path on that bound. */
 const MAX_DEPTH = 32;
 /** YAML allows implicit keys of up to 1,024 characters; long ones are left to the library's rules. */
 const MAX_KEY_LENGTH = 1000;
@@ -58,6 +58,10 @@ function isPlainAscii(text: string): boolean {
   return true;
 }
 
+function endOf(node: SpecNode): number {
+  return node.offset + node.length;
+}
+
 function unsupported(): never {
   throw new Unsupported();
 }
@@ -68,6 +72,8 @@ class PlainYamlParser {
   private contentSeen = false;
   private indentedCommentSinceContent = false;
   private commentSinceContent = false;
+  /** The data of the inline value read last (a result field rather than a pair per value: this runs after every pause in typing). */
+  private valueData: unknown;
 
   constructor(private readonly text: string) {}
 
@@ -110,7 +116,7 @@ class PlainYamlParser {
     this.indentedCommentSinceContent = false;
     this.contentSeen = true;
     const lineEnd = this.contentLine(content, indent, end);
-    for (const open of this.stack) open.end = lineEnd;
+    for (let i = 0; i < this.stack.length; i++) this.stack[i].end = lineEnd;
   }
 
   /** Whether a line at `indent` adds to the innermost open collection, neither closing nor opening one. */
@@ -135,9 +141,9 @@ class PlainYamlParser {
       return this.entry(map, value, end);
     }
     const item = this.inlineValue(value, end);
-    (top.data as unknown[]).push(item.data);
-    top.node.items.push(item.node);
-    return this.lineRest(item.end, end);
+    (top.data as unknown[]).push(this.valueData);
+    top.node.items.push(item);
+    return this.lineRest(endOf(item), end);
   }
 
   /** The collection a line at `indent` belongs to: closes deeper ones, opens the block a `key:` announced. */
@@ -219,7 +225,7 @@ class PlainYamlParser {
     }
     const parsed = this.inlineValue(value, end);
     this.addProperty(map.node, data, key, at, parsed);
-    return this.lineRest(parsed.end, end);
+    return this.lineRest(endOf(parsed), end);
   }
 
   private checkedKey(data: Record<string, unknown>, start: number, end: number): string {
@@ -230,16 +236,13 @@ class PlainYamlParser {
     return key;
   }
 
-  /** Each data key is set once, with its final value, as the library builds data: the validators then meet the same object shapes. */
-  private addProperty(
-    node: ObjectNode,
-    data: Record<string, unknown>,
-    key: string,
-    start: number,
-    value: { node: SpecNode; data: unknown },
-  ): void {
-    node.properties.push({ key, keySpan: { offset: start, length: key.length }, value: value.node } satisfies PropertyNode);
-    data[key] = value.data;
+  /**
+   * Each data key is set once, with its final value, as the library builds data: the validators then meet the same object shapes.
+   * `value` is the inline value just read, whose data is in `valueData`.
+   */
+  private addProperty(node: ObjectNode, data: Record<string, unknown>, key: string, start: number, value: SpecNode): void {
+    node.properties.push({ key, keySpan: { offset: start, length: key.length }, value } satisfies PropertyNode);
+    data[key] = this.valueData;
   }
 
   /** After a value: nothing but spaces or a comment; answers where the line's text ends. */
@@ -253,21 +256,22 @@ class PlainYamlParser {
     return lineEnd;
   }
 
-  /** A value that fits on its line: a flow list or map, a quoted or a plain scalar. */
-  private inlineValue(at: number, end: number): { node: SpecNode; data: unknown; end: number } {
+  /** A value that fits on its line: a flow list or map, a quoted or a plain scalar; its data is left in `valueData`. */
+  private inlineValue(at: number, end: number): SpecNode {
     const c = this.text.charCodeAt(at);
     if (c === 0x5b /* [ */) return this.flowList(at, end);
     if (c === 0x7b /* { */) return this.flowMap(at, end);
     return this.scalar(at, end, false);
   }
 
-  private scalar(at: number, end: number, inFlow: boolean): { node: ScalarNode; data: unknown; end: number } {
+  private scalar(at: number, end: number, inFlow: boolean): ScalarNode {
     const c = this.text.charCodeAt(at);
     if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
       const close = this.text.indexOf(this.text[at], at + 1);
       const body = close < 0 || close >= end ? unsupported() : this.text.slice(at + 1, close);
       if (body.includes('\\') || (!inFlow && close + 1 < end && this.text.charCodeAt(close + 1) !== 0x20)) unsupported();
-      return { node: { kind: 'scalar', value: body, quoted: true, offset: at, length: close + 1 - at }, data: body, end: close + 1 };
+      this.valueData = body;
+      return { kind: 'scalar', value: body, quoted: true, offset: at, length: close + 1 - at };
     }
     if (INDICATORS.has(this.text[at]) && !(c === 0x2d && isKeyChar(this.text.charCodeAt(at + 1)))) unsupported();
     let stop = at;
@@ -275,7 +279,8 @@ class PlainYamlParser {
     while (this.text.charCodeAt(stop - 1) === 0x20) stop--;
     const source = this.text.slice(at, stop);
     const value = resolvePlain(source);
-    return { node: { kind: 'scalar', value, quoted: false, offset: at, length: stop - at }, data: value, end: stop };
+    this.valueData = value;
+    return { kind: 'scalar', value, quoted: false, offset: at, length: stop - at };
   }
 
   /** Whether a plain scalar ends at `i`: a comment, a `: ` (which would make it a key), or in flow a bracket or comma. */
@@ -290,26 +295,27 @@ class PlainYamlParser {
     return c === 0x5b || c === 0x7b ? unsupported() : false;
   }
 
-  private flowList(at: number, end: number): { node: ArrayNode; data: unknown[]; end: number } {
+  private flowList(at: number, end: number): ArrayNode {
     const items: SpecNode[] = [];
     const data: unknown[] = [];
     let i = this.skipSpaces(at + 1, end);
     if (this.text.charCodeAt(i) !== 0x5d) {
       for (;;) {
         const item = this.scalar(i, end, true);
-        items.push(item.node);
-        data.push(item.data);
-        i = this.skipSpaces(item.end, end);
+        items.push(item);
+        data.push(this.valueData);
+        i = this.skipSpaces(endOf(item), end);
         if (this.text.charCodeAt(i) === 0x5d /* ] */) break;
         if (this.text.charCodeAt(i) !== 0x2c /* , */) unsupported();
         i = this.skipSpaces(i + 1, end);
         if (i >= end || this.text.charCodeAt(i) === 0x5d) unsupported();
       }
     }
-    return { node: { kind: 'array', items, multiline: false, flow: true, offset: at, length: i + 1 - at }, data, end: i + 1 };
+    this.valueData = data;
+    return { kind: 'array', items, multiline: false, flow: true, offset: at, length: i + 1 - at };
   }
 
-  private flowMap(at: number, end: number): { node: ObjectNode; data: Record<string, unknown>; end: number } {
+  private flowMap(at: number, end: number): ObjectNode {
     const node: ObjectNode = { kind: 'object', properties: [], multiline: false, flow: true, offset: at, length: 0 };
     const data: Record<string, unknown> = {};
     let i = this.skipSpaces(at + 1, end);
@@ -320,7 +326,7 @@ class PlainYamlParser {
         const key = this.checkedKey(data, i, colon);
         const value = this.scalar(this.skipSpaces(colon + 1, end), end, true);
         this.addProperty(node, data, key, i, value);
-        i = this.skipSpaces(value.end, end);
+        i = this.skipSpaces(endOf(value), end);
         if (this.text.charCodeAt(i) === 0x7d /* } */) break;
         if (this.text.charCodeAt(i) !== 0x2c /* , */) unsupported();
         i = this.skipSpaces(i + 1, end);
@@ -328,7 +334,8 @@ class PlainYamlParser {
       }
     }
     (node as { length: number }).length = i + 1 - at;
-    return { node, data, end: i + 1 };
+    this.valueData = data;
+    return node;
   }
 
   private skipSpaces(at: number, end: number): number {
@@ -347,11 +354,17 @@ function resolvePlain(source: string): string | number | boolean | null {
   // Most values are names: a first letter that starts no null, boolean or number is a string.
   const first = source.charCodeAt(0);
   if (isKeyStart(first) && !(first >= 0x30 && first <= 0x39) && !'nNtTfF'.includes(source[0])) return source;
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(source)) return source === '' ? unsupported() : null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(source)) return source.startsWith('t') || source.startsWith('T');
-  if (/^[-+]?[0-9]{1,15}$/.test(source)) return parseInt(source, 10);
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(source))
-    return source.length <= 15 ? parseFloat(source) : unsupported();
-  if (/^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(source)) return unsupported();
+  if (NULL.test(source)) return source === '' ? unsupported() : null;
+  if (BOOLEAN.test(source)) return source.startsWith('t') || source.startsWith('T');
+  if (INTEGER.test(source)) return parseInt(source, 10);
+  if (FLOAT.test(source)) return source.length <= 15 ? parseFloat(source) : unsupported();
+  if (LEFT_TO_LIBRARY.test(source)) return unsupported();
   return source;
 }
+
+// Module constants: a regular expression literal makes a new object each time it is evaluated.
+const NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const BOOLEAN = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const INTEGER = /^[-+]?[0-9]{1,15}$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const LEFT_TO_LIBRARY = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;

@@ -4,7 +4,7 @@
  */
 import type { SpecProblem } from './problem';
 import { SPEC_RULES } from './rules';
-import { toProblems } from './rules/rule';
+import { addFindings, toProblems, type SpecRule } from './rules/rule';
 import { validateAgainstSchema } from './schemaValidation';
 import type { SpecMode } from './schemas';
 import type { Catalog } from './catalog/catalog';
@@ -65,18 +65,29 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', conte
   const body = toServiceBody(data as Record<string, unknown>);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
   if (isLegacyBody(body)) return toProblems(legacyFields, legacyFields.check(body));
-  const ruleProblems = SPEC_RULES.filter((rule) => rule.modes.includes(mode)).flatMap((rule) => toProblems(rule, rule.check(body)));
-  if (catalog) ruleProblems.push(...CATALOG_RULES.flatMap((rule) => toProblems(rule, rule.check(body, catalog))));
+  // Loops rather than chains of arrays: the editor runs this after every pause in typing.
+  const ruleProblems: SpecProblem[] = [];
+  const rules = RULES_BY_MODE[mode];
+  for (let i = 0; i < rules.length; i++) addFindings(ruleProblems, rules[i], rules[i].check(body));
+  if (catalog)
+    for (let i = 0; i < CATALOG_RULES.length; i++) addFindings(ruleProblems, CATALOG_RULES[i], CATALOG_RULES[i].check(body, catalog));
+  const schemaProblems = validateAgainstSchema(body, mode);
+  if (schemaProblems.length === 0) return ruleProblems;
   // A rule that speaks about a spot says it better than the generic schema message there.
   // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
   const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
-  const schemaProblems = validateAgainstSchema(body, mode)
+  const kept = schemaProblems
     .filter((p) => !claimed.has(spotKey(p)))
     .map((p) =>
       liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p,
     );
-  return [...schemaProblems, ...ruleProblems];
+  return [...kept, ...ruleProblems];
 }
+
+const RULES_BY_MODE: Readonly<Record<SpecMode, readonly SpecRule[]>> = {
+  create: SPEC_RULES.filter((rule) => rule.modes.includes('create')),
+  update: SPEC_RULES.filter((rule) => rule.modes.includes('update')),
+};
 
 /** The service knows the property and this extension does not: the user should update, not delete. */
 function newerServiceProperty(problem: SpecProblem): SpecProblem {

@@ -1,5 +1,13 @@
-import { decodeArgs, sameStrings } from '../args';
+import { decodeArgs, sameStrings, type DecodedArgs } from '../args';
 import { CREATE_ONLY, BOTH_MODES, has, record, stringArray, type RuleFinding, type SpecRule } from './rule';
+
+let lastDecoded: { args: string; decoded: DecodedArgs } | undefined;
+
+/** Both args rules read the same decoding, and between two edits `args` rarely changes: the last one is kept. */
+function decodedArgsOf(args: string): DecodedArgs {
+  if (lastDecoded?.args !== args) lastDecoded = { args, decoded: decodeArgs(args) };
+  return lastDecoded.decoded;
+}
 
 export const imageRequired: SpecRule = {
   code: 'image-required',
@@ -39,7 +47,7 @@ export const argsJsonShape: SpecRule = {
   description: '`args` is a shell command line or a JSON object string with `entrypoint` and `cmd` arrays.',
   check(spec) {
     if (typeof spec.args !== 'string') return [];
-    const decoded = decodeArgs(spec.args);
+    const decoded = decodedArgsOf(spec.args);
     return decoded.ok ? [] : [{ path: ['args'], target: 'value', message: decoded.reason }];
   },
 };
@@ -52,7 +60,7 @@ export const argsMatchCommand: SpecRule = {
   description: '`args` may be sent with `entrypoint`/`cmd` only when they describe the same command.',
   check(spec) {
     if (typeof spec.args !== 'string') return [];
-    const decoded = decodeArgs(spec.args);
+    const decoded = decodedArgsOf(spec.args);
     if (!decoded.ok) return [];
     const findings: RuleFinding[] = [];
     const entrypoint = stringArray(spec.entrypoint);
@@ -114,8 +122,9 @@ export const envValuesAreStrings: SpecRule = {
     const env = record(spec.env);
     if (!env) return [];
     const findings: RuleFinding[] = [];
-    for (const [key, value] of Object.entries(env)) {
-      if (typeof value === 'string') continue;
+    for (const key in env) {
+      const value = env[key];
+      if (typeof value === 'string' || !Object.hasOwn(env, key)) continue;
       const reading =
         value === null
           ? 'an empty value as null'

@@ -55,19 +55,27 @@ export const finiteNumbers: SpecRule = {
   description: 'Numbers are finite: `.inf` and `.nan` cannot be sent as JSON.',
   check(spec) {
     const findings: RuleFinding[] = [];
-    const walk = (value: unknown, path: JsonPathSegment[], depth: number): void => {
-      if (depth > 64) return;
-      if (typeof value === 'number' && !Number.isFinite(value)) {
-        findings.push({ path, target: 'value', message: `numbers must be finite; got: ${String(value)}` });
-      } else if (Array.isArray(value)) {
-        value.forEach((item, i) => {
-          walk(item, [...path, i], depth + 1);
-        });
-      } else if (value !== null && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value)) walk(v, [...path, k], depth + 1);
+    // The path is one stack, copied only for a finding: the editor runs this after every pause in typing.
+    const path: JsonPathSegment[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value === 'number') {
+        if (!Number.isFinite(value))
+          findings.push({ path: [...path], target: 'value', message: `numbers must be finite; got: ${String(value)}` });
+        return;
+      }
+      if (value === null || typeof value !== 'object' || path.length >= 64) return;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) visit(i, value[i]);
+      } else {
+        for (const key in value) if (Object.hasOwn(value, key)) visit(key, (value as Record<string, unknown>)[key]);
       }
     };
-    walk(spec, [], 0);
+    const visit = (segment: JsonPathSegment, value: unknown): void => {
+      path.push(segment);
+      walk(value);
+      path.pop();
+    };
+    walk(spec);
     return findings;
   },
 };

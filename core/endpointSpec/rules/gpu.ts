@@ -9,11 +9,12 @@ export const excludedTypesDistinct: SpecRule = {
   description: '`gpu.excludedTypes` items are unique once surrounding whitespace is trimmed.',
   check(spec) {
     const excluded = record(spec.gpu)?.excludedTypes;
-    if (!Array.isArray(excluded)) return [];
+    if (!Array.isArray(excluded) || excluded.length < 2) return [];
     const findings: RuleFinding[] = [];
     const firstIndex = new Map<string, number>();
-    excluded.forEach((item, index) => {
-      if (typeof item !== 'string') return;
+    for (let index = 0; index < excluded.length; index++) {
+      const item: unknown = excluded[index];
+      if (typeof item !== 'string') continue;
       const trimmed = item.trim();
       const earlier = firstIndex.get(trimmed);
       // Exact duplicates are the schema's `uniqueItems`; this catches the ones that differ only in whitespace.
@@ -25,7 +26,7 @@ export const excludedTypesDistinct: SpecRule = {
         });
       }
       if (earlier === undefined) firstIndex.set(trimmed, index);
-    });
+    }
     return findings;
   },
 };
@@ -39,14 +40,16 @@ export const duplicateIds: SpecRule = {
   description: '`gpu.pools`, `dataCenterIds` and `networkVolumes` name each identifier once.',
   check(spec) {
     const findings: RuleFinding[] = [];
-    for (const path of LISTS_OF_IDS) {
+    for (let p = 0; p < LISTS_OF_IDS.length; p++) {
+      const path = LISTS_OF_IDS[p];
       const list = path.length === 2 ? record(spec[path[0] as string])?.[path[1] as string] : spec[path[0] as string];
-      if (!Array.isArray(list)) continue;
+      if (!Array.isArray(list) || list.length < 2) continue;
       const seen = new Set<unknown>();
-      list.forEach((id, index) => {
+      for (let index = 0; index < list.length; index++) {
+        const id: unknown = list[index];
         if (seen.has(id)) findings.push({ path: [...path, index], target: 'value', message: `listed twice: ${JSON.stringify(id)}` });
         seen.add(id);
-      });
+      }
     }
     return findings;
   },

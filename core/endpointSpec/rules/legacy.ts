@@ -11,7 +11,8 @@ export const legacyFields: SpecRule = {
   description: 'REST v1 and GraphQL fields (`gpuTypeIds`, `workersMin`, `scalerType`, `imageName`, ...) are not part of v2.',
   check(spec) {
     const findings: RuleFinding[] = [];
-    for (const key of Object.keys(spec)) {
+    for (const key in spec) {
+      if (!Object.hasOwn(spec, key)) continue;
       // allowedCudaVersions is a v2 field too (inside gpu): cuda-outside-gpu speaks about it.
       const replacement = ownValue(LEGACY_FIELDS, key);
       if (replacement === undefined || key === 'allowedCudaVersions') continue;
