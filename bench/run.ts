@@ -381,6 +381,12 @@ function typingRows(caseName: string, key: string, m: Record<string, TypingCpu>)
   const yTarget = key === 'multi' ? { text: '≥ 30× ours', pass: below >= 30 } : { text: '', pass: null };
   row('typing', `${caseName}: YLS CPU per edit`, `${perEdit(yls)} = ${below.toFixed(1)}× ours`, yTarget.text, yTarget.pass);
   row('typing', `${caseName}: didChange → diagnostics p50, floor / ours / YLS`, `${ms(floor.p50)} / ${ms(ours.p50)} / ${ms(yls.p50)}`);
+  const faults = (t: TypingCpu): string => t.faultsPerEdit.toFixed(1);
+  row(
+    'typing',
+    `${caseName}: minor page faults per edit (fresh 4 KB pages), floor / ours / YLS`,
+    `${faults(floor)} / ${faults(ours)} / ${faults(yls)}`,
+  );
 }
 
 function print(machine: Record<string, string | number>): void {

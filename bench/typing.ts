@@ -20,6 +20,8 @@ export interface TypingCpu {
   edits: number;
   cpuMs: number;
   cpuMsPerEdit: number;
+  /** Minor page faults per edit: each is a fresh 4 KB page of the young generation (BenchLspClient.minorFaults). */
+  faultsPerEdit: number;
   wallMsPerEdit: number;
   /** didChange → diagnostics, debounce included. */
   p50: number;
@@ -59,6 +61,7 @@ export async function typingCpu(client: BenchLspClient, uri: string, c: EditCase
     await client.editAndWait(uri, c.range, c.replacements[i % 2]);
   const times: number[] = [];
   const cpuBefore = client.cpuMs();
+  const faultsBefore = client.minorFaults();
   const started = performance.now();
   for (let i = 0; i < edits; i++) {
     const { ms } = await client.editAndWait(uri, c.range, c.replacements[i % 2]);
@@ -67,7 +70,15 @@ export async function typingCpu(client: BenchLspClient, uri: string, c: EditCase
   }
   const wall = performance.now() - started;
   const cpuMs = client.cpuMs() - cpuBefore;
-  return { edits: times.length, cpuMs, cpuMsPerEdit: cpuMs / times.length, wallMsPerEdit: wall / times.length, p50: percentile(times, 50) };
+  const faultsPerEdit = (client.minorFaults() - faultsBefore) / times.length;
+  return {
+    edits: times.length,
+    cpuMs,
+    cpuMsPerEdit: cpuMs / times.length,
+    faultsPerEdit,
+    wallMsPerEdit: wall / times.length,
+    p50: percentile(times, 50),
+  };
 }
 
 /** didOpen → first diagnostics of `text` at a new uri, in a server that is already up. */
