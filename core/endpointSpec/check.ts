@@ -10,6 +10,7 @@ import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
 import { validateSpecData } from './validate';
 import type { ValidationContext } from './validate';
+import type { ValidationMemo } from './validationMemo';
 
 export interface Position {
   readonly line: number;
@@ -48,12 +49,26 @@ export interface CheckResult {
 }
 
 export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
-  const documents = parseSpecText(text, format);
-  const lines = TextDocument.create('spec', format, 0, text);
+  return checkParsed(text, parseSpecText(text, format), mode, context);
+}
+
+/**
+ * The check of `text` once parsed into `documents`. A `memo` of the last validation of a one-document
+ * file lets the validation run again only what an edit changed (validationMemo.ts).
+ */
+export function checkParsed(
+  text: string,
+  documents: SpecDocument[],
+  mode: SpecMode,
+  context: ValidationContext,
+  memo?: ValidationMemo,
+): CheckResult {
+  const lines = TextDocument.create('spec', 'spec', 0, text);
   const diagnostics = documents.flatMap((document, index) => {
     // A problem at the very end of a document stops there rather than running into the next one.
     const limit = documents[index + 1]?.span.offset ?? text.length;
-    return documentDiagnostics(document, index, documents.length > 1, limit, lines, mode, context);
+    const single = documents.length === 1;
+    return documentDiagnostics(document, index, !single, limit, lines, mode, context, single ? memo : undefined);
   });
   return { documents, diagnostics: sortDiagnostics(diagnostics) };
 }
@@ -67,6 +82,7 @@ export function documentDiagnostics(
   lines: TextDocument,
   mode: SpecMode,
   context: ValidationContext,
+  memo?: ValidationMemo,
 ): SpecDiagnostic[] {
   const diagnostics: SpecDiagnostic[] = [];
   const add = (
@@ -107,7 +123,7 @@ export function documentDiagnostics(
   // A trailing `---` or a comment-only document in a multi-document file is not a spec.
   const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
   if (empty && inMultiDocumentFile) return diagnostics;
-  const problems = validateSpecData(document.data, mode, context);
+  const problems = validateSpecData(document.data, mode, context, memo);
   for (let i = 0; i < Math.min(problems.length, MAX_PROBLEMS_PER_DOCUMENT); i++) {
     const problem = problems[i];
     add(

@@ -1,13 +1,18 @@
 /**
  * Checks a document again after an edit while doing only the work the edit calls for. A YAML file of many
  * `---` documents is cut at its document markers; a document whose text did not change keeps its parse
- * and its problems from the last check and is only moved to its new place. The result is always the
- * one `checkSpecText` gives for the whole text (the tests hold it to that).
+ * and its problems from the last check and is only moved to its new place. In a one-document file, an
+ * edit inside one value reads that value again rather than the file (scalarEdit.ts), and the validation
+ * runs again only the rules and schema parts that read a changed field (validationMemo.ts).
+ * The result is always the one `checkSpecText` gives for the whole text (the tests hold it to that).
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { checkSpecText, documentDiagnostics, sortDiagnostics, type CheckResult, type SpecDiagnostic } from './check';
+import { checkParsed, checkSpecText, documentDiagnostics, sortDiagnostics, type CheckResult, type SpecDiagnostic } from './check';
 import { shiftDocument, splitYamlDocuments, type DocumentChunk } from './chunks';
-import { parseYamlStream } from './parse';
+import { parseSpecText, parseYamlBeyondFastPath, parseYamlStream } from './parse';
+import { parsePlainYaml } from './plainYaml';
+import { documentAfterScalarEdit } from './scalarEdit';
+import { ValidationMemo } from './validationMemo';
 import type { SpecMode } from './schemas';
 import type { SpecDocument, SpecFormat } from './tree';
 import type { ValidationContext } from './validate';
@@ -22,6 +27,10 @@ interface ChunkResult {
 
 export class IncrementalChecker {
   private chunks = new Map<string, ChunkResult>();
+  /** The last validation of a one-document file: an edit to one field checks that field again, not the spec. */
+  private readonly memo = new ValidationMemo();
+  /** The last one-document YAML text the fast path read, and its document: an edit inside one value patches it. */
+  private plain?: { document: SpecDocument; text: string };
   private last?: { text: string; format: SpecFormat; mode: SpecMode; context: ValidationContext; result: CheckResult };
 
   check(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
@@ -46,7 +55,11 @@ export class IncrementalChecker {
 
   private checkWhole(text: string, format: SpecFormat, mode: SpecMode, context: ValidationContext): CheckResult {
     this.chunks.clear();
-    return checkSpecText(text, format, mode, context);
+    if (format !== 'yaml') return checkParsed(text, parseSpecText(text, format), mode, context, this.memo);
+    const last = this.plain;
+    const plain = (last && documentAfterScalarEdit(last.document, last.text, text)) ?? parsePlainYaml(text);
+    this.plain = plain && { document: plain, text };
+    return checkParsed(text, plain ? [plain] : parseYamlBeyondFastPath(text), mode, context, this.memo);
   }
 
   private checkChunks(chunks: readonly DocumentChunk[], mode: SpecMode, context: ValidationContext): CheckResult | undefined {

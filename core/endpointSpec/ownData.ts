@@ -27,6 +27,13 @@ export function setOwnValue(object: Record<string, unknown>, key: string, value:
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** The own fields `names` of `object` in a new mapping, each written as data (`__proto__` included). */
+export function ownSubset(object: Readonly<Record<string, unknown>>, names: Iterable<string>): Record<string, unknown> {
+  const subset: Record<string, unknown> = {};
+  for (const name of names) setOwnValue(subset, name, object[name]);
+  return subset;
+}
+
 /** A copy of a table of names that answers only for its own entries (no prototype behind it). */
 export function ownTable<V>(entries: Readonly<Record<string, V>>): Readonly<Record<string, V>> {
   return Object.freeze(Object.assign(Object.create(null) as Record<string, V>, entries));
@@ -36,8 +43,9 @@ export function ownTable<V>(entries: Readonly<Record<string, V>>): Readonly<Reco
  * Equality of JSON-like data (what `uniqueItems` means): same lists item by item, same mappings
  * key by key, reading own keys only, so a mapping with a `valueOf` or `toString` key compares like
  * any other. Iterative: a list nested a hundred thousand levels deep costs a loop, not the stack.
+ * With `keysInOrder`, mappings must also list their keys in the same order (as problems and findings do).
  */
-export function sameData(a: unknown, b: unknown): boolean {
+export function sameData(a: unknown, b: unknown, keysInOrder = false): boolean {
   const pending: [unknown, unknown][] = [[a, b]];
   for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
     const [x, y] = pair;
@@ -49,7 +57,9 @@ export function sameData(a: unknown, b: unknown): boolean {
       for (let i = 0; i < x.length; i++) pending.push([x[i], y[i]]);
     } else if (isMapping(x) && isMapping(y)) {
       const keys = Object.keys(x);
-      if (keys.length !== Object.keys(y).length || !keys.every((key) => Object.hasOwn(y, key))) return false;
+      const otherKeys = Object.keys(y);
+      if (keys.length !== otherKeys.length) return false;
+      if (keysInOrder ? keys.some((key, i) => key !== otherKeys[i]) : !keys.every((key) => Object.hasOwn(y, key))) return false;
       for (const key of keys) pending.push([x[key], y[key]]);
     } else {
       return false;

@@ -52,7 +52,11 @@ export function parseYamlStream(text: string): SpecDocument[] {
   // The common plain spec in one pass; anything else goes through the library (plainYaml.ts says why).
   // The fast path nests only a few levels, far inside the scan's limit, so only the library's text needs the scan.
   const plain = parsePlainYaml(text);
-  if (plain) return [plain];
+  return plain ? [plain] : parseYamlBeyondFastPath(text);
+}
+
+/** Text the fast path leaves to the library: the nesting scan first, then the library. */
+export function parseYamlBeyondFastPath(text: string): SpecDocument[] {
   const tooDeep = yamlNestingBeyond(text, YAML_SCAN_LIMIT);
   if (tooDeep >= 0) return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] }];
   return parseYamlWithLibrary(text);

@@ -50,6 +50,24 @@ export function parsePlainYaml(text: string): SpecDocument | undefined {
   }
 }
 
+/** Where a scalar sits decides how the line pass reads it: after `key: `, after `- `, or inside `[...]` or `{...}`. */
+export type ScalarPlace = 'mapping value' | 'list item' | 'flow';
+
+/**
+ * The scalar the line pass would read at `at` in `text`, in `place`, with its data; undefined when the text
+ * there is not a lone scalar of the fast path's subset (a list, a key, a comment, an escape). For a check
+ * after an edit inside one value: the line up to `at` must be the one the pass read before.
+ */
+export function readScalarAt(text: string, at: number, place: ScalarPlace): { node: ScalarNode; data: unknown } | undefined {
+  const lineBreak = text.indexOf('\n', at);
+  try {
+    return new PlainYamlParser(text).scalarAt(at, lineBreak < 0 ? text.length : lineBreak, place);
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
 function isPlainAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -117,6 +135,17 @@ class PlainYamlParser {
     this.contentSeen = true;
     const lineEnd = this.contentLine(content, indent, end);
     for (let i = 0; i < this.stack.length; i++) this.stack[i].end = lineEnd;
+  }
+
+  /** What `parse` reads at `at` (not a space: the pass skips those first) in `place`, the rest of the line checked as it checks it. */
+  scalarAt(at: number, end: number, place: ScalarPlace): { node: ScalarNode; data: unknown } {
+    const c = this.text.charCodeAt(at);
+    if (at >= end || c === 0x20 || c === 0x23 /* # */) unsupported();
+    if (place === 'list item' && this.keyEnd(at, end) >= 0) unsupported();
+    const node = place === 'flow' ? this.scalar(at, end, true) : this.inlineValue(at, end);
+    if (node.kind !== 'scalar') return unsupported();
+    if (place !== 'flow') this.lineRest(endOf(node), end);
+    return { node, data: this.valueData };
   }
 
   /** Whether a line at `indent` adds to the innermost open collection, neither closing nor opening one. */

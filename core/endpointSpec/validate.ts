@@ -4,14 +4,15 @@
  */
 import type { SpecProblem } from './problem';
 import { SPEC_RULES } from './rules';
-import { addFindings, toProblems, type SpecRule } from './rules/rule';
-import { validateAgainstSchema } from './schemaValidation';
+import { addFindings, toProblems, type RuleFinding } from './rules/rule';
+import { schemaFindings, schemaProblems } from './schemaValidation';
 import type { SpecMode } from './schemas';
 import type { Catalog } from './catalog/catalog';
-import { CATALOG_RULES } from './catalog/rules';
+import { CATALOG_RULES, type CatalogRule } from './catalog/rules';
 import { isLegacyBody } from './migrate';
 import { legacyFields } from './rules/legacy';
 import { propertyPathKey } from './liveSchema';
+import { findingsAfter, type ValidationMemo } from './validationMemo';
 
 export interface ValidationContext {
   /** The service's catalog; without it the catalog rules are skipped, never guessed. */
@@ -33,50 +34,47 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
 
 /**
  * All problems of one spec. With a `catalog`, the catalog-aware rules run too; without one they
- * are skipped rather than guessed.
+ * are skipped rather than guessed. With a `memo` of the same document's last validation, only the
+ * rules and schema parts that read a changed top-level field run again.
  */
-export function validateSpecData(data: unknown, mode: SpecMode = 'create', context: ValidationContext = {}): SpecProblem[] {
-  const { catalog, liveProperties } = context;
-  if (data === undefined || data === null) {
-    return [
-      {
-        code: 'empty-spec',
-        message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)',
-        severity: 'error',
-        path: [],
-        target: 'value',
-        status: 400,
-      },
-    ];
-  }
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    const got = Array.isArray(data) ? 'a list' : `a ${typeof data}`;
-    return [
-      {
-        code: 'not-a-mapping',
-        message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`,
-        severity: 'error',
-        path: [],
-        target: 'value',
-        status: 400,
-      },
-    ];
+export function validateSpecData(
+  data: unknown,
+  mode: SpecMode = 'create',
+  context: ValidationContext = {},
+  memo?: ValidationMemo,
+): SpecProblem[] {
+  const problem = wholeSpecProblem(data);
+  if (problem) {
+    memo?.forget();
+    return [problem];
   }
   const body = toServiceBody(data as Record<string, unknown>);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
-  if (isLegacyBody(body)) return toProblems(legacyFields, legacyFields.check(body));
+  if (isLegacyBody(body)) {
+    memo?.forget();
+    return toProblems(legacyFields, legacyFields.check(body));
+  }
+  const { catalog, liveProperties } = context;
+  const rules = catalog ? RULES_WITH_CATALOG_BY_MODE[mode] : RULES_BY_MODE[mode];
+  const since = memo?.since(body, mode, context);
   // Loops rather than chains of arrays: the editor runs this after every pause in typing.
+  const findings: (readonly RuleFinding[])[] = [];
   const ruleProblems: SpecProblem[] = [];
-  const rules = RULES_BY_MODE[mode];
-  for (let i = 0; i < rules.length; i++) addFindings(ruleProblems, rules[i], rules[i].check(body));
-  if (catalog)
-    for (let i = 0; i < CATALOG_RULES.length; i++) addFindings(ruleProblems, CATALOG_RULES[i], CATALOG_RULES[i].check(body, catalog));
-  const schemaProblems = validateAgainstSchema(body, mode);
-  if (schemaProblems.length === 0) return ruleProblems;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    findings.push(
+      since ? findingsAfter(rule, since.last.findings[i], since.changed, body, catalog as Catalog) : rule.check(body, catalog as Catalog),
+    );
+    addFindings(ruleProblems, rule, findings[i]);
+  }
+  const schema = schemaFindings(body, mode, since && { findings: since.last.schema, changed: since.changed });
+  memo?.remember({ body, mode, catalog, liveProperties, findings, schema });
+  const schemaProblemList = schemaProblems(schema, body);
+  if (schemaProblemList.length === 0) return ruleProblems;
   // A rule that speaks about a spot says it better than the generic schema message there.
   // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
   const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
-  const kept = schemaProblems
+  const kept = schemaProblemList
     .filter((p) => !claimed.has(spotKey(p)))
     .map((p) =>
       liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p,
@@ -84,9 +82,43 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', conte
   return [...kept, ...ruleProblems];
 }
 
-const RULES_BY_MODE: Readonly<Record<SpecMode, readonly SpecRule[]>> = {
+/** The problem with a spec that is not a mapping at all, when it is not. */
+function wholeSpecProblem(data: unknown): SpecProblem | undefined {
+  if (data === undefined || data === null) {
+    return {
+      code: 'empty-spec',
+      message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)',
+      severity: 'error',
+      path: [],
+      target: 'value',
+      status: 400,
+    };
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    const got = Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+    return {
+      code: 'not-a-mapping',
+      message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`,
+      severity: 'error',
+      path: [],
+      target: 'value',
+      status: 400,
+    };
+  }
+  return undefined;
+}
+
+/** A spec rule or a catalog rule: spec rules ignore the catalog argument. */
+type Rule = Pick<CatalogRule, 'code' | 'severity' | 'status' | 'reads' | 'check'>;
+
+const RULES_BY_MODE: Readonly<Record<SpecMode, readonly Rule[]>> = {
   create: SPEC_RULES.filter((rule) => rule.modes.includes('create')),
   update: SPEC_RULES.filter((rule) => rule.modes.includes('update')),
+};
+
+const RULES_WITH_CATALOG_BY_MODE: Readonly<Record<SpecMode, readonly Rule[]>> = {
+  create: [...RULES_BY_MODE.create, ...CATALOG_RULES],
+  update: [...RULES_BY_MODE.update, ...CATALOG_RULES],
 };
 
 /** The service knows the property and this extension does not: the user should update, not delete. */

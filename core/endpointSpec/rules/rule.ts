@@ -23,8 +23,16 @@ export interface SpecRule {
   readonly modes: readonly SpecMode[];
   /** One line for docs and `--list-rules`. */
   readonly description: string;
+  /** What of the top level `check` reads: a check after an edit keeps the findings of a rule that reads no changed field. */
+  readonly reads: FieldsRead;
   check(spec: Record<string, unknown>): RuleFinding[];
 }
+
+/**
+ * The named top-level fields; `'names'`: only which fields there are; `'each'`: every field on its own, what
+ * it finds about a field depending on that field alone. A test holds each rule to what it declares.
+ */
+export type FieldsRead = readonly string[] | 'names' | 'each';
 
 type ProblemSource = Pick<SpecRule, 'code' | 'severity'> & { status?: 400 | 404 | 422 };
 

@@ -7,6 +7,9 @@ import { splitYamlDocuments } from '../../../core/endpointSpec/chunks';
 import { IncrementalChecker } from '../../../core/endpointSpec/incremental';
 import { loadCatalogFile } from '../../../core/endpointSpec/catalog/load';
 import { seededRandom } from '../../../emulator/ids';
+import { validateSpecData } from '../../../core/endpointSpec/validate';
+import { ValidationMemo } from '../../../core/endpointSpec/validationMemo';
+import { keystroke } from '../../support/keystroke';
 
 const RULES = join(__dirname, '..', '..', 'fixtures', 'rules');
 const yamlFixtures = readdirSync(RULES).flatMap((dir) =>
@@ -105,4 +108,96 @@ test('an unchanged document keeps its parse; a moved one only moves', () => {
   const after = checker.check(`# added\n${one}---\n${two}`, 'yaml');
   assert.equal(after.documents[1].data, before.documents[1].data, 'the second document was not parsed again');
   assert.equal(after.documents[1].span.offset, before.documents[1].span.offset + '# added\n'.length);
+});
+
+/** Values an edit may put in place of a field's value: each kind the schema and the rules tell apart. */
+const VALUES = ['0', '1', '-1', '3.5', '1000000', '.inf', 'QUEUE', 'LOAD_BALANCER', 'REQUEST_COUNT', 'QUEUE_DELAY', 'ADA_24', '""', 'x y'];
+const MORE_VALUES = ['true', 'null', '[]', '[ADA_24, ADA_24]', '{a: 1}', '"12.1"', 'ADA_24, AMPERE_24]'];
+const VALUE_LINE = /^(\s*(?:- )?(?:[\w.-]+:[ \t]+)?)(\S.*)$/;
+
+/** One field's value replaced, the edit a person makes most: every field keeps its name and place. */
+function valueEdit(text: string, next: () => number): string {
+  const lines = text.split('\n');
+  const candidates = lines.flatMap((line, index) => (VALUE_LINE.test(line) && !line.trimStart().startsWith('#') ? [index] : []));
+  if (candidates.length === 0) return text;
+  const index = candidates[Math.floor(next() * candidates.length)];
+  const pool = next() < 0.8 ? VALUES : MORE_VALUES;
+  lines[index] = lines[index].replace(VALUE_LINE, (_, head: string) => head + pool[Math.floor(next() * pool.length)]);
+  return lines.join('\n');
+}
+
+test('a one-document spec typed in and edited field by field checks exactly as the whole file does, in both modes, with and without a catalog', () => {
+  const catalog = loadCatalogFile(join(__dirname, '..', '..', 'fixtures', 'catalog.json'));
+  const next = seededRandom(20261124);
+  let edits = 0;
+  for (const fixture of yamlFixtures) {
+    const mode = next() < 0.8 ? 'create' : 'update';
+    const context = next() < 0.5 ? { catalog } : {};
+    const checker = new IncrementalChecker();
+    let text = fixture;
+    for (let i = 0; i < 40; i++) {
+      const kind = next();
+      text = kind < 0.5 ? keystroke(text, next) : kind < 0.85 ? valueEdit(text, next) : edit(text, next);
+      const incremental = checker.check(text, 'yaml', mode, context);
+      assert.deepStrictEqual(incremental, checkSpecText(text, 'yaml', mode, context), `differs in ${mode} mode\n---- text ----\n${text}`);
+      edits++;
+    }
+  }
+  assert.ok(edits > 3000, `${edits} edits`);
+});
+
+test('every value of every fixture, replaced in turn, checks exactly as the whole file does', () => {
+  const catalog = loadCatalogFile(join(__dirname, '..', '..', 'fixtures', 'catalog.json'));
+  const next = seededRandom(20261125);
+  const values = [...VALUES, ...MORE_VALUES, '2', '5', '100'];
+  let edits = 0;
+  for (const fixture of yamlFixtures) {
+    const lines = fixture.split('\n');
+    const context = next() < 0.5 ? { catalog } : {};
+    const checker = new IncrementalChecker();
+    lines.forEach((line, index) => {
+      if (!VALUE_LINE.test(line) || line.trimStart().startsWith('#')) return;
+      for (let n = 0; n < 5; n++) {
+        const value = values[Math.floor(next() * values.length)];
+        const text = [
+          ...lines.slice(0, index),
+          line.replace(VALUE_LINE, (_, head: string) => head + value),
+          ...lines.slice(index + 1),
+        ].join('\n');
+        checker.check(fixture, 'yaml', 'create', context);
+        assert.deepStrictEqual(checker.check(text, 'yaml', 'create', context), checkSpecText(text, 'yaml', 'create', context), text);
+        edits++;
+      }
+    });
+  }
+  assert.ok(edits > 3000, `${edits} edits`);
+});
+
+test('an edit to one field is checked again for that field only; new or moved fields check the spec again', () => {
+  const memo = new ValidationMemo();
+  const spec = {
+    name: 'a',
+    type: 'QUEUE',
+    image: 'org/app:1',
+    scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    gpu: { pools: ['ADA_24'] },
+  };
+  validateSpecData(spec, 'create', {}, memo);
+  const edited = { ...spec, scaling: { type: 'QUEUE_DELAY', queueDelay: 0 }, gpu: { pools: ['ADA_24'] } };
+  assert.deepEqual([...(memo.since(edited, 'create', {})?.changed ?? [])], ['scaling']);
+  assert.equal(memo.since(edited, 'update', {}), undefined, 'another mode');
+  assert.equal(
+    memo.since({ type: 'QUEUE', name: 'a', image: spec.image, scaling: spec.scaling, gpu: spec.gpu }, 'create', {}),
+    undefined,
+    'fields moved',
+  );
+  assert.equal(memo.since({ ...spec, workers: {} }, 'create', {}), undefined, 'a field added');
+  assert.deepEqual(
+    validateSpecData(edited, 'create', {}, memo).map((p) => p.code),
+    validateSpecData(edited, 'create', {}).map((p) => p.code),
+  );
+  assert.deepEqual(
+    validateSpecData(edited, 'create', {}).map((p) => `${p.code}@${p.path.join('.')}`),
+    ['out-of-range@scaling.queueDelay'],
+  );
 });
