@@ -10,13 +10,16 @@ export interface Range {
   end: { line: number; character: number };
 }
 
+export interface TextEdit {
+  readonly range: Range;
+  readonly text: string;
+}
+
 export interface EditCase {
   readonly name: string;
   readonly text: string;
-  /** The one-character range the edits overwrite. */
-  readonly range: Range;
-  /** Alternating replacement texts: even edits make the file invalid, odd edits valid again. */
-  readonly replacements: readonly [string, string];
+  /** Alternating edits: even edits make the file invalid, odd edits valid again. */
+  readonly edits: readonly [TextEdit, TextEdit];
   /** The full texts after each kind of edit, for in-process timing. */
   readonly invalidText: string;
   readonly validText: string;
@@ -112,7 +115,29 @@ function editCase(name: string, text: string, occurrence: number): EditCase {
   const range = queueDelayRange(text, occurrence);
   const invalidText = replaceAt(text, range, '0');
   const validText = replaceAt(invalidText, range, '4');
-  return { name, text, range, replacements: ['0', '4'], invalidText, validText };
+  return {
+    name,
+    text,
+    edits: [
+      { range, text: '0' },
+      { range, text: '4' },
+    ],
+    invalidText,
+    validText,
+  };
+}
+
+/**
+ * A typo and its fix: `queueDelay: 4` ↔ `queueDelay: 4x` (a string where a number belongs), a character typed
+ * and deleted, so that everything after it moves by one each time.
+ */
+export function typoCase(): EditCase {
+  const text = typicalSpec();
+  const after = queueDelayRange(text, 0).end;
+  const typo = { range: { start: after, end: after }, text: 'x' };
+  const fix = { range: { start: after, end: { line: after.line, character: after.character + 1 } }, text: '' };
+  const invalidText = replaceAt(text, { start: after, end: after }, 'x');
+  return { name: 'typical spec, a typo typed and deleted', text, edits: [typo, fix], invalidText, validText: text };
 }
 
 export function typicalCase(): EditCase {

@@ -98,12 +98,12 @@ export async function diagnosticsLatency(
   await client.diagnosticsAfter(uri, from);
   await new Promise((r) => setTimeout(r, readMs));
   // Warm-up edits, not counted: both ends of the pipe (this process too) run their JIT-compiled code after them.
-  for (let i = 0; i < warmUpEdits; i++) await client.editAndWait(uri, c.range, c.replacements[i % 2]);
+  for (let i = 0; i < warmUpEdits; i++) await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
   const times: number[] = [];
   const counts = [0, 0];
   const started = performance.now();
   for (let i = 0; i < edits; i++) {
-    const { ms, diagnostics } = await client.editAndWait(uri, c.range, c.replacements[i % 2]);
+    const { ms, diagnostics } = await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
     times.push(ms);
     counts[i % 2] = diagnostics.length;
     if (performance.now() - started > budgetMs && i >= 1) break;

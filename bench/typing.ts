@@ -58,13 +58,13 @@ export async function typingCpu(client: BenchLspClient, uri: string, c: EditCase
   await client.diagnosticsAfter(uri, from);
   const warmUpStarted = performance.now();
   for (let i = 0; i < TYPING_WARM_UP_EDITS && performance.now() - warmUpStarted < budgetMs; i++)
-    await client.editAndWait(uri, c.range, c.replacements[i % 2]);
+    await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
   const times: number[] = [];
   const cpuBefore = client.cpuMs();
   const faultsBefore = client.minorFaults();
   const started = performance.now();
   for (let i = 0; i < edits; i++) {
-    const { ms } = await client.editAndWait(uri, c.range, c.replacements[i % 2]);
+    const { ms } = await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
     times.push(ms);
     if (performance.now() - started > budgetMs && i >= 1) break;
   }

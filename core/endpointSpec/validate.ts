@@ -32,6 +32,12 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
   return body;
 }
 
+/** What the rules read: the spec itself, or its service body when it has editor-only keys (rules never write). */
+function serviceView(spec: Record<string, unknown>): Record<string, unknown> {
+  for (let i = 0; i < EDITOR_ONLY_KEYS.length; i++) if (Object.hasOwn(spec, EDITOR_ONLY_KEYS[i])) return toServiceBody(spec);
+  return spec;
+}
+
 /**
  * All problems of one spec. With a `catalog`, the catalog-aware rules run too; without one they
  * are skipped rather than guessed. With a `memo` of the same document's last validation, only the
@@ -48,38 +54,42 @@ export function validateSpecData(
     memo?.forget();
     return [problem];
   }
-  const body = toServiceBody(data as Record<string, unknown>);
+  const body = serviceView(data as Record<string, unknown>);
+  // The memo's last spec had the same field names, and a v1 body is known by its names alone.
+  const since = memo?.since(body, mode, context);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
-  if (isLegacyBody(body)) {
+  if (!since && isLegacyBody(body)) {
     memo?.forget();
     return toProblems(legacyFields, legacyFields.check(body));
   }
   const { catalog, liveProperties } = context;
   const rules = catalog ? RULES_WITH_CATALOG_BY_MODE[mode] : RULES_BY_MODE[mode];
-  const since = memo?.since(body, mode, context);
   // Loops rather than chains of arrays: the editor runs this after every pause in typing.
   const findings: (readonly RuleFinding[])[] = [];
   const ruleProblems: SpecProblem[] = [];
+  const previous = since?.last.findings;
+  const edited = since && { body, changed: since.changed, catalog: catalog as Catalog };
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
-    findings.push(
-      since ? findingsAfter(rule, since.last.findings[i], since.changed, body, catalog as Catalog) : rule.check(body, catalog as Catalog),
-    );
+    findings.push(edited && previous ? findingsAfter(rule, previous[i], edited) : rule.check(body, catalog as Catalog));
     addFindings(ruleProblems, rule, findings[i]);
   }
   const schema = schemaFindings(body, mode, since && { findings: since.last.schema, changed: since.changed });
-  memo?.remember({ body, mode, catalog, liveProperties, findings, schema });
+  memo?.remember({ body, mode, catalog, liveProperties, findings, schema }, since !== undefined);
   const schemaProblemList = schemaProblems(schema, body);
   if (schemaProblemList.length === 0) return ruleProblems;
   // A rule that speaks about a spot says it better than the generic schema message there.
   // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
-  const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
-  const kept = schemaProblemList
-    .filter((p) => !claimed.has(spotKey(p)))
-    .map((p) =>
-      liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p,
-    );
-  return [...kept, ...ruleProblems];
+  const claimed = ruleProblems.length > 0 ? new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey)) : undefined;
+  const problems: SpecProblem[] = [];
+  for (let i = 0; i < schemaProblemList.length; i++) {
+    const p = schemaProblemList[i];
+    if (claimed?.has(spotKey(p))) continue;
+    const newer = liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path));
+    problems.push(newer ? newerServiceProperty(p) : p);
+  }
+  for (let i = 0; i < ruleProblems.length; i++) problems.push(ruleProblems[i]);
+  return problems;
 }
 
 /** The problem with a spec that is not a mapping at all, when it is not. */

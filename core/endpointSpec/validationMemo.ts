@@ -41,13 +41,18 @@ export class ValidationMemo {
     for (const field in body) {
       if (!Object.hasOwn(body, field)) continue;
       if (fields[count++] !== field) return undefined;
-      if (!sameData(body[field], validation.body[field], true)) changed.add(field);
+      // Most fields are the very objects the last check saw (scalarEdit.ts shares them): no comparison to make.
+      const value = body[field];
+      const before = validation.body[field];
+      if (value !== before && !sameData(value, before, true)) changed.add(field);
     }
     return count === fields.length ? { last: validation, changed } : undefined;
   }
 
-  remember(validation: Validation): void {
-    this.last = { validation, fields: Object.keys(validation.body) };
+  /** `sameFields`: the body has the fields of the last one, as `since` found, so their list is kept. */
+  remember(validation: Validation, sameFields: boolean): void {
+    const fields = sameFields && this.last ? this.last.fields : Object.keys(validation.body);
+    this.last = { validation, fields };
   }
 
   forget(): void {
@@ -61,29 +66,25 @@ export interface MemoRule {
   check(spec: Record<string, unknown>, catalog: Catalog): RuleFinding[];
 }
 
-/** The rule's findings for `body`, from its `previous` ones where what it reads did not change. */
-export function findingsAfter(
-  rule: MemoRule,
-  previous: readonly RuleFinding[],
-  changed: ReadonlySet<string>,
-  body: Record<string, unknown>,
-  catalog: Catalog,
-): readonly RuleFinding[] {
-  const reads = rule.reads;
+/** The spec after an edit, as the rules see it: its body, the top-level fields the edit changed, the catalog. */
+export interface EditedSpec {
+  readonly body: Record<string, unknown>;
+  readonly changed: ReadonlySet<string>;
+  readonly catalog: Catalog;
+}
+
+/** The rule's findings for the edited spec, from its `previous` ones where what it reads did not change. */
+export function findingsAfter(rule: MemoRule, previous: readonly RuleFinding[], spec: EditedSpec): readonly RuleFinding[] {
+  const { reads } = rule;
+  const { body, changed, catalog } = spec;
   if (reads === 'names' || changed.size === 0) return previous;
-  if (reads === 'each') return eachFieldAfter(rule, previous, changed, body, catalog);
+  if (reads === 'each') return eachFieldAfter(rule, previous, spec);
   for (let i = 0; i < reads.length; i++) if (changed.has(reads[i])) return rule.check(body, catalog);
   return previous;
 }
 
 /** A rule that looks at each field on its own runs on the changed fields only; the findings stay in the fields' order. */
-function eachFieldAfter(
-  rule: MemoRule,
-  previous: readonly RuleFinding[],
-  changed: ReadonlySet<string>,
-  body: Record<string, unknown>,
-  catalog: Catalog,
-): readonly RuleFinding[] {
+function eachFieldAfter(rule: MemoRule, previous: readonly RuleFinding[], { body, changed, catalog }: EditedSpec): readonly RuleFinding[] {
   const fresh = rule.check(ownSubset(body, changed), catalog);
   if (fresh.length === 0 && previous.every((finding) => !changed.has(String(finding.path[0])))) return previous;
   const findings: RuleFinding[] = [];

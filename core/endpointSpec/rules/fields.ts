@@ -58,27 +58,35 @@ export const finiteNumbers: SpecRule = {
   reads: 'each',
   check(spec) {
     const findings: RuleFinding[] = [];
-    // The path is one stack, copied only for a finding: the editor runs this after every pause in typing.
-    const path: JsonPathSegment[] = [];
-    const walk = (value: unknown): void => {
-      if (typeof value === 'number') {
-        if (!Number.isFinite(value))
-          findings.push({ path: [...path], target: 'value', message: `numbers must be finite; got: ${String(value)}` });
-        return;
-      }
-      if (value === null || typeof value !== 'object' || path.length >= 64) return;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) visit(i, value[i]);
-      } else {
-        for (const key in value) if (Object.hasOwn(value, key)) visit(key, (value as Record<string, unknown>)[key]);
-      }
-    };
-    const visit = (segment: JsonPathSegment, value: unknown): void => {
-      path.push(segment);
-      walk(value);
-      path.pop();
-    };
-    walk(spec);
+    findNonFinite(spec, [], findings);
     return findings;
   },
 };
+
+/**
+ * Adds a finding for each non-finite number in `value`. The path is one stack, copied only for a finding,
+ * and the walk a plain function rather than closures: the editor runs this after every pause in typing.
+ */
+function findNonFinite(value: unknown, path: JsonPathSegment[], findings: RuleFinding[]): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      findings.push({ path: [...path], target: 'value', message: `numbers must be finite; got: ${String(value)}` });
+    return;
+  }
+  if (value === null || typeof value !== 'object' || path.length >= 64) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      findNonFinite(value[i], path, findings);
+      path.pop();
+    }
+    return;
+  }
+  const mapping = value as Record<string, unknown>;
+  for (const key in mapping) {
+    if (!Object.hasOwn(mapping, key)) continue;
+    path.push(key);
+    findNonFinite(mapping[key], path, findings);
+    path.pop();
+  }
+}
