@@ -26,11 +26,15 @@ import {
   YLS_VALIDATION_DELAY_MS,
   type Latency,
 } from './measure';
-import { buildFloorServer, idleCpu, openLatency, startFloorServer, typingCpu, TYPING_WARM_UP_EDITS, type TypingCpu } from './typing';
+import { buildFloorServer, idleCpu, openLatency, startFloorServer, TYPING_WARM_UP_EDITS, TypingSession, type TypingCpu } from './typing';
 
 const EDITS = 200;
-/** Edits timed by CPU ticks (10 ms each) per server and file in the typing regime: enough for a ±2 % reading. */
-const TYPING_EDITS = 300;
+/**
+ * The typing regime's floor and ours take turns in rounds of this many edits each (CPU ticks are 10 ms: about
+ * ±5 % per round, ±2 % pooled); YLS, far above both, types 300 at once.
+ */
+const TYPING_EDITS_PER_ROUND = 100;
+const TYPING_ROUNDS = 5;
 /** Either server's edit run on the large file stops after this long (at least 2 edits), to keep the run bounded. */
 const YLS_BUDGET_MS = 90_000;
 
@@ -197,12 +201,7 @@ async function main(): Promise<void> {
 
   await section('typing: CPU per edit (floor, ours, YLS)', async () => {
     const floorBundle = buildFloorServer();
-    const servers: [string, () => Promise<BenchLspClient>][] = [
-      ['floor', () => startFloorServer(floorBundle, profileArgs('floor'))],
-      ['ours', () => startOurServer(emptyCache, {}, { typing: true, nodeArgs: profileArgs('ours') })],
-      ['YLS', startYls],
-    ];
-    const measured: Record<string, Record<string, TypingCpu>> = {};
+    const measured: Record<string, TypingFigures> = {};
     // Beside the benchmark's same-length edit, a typo typed and deleted: each edit moves the text after it.
     const typingCases: [string, EditCase][] = [
       ['typical', typical],
@@ -210,20 +209,30 @@ async function main(): Promise<void> {
       ['multi', multi],
     ];
     for (const [key, c] of typingCases) {
-      for (const [name, start] of servers) {
-        const client = await start();
-        try {
-          (measured[key] ??= {})[name] = await typingCpu(
-            client,
-            `file:///bench/typing-${key}.endpoint.yaml`,
-            c,
-            TYPING_EDITS,
-            YLS_BUDGET_MS,
-          );
-        } finally {
-          await client.stop();
+      const uri = `file:///bench/typing-${key}.endpoint.yaml`;
+      const typed = (client: BenchLspClient): TypingSession => new TypingSession(client, uri, c, YLS_BUDGET_MS);
+      const floor = typed(await startFloorServer(floorBundle, profileArgs('floor')));
+      const ours = typed(await startOurServer(emptyCache, {}, { typing: true, nodeArgs: profileArgs('ours') }));
+      const ratios: number[] = [];
+      try {
+        await floor.open();
+        await ours.open();
+        for (let round = 0; round < TYPING_ROUNDS; round++) {
+          const floorWindow = await floor.measure(TYPING_EDITS_PER_ROUND);
+          ratios.push((await ours.measure(TYPING_EDITS_PER_ROUND)).cpuMsPerEdit / floorWindow.cpuMsPerEdit);
         }
+      } finally {
+        await floor.client.stop();
+        await ours.client.stop();
       }
+      const yls = typed(await startYls());
+      try {
+        await yls.open();
+        await yls.measure(TYPING_EDITS_PER_ROUND * 3);
+      } finally {
+        await yls.client.stop();
+      }
+      measured[key] = { floor: floor.total(), ours: ours.total(), YLS: yls.total(), roundRatios: ratios };
       typingRows(c.name, key, measured[key]);
     }
     results.typing = measured;
@@ -375,15 +384,34 @@ async function main(): Promise<void> {
   if (only.length === 0) console.log(`\nwrote bench/results.json (${(results.totalSeconds as number).toFixed(0)} s)`);
 }
 
-/** The typing figures of one file beside their targets: ours ≤ 1.5× (typical) or ≤ 2× (large file) the floor, YLS far above. */
-function typingRows(caseName: string, key: string, m: Record<string, TypingCpu>): void {
-  const { floor, ours, YLS: yls } = m;
+interface TypingFigures {
+  floor: TypingCpu;
+  ours: TypingCpu;
+  YLS: TypingCpu;
+  /** Ours over the floor in each round of the two taking turns. */
+  roundRatios: number[];
+}
+
+/**
+ * The typing figures of one file beside their targets: ours ≤ 1.5× (typical) or ≤ 2× (large file) the floor,
+ * judged by the median of the rounds' ratios (one round disturbed by the machine cannot decide it), YLS far above.
+ */
+function typingRows(caseName: string, key: string, m: TypingFigures): void {
+  const { floor, ours, YLS: yls, roundRatios } = m;
   const perEdit = (t: TypingCpu): string => `${ms(t.cpuMsPerEdit)} (${t.edits} edits)`;
   const warmUp = `after ${TYPING_WARM_UP_EDITS} warm-up edits`;
   row('typing', `${caseName}: floor (empty server) CPU per edit, ${warmUp}`, perEdit(floor));
-  const ratio = ours.cpuMsPerEdit / floor.cpuMsPerEdit;
+  const ratio = percentile(roundRatios, 50);
   const limit = key === 'multi' ? 2 : 1.5;
-  row('typing', `${caseName}: ours CPU per edit`, `${perEdit(ours)} = ${ratio.toFixed(2)}× floor`, `≤ ${limit}× floor`, ratio <= limit);
+  const spread = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
+  const pooledRatio = (ours.cpuMsPerEdit / floor.cpuMsPerEdit).toFixed(2);
+  row(
+    'typing',
+    `${caseName}: ours CPU per edit; × floor: median of ${roundRatios.length} rounds (range; pooled)`,
+    `${perEdit(ours)} = ${ratio.toFixed(2)}× (${spread}; ${pooledRatio}×)`,
+    `≤ ${limit}× floor`,
+    ratio <= limit,
+  );
   const below = yls.cpuMsPerEdit / ours.cpuMsPerEdit;
   const yTarget = key === 'multi' ? { text: '≥ 30× ours', pass: below >= 30 } : { text: '', pass: null };
   row('typing', `${caseName}: YLS CPU per edit`, `${perEdit(yls)} = ${below.toFixed(1)}× ours`, yTarget.text, yTarget.pass);

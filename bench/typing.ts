@@ -49,35 +49,81 @@ export function startFloorServer(bundle: string, nodeArgs: readonly string[] = [
 }
 
 /**
- * Opens `c` at `uri`, types `TYPING_WARM_UP_EDITS` edits, then `edits` more (or fewer when `budgetMs` runs out)
- * with the server's CPU time read before and after. Each edit waits for its diagnostics; the next follows at once.
+ * One server typing one file: `open` types `TYPING_WARM_UP_EDITS` edits unmeasured, then each `measure` types
+ * a window of edits with the server's CPU time read before and after. Windows continue the edits' alternation,
+ * so windows of two servers can take turns (the benchmark pairs the floor's and ours in rounds, so a change in
+ * the machine's state between minutes falls on both alike). Each edit waits for its diagnostics; the next follows
+ * at once.
  */
-export async function typingCpu(client: BenchLspClient, uri: string, c: EditCase, edits: number, budgetMs: number): Promise<TypingCpu> {
-  const from = client.publishedCount;
-  await client.open(uri, c.text);
-  await client.diagnosticsAfter(uri, from);
-  const warmUpStarted = performance.now();
-  for (let i = 0; i < TYPING_WARM_UP_EDITS && performance.now() - warmUpStarted < budgetMs; i++)
-    await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
-  const times: number[] = [];
-  const cpuBefore = client.cpuMs();
-  const faultsBefore = client.minorFaults();
-  const started = performance.now();
-  for (let i = 0; i < edits; i++) {
-    const { ms } = await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
-    times.push(ms);
-    if (performance.now() - started > budgetMs && i >= 1) break;
+export class TypingSession {
+  private next = 0;
+  private readonly windows: TypingCpu[] = [];
+  private readonly latencies: number[] = [];
+
+  constructor(
+    readonly client: BenchLspClient,
+    private readonly uri: string,
+    private readonly c: EditCase,
+    private readonly budgetMs: number,
+  ) {}
+
+  async open(): Promise<void> {
+    const from = this.client.publishedCount;
+    await this.client.open(this.uri, this.c.text);
+    await this.client.diagnosticsAfter(this.uri, from);
+    const started = performance.now();
+    for (let i = 0; i < TYPING_WARM_UP_EDITS && performance.now() - started < this.budgetMs; i++) await this.edit();
   }
-  const wall = performance.now() - started;
-  const cpuMs = client.cpuMs() - cpuBefore;
-  const faultsPerEdit = (client.minorFaults() - faultsBefore) / times.length;
+
+  /** A window of `edits` edits, or fewer (at least 2) when the budget runs out. */
+  async measure(edits: number): Promise<TypingCpu> {
+    const times: number[] = [];
+    const cpuBefore = this.client.cpuMs();
+    const faultsBefore = this.client.minorFaults();
+    const started = performance.now();
+    for (let i = 0; i < edits; i++) {
+      times.push(await this.edit());
+      if (performance.now() - started > this.budgetMs && i >= 1) break;
+    }
+    const window = figures(
+      times.length,
+      this.client.cpuMs() - cpuBefore,
+      this.client.minorFaults() - faultsBefore,
+      performance.now() - started,
+      times,
+    );
+    this.windows.push(window);
+    this.latencies.push(...times);
+    return window;
+  }
+
+  /** Every window so far as one figure. */
+  total(): TypingCpu {
+    const sum = (pick: (w: TypingCpu) => number): number => this.windows.reduce((total, w) => total + pick(w), 0);
+    const edits = sum((w) => w.edits);
+    return figures(
+      edits,
+      sum((w) => w.cpuMs),
+      sum((w) => w.faultsPerEdit * w.edits),
+      sum((w) => w.wallMsPerEdit * w.edits),
+      this.latencies,
+    );
+  }
+
+  private async edit(): Promise<number> {
+    const { range, text } = this.c.edits[this.next++ % 2];
+    return (await this.client.editAndWait(this.uri, range, text)).ms;
+  }
+}
+
+function figures(edits: number, cpuMs: number, faults: number, wallMs: number, latencies: readonly number[]): TypingCpu {
   return {
-    edits: times.length,
+    edits,
     cpuMs,
-    cpuMsPerEdit: cpuMs / times.length,
-    faultsPerEdit,
-    wallMsPerEdit: wall / times.length,
-    p50: percentile(times, 50),
+    cpuMsPerEdit: cpuMs / edits,
+    faultsPerEdit: faults / edits,
+    wallMsPerEdit: wallMs / edits,
+    p50: percentile(latencies, 50),
   };
 }
 

@@ -64,10 +64,10 @@ export function checkParsed(
   memo?: ValidationMemo,
 ): CheckResult {
   const lines = TextDocument.create('spec', 'spec', 0, text);
+  const single = documents.length === 1;
   const diagnostics = documents.flatMap((document, index) => {
     // A problem at the very end of a document stops there rather than running into the next one.
     const limit = documents[index + 1]?.span.offset ?? text.length;
-    const single = documents.length === 1;
     return documentDiagnostics(document, index, !single, limit, lines, mode, context, single ? memo : undefined);
   });
   return { documents, diagnostics: sortDiagnostics(diagnostics) };

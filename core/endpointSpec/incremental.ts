@@ -44,25 +44,27 @@ export class IncrementalChecker {
     if (sameSetting && last.text === text) return last.result;
     // Problems depend on the catalog and the mode: none of the old ones can be kept when those change.
     if (!sameSetting) this.chunks.clear();
-    const chunks = format === 'yaml' ? splitYamlDocuments(text) : undefined;
+    // An edit inside one value of a one-document file leaves it one document: no need to look for markers.
+    const patched = format === 'yaml' && this.plain ? documentAfterScalarEdit(this.plain.document, this.plain.text, text) : undefined;
+    const chunks = format === 'yaml' && !patched ? splitYamlDocuments(text) : undefined;
     const result =
       chunks && chunks.length > 1
         ? (this.checkChunks(chunks, mode, context) ?? checkSpecText(text, format, mode, context))
-        : this.checkWhole(text, format, mode, context);
+        : this.checkWhole(text, format, mode, context, patched);
     this.last = { text, format, mode, context, result };
     return result;
   }
 
-  private checkWhole(text: string, format: SpecFormat, mode: SpecMode, context: ValidationContext): CheckResult {
+  private checkWhole(text: string, format: SpecFormat, mode: SpecMode, context: ValidationContext, patched?: SpecDocument): CheckResult {
     this.chunks.clear();
     if (format !== 'yaml') return checkParsed(text, parseSpecText(text, format), mode, context, this.memo);
-    const last = this.plain;
-    const plain = (last && documentAfterScalarEdit(last.document, last.text, text)) ?? parsePlainYaml(text);
+    const plain = patched ?? parsePlainYaml(text);
     this.plain = plain && { document: plain, text };
     return checkParsed(text, plain ? [plain] : parseYamlBeyondFastPath(text), mode, context, this.memo);
   }
 
   private checkChunks(chunks: readonly DocumentChunk[], mode: SpecMode, context: ValidationContext): CheckResult | undefined {
+    this.plain = undefined;
     const next = new Map<string, ChunkResult>();
     const documents: SpecDocument[] = [];
     const diagnostics: SpecDiagnostic[] = [];

@@ -35,7 +35,9 @@ test('run, status, runsync with wait, failures and timeouts', async () => {
     const timedOut = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { sleepMs: 60000 } });
     assert.equal(timedOut.body.status, 'TIMED_OUT');
     assert.equal(timedOut.body.executionTime, 2000);
-    const short = await call<Job>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync?wait=50`, { input: { sleepMs: 100000 } });
+    // A job still running when the wait ends; the default timeout (6 s here) outlasts any stall of a loaded machine.
+    const slow = await create(e, gpuSpec({ name: 'slow-jobs' }));
+    const short = await call<Job>(e.jobsUrl, 'POST', `/v2/${slow.id}/runsync?wait=50`, { input: { sleepMs: 100000 } });
     assert.ok(['IN_QUEUE', 'IN_PROGRESS'].includes(short.body.status), short.body.status);
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync?wait=abc`, { input: {} })).status, 400);
     assert.equal((await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { nope: 1 })).status, 400);
