@@ -160,13 +160,13 @@ export function describeConditions(conditions: FieldConditions): string {
     .join(' and ');
 }
 
+/** Each condition's path cut once: the rules read them on every check, and the same strings look up fastest. */
+const pathSegments = new Map<FieldPath, readonly string[]>();
+
 function valueAtPath(body: unknown, path: FieldPath): unknown {
+  let segments = pathSegments.get(path);
+  if (!segments) pathSegments.set(path, (segments = path.split('.')));
   let value = body;
-  for (let start = 0; start <= path.length;) {
-    const dot = path.indexOf('.', start);
-    const end = dot < 0 ? path.length : dot;
-    value = isRecord(value) ? value[path.slice(start, end)] : undefined;
-    start = end + 1;
-  }
+  for (let i = 0; i < segments.length; i++) value = isRecord(value) ? value[segments[i]] : undefined;
   return value;
 }

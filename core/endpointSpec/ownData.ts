@@ -30,7 +30,11 @@ export function setOwnValue(object: Record<string, unknown>, key: string, value:
 /** The own fields `names` of `object` in a new mapping, each written as data (`__proto__` included). */
 export function ownSubset(object: Readonly<Record<string, unknown>>, names: Iterable<string>): Record<string, unknown> {
   const subset: Record<string, unknown> = {};
-  for (const name of names) setOwnValue(subset, name, object[name]);
+  for (const name of names) {
+    // On a new mapping only `__proto__` is an accessor: any other name is written as data by assignment.
+    if (name === '__proto__') setOwnValue(subset, name, object[name]);
+    else subset[name] = object[name];
+  }
   return subset;
 }
 

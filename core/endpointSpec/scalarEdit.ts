@@ -7,7 +7,7 @@
  * a full parse of the new text over thousands of random edits.
  */
 import { readScalarAt, type ScalarPlace } from './plainYaml';
-import type { JsonPathSegment, PropertyNode, ScalarNode, SpecDocument, SpecNode, TextSpan } from './tree';
+import type { JsonPathSegment, PropertyNode, ScalarNode, SpecDocument, SpecNode, SyntaxProblem, TextSpan } from './tree';
 
 interface Edit {
   /** Where the texts start to differ. */
@@ -37,12 +37,10 @@ export function documentAfterScalarEdit(before: SpecDocument, beforeText: string
   // The new scalar must end where the old one did, moved by the edit: otherwise the edit reached past it.
   if (!read || read.node.offset + read.node.length !== found.node.offset + found.node.length + edit.delta) return undefined;
   const moved = { target: found.node, replacement: read.node, at: found.node.offset + found.node.length, delta: edit.delta };
-  return {
-    span: { offset: before.span.offset, length: before.span.length + edit.delta },
-    root: rebuilt(before.root, moved),
-    data: withValueAt(before.data, found.path, 0, read.data),
-    syntaxProblems: [],
-  };
+  // Built flat: a literal with literals inside is copied from a template by the runtime, a slow path when cold.
+  const span = { offset: before.span.offset, length: before.span.length + edit.delta };
+  const syntaxProblems: SyntaxProblem[] = [];
+  return { span, root: rebuilt(before.root, moved), data: withValueAt(before.data, found.path, 0, read.data), syntaxProblems };
 }
 
 /** The one changed stretch of text, when it lies on one line and adds only printable ASCII (the fast path's subset). */

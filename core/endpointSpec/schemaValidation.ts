@@ -140,7 +140,8 @@ function unescapePointerToken(token: string): string {
 }
 
 /** One problem per spot and message; `flashboot: [OFF]` is first of all the wrong type, so its allowed values are not listed too. */
-function tidy(problems: readonly SpecProblem[]): SpecProblem[] {
+function tidy(problems: SpecProblem[]): SpecProblem[] {
+  if (problems.length < 2) return problems;
   const seen = new Set<string>();
   const unique = problems.filter((problem) => {
     const key = `${problem.code}|${problem.target}|${problem.path.join('\u0000')}|${problem.message}`;
