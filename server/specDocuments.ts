@@ -59,7 +59,7 @@ export class SpecDocuments {
     try {
       let checker = this.checkers.get(document.uri);
       if (!checker) this.checkers.set(document.uri, (checker = new IncrementalChecker()));
-      return analyze(document.getText(), this.formatOf(document), this.context(), checker);
+      return analyze(document.getText(), this.formatOf(document), this.context(), checker, document);
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       this.checkers.delete(document.uri);

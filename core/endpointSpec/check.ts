@@ -54,7 +54,8 @@ export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode =
 
 /**
  * The check of `text` once parsed into `documents`. A `memo` of the last validation of a one-document
- * file lets the validation run again only what an edit changed (validationMemo.ts).
+ * file lets the validation run again only what an edit changed (validationMemo.ts). `lines` places the
+ * problems: an editor's document of `text` has its line offsets already, kept up to date as it is edited.
  */
 export function checkParsed(
   text: string,
@@ -62,8 +63,8 @@ export function checkParsed(
   mode: SpecMode,
   context: ValidationContext,
   memo?: ValidationMemo,
+  lines: TextDocument = TextDocument.create('spec', 'spec', 0, text),
 ): CheckResult {
-  const lines = TextDocument.create('spec', 'spec', 0, text);
   const single = documents.length === 1;
   const diagnostics = documents.flatMap((document, index) => {
     // A problem at the very end of a document stops there rather than running into the next one.

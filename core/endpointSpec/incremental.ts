@@ -33,7 +33,8 @@ export class IncrementalChecker {
   private plain?: { document: SpecDocument; text: string };
   private last?: { text: string; format: SpecFormat; mode: SpecMode; context: ValidationContext; result: CheckResult };
 
-  check(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
+  /** `lines`: the editor's document of `text`, if there is one (its line offsets are kept as it is edited). */
+  check(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}, lines?: TextDocument): CheckResult {
     const last = this.last;
     const sameSetting =
       last !== undefined &&
@@ -50,17 +51,24 @@ export class IncrementalChecker {
     const result =
       chunks && chunks.length > 1
         ? (this.checkChunks(chunks, mode, context) ?? checkSpecText(text, format, mode, context))
-        : this.checkWhole(text, format, mode, context, patched);
+        : this.checkWhole(text, format, mode, context, patched, lines);
     this.last = { text, format, mode, context, result };
     return result;
   }
 
-  private checkWhole(text: string, format: SpecFormat, mode: SpecMode, context: ValidationContext, patched?: SpecDocument): CheckResult {
+  private checkWhole(
+    text: string,
+    format: SpecFormat,
+    mode: SpecMode,
+    context: ValidationContext,
+    patched?: SpecDocument,
+    lines?: TextDocument,
+  ): CheckResult {
     this.chunks.clear();
-    if (format !== 'yaml') return checkParsed(text, parseSpecText(text, format), mode, context, this.memo);
+    if (format !== 'yaml') return checkParsed(text, parseSpecText(text, format), mode, context, this.memo, lines);
     const plain = patched ?? parsePlainYaml(text);
     this.plain = plain && { document: plain, text };
-    return checkParsed(text, plain ? [plain] : parseYamlBeyondFastPath(text), mode, context, this.memo);
+    return checkParsed(text, plain ? [plain] : parseYamlBeyondFastPath(text), mode, context, this.memo, lines);
   }
 
   private checkChunks(chunks: readonly DocumentChunk[], mode: SpecMode, context: ValidationContext): CheckResult | undefined {

@@ -383,12 +383,23 @@ function resolvePlain(source: string): string | number | boolean | null {
   // Most values are names: a first letter that starts no null, boolean or number is a string.
   const first = source.charCodeAt(0);
   if (isKeyStart(first) && !(first >= 0x30 && first <= 0x39) && !'nNtTfF'.includes(source[0])) return source;
+  // Next most are whole numbers, read without a regular expression (each one run is cold code after a pause).
+  if (isDigits(source)) return source.length <= 15 ? parseInt(source, 10) : unsupported();
   if (NULL.test(source)) return source === '' ? unsupported() : null;
   if (BOOLEAN.test(source)) return source.startsWith('t') || source.startsWith('T');
   if (INTEGER.test(source)) return parseInt(source, 10);
   if (FLOAT.test(source)) return source.length <= 15 ? parseFloat(source) : unsupported();
   if (LEFT_TO_LIBRARY.test(source)) return unsupported();
   return source;
+}
+
+function isDigits(source: string): boolean {
+  if (source.length === 0) return false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 // Module constants: a regular expression literal makes a new object each time it is evaluated.

@@ -8,7 +8,7 @@ import { checksFieldsApart, schemaViewAt, isRecord, type SpecMode } from './sche
 import type { SpecProblem } from './problem';
 import { formatFieldPath, type JsonPath, type JsonPathSegment } from './tree';
 import { closestMatch } from './suggest';
-import { childValue, ownSubset } from './ownData';
+import { childValue } from './ownData';
 
 // Compiled ahead of time from schemas/ (scripts/generate-validators.mjs): no compiler at run time.
 const validators: Record<SpecMode, ValidateFunction> = { create: compiled.create, update: compiled.update };
@@ -90,14 +90,17 @@ function changedFieldsFindings(
     errorCount -= previous.byField.get(field)?.errorCount ?? 0;
     byField.delete(field);
   }
-  const validate = validators[mode];
-  if (!validate(ownSubset(data, changed))) {
-    // The root's own errors (required or unknown fields) are those of the other fields missing here: the previous ones stand.
-    const errors = (validate.errors ?? []).filter((error) => error.instancePath !== '');
-    errorCount += errors.length;
-    if (errorCount > MAX_TRANSLATED_ERRORS) return undefined;
-    for (const [field, group] of groupByField(errors, data, mode, errors.length).byField) byField.set(field, group);
+  const errors: ErrorObject[] = [];
+  for (const field of changed) {
+    // A field the schema does not know has no validator: the root's finding that it is unknown stands.
+    const validate = Object.hasOwn(compiled.fields[mode], field) ? compiled.fields[mode][field] : undefined;
+    if (!validate || validate(data[field])) continue;
+    const prefix = `/${escapePointerToken(field)}`;
+    for (const error of validate.errors ?? []) errors.push({ ...error, instancePath: prefix + error.instancePath });
   }
+  errorCount += errors.length;
+  if (errorCount > MAX_TRANSLATED_ERRORS) return undefined;
+  if (errors.length > 0) for (const [field, group] of groupByField(errors, data, mode, errors.length).byField) byField.set(field, group);
   return { root: previous.root, byField, errorCount };
 }
 
@@ -133,6 +136,10 @@ function topField(pointer: string): string | undefined {
   if (pointer === '') return undefined;
   const end = pointer.indexOf('/', 1);
   return unescapePointerToken(pointer.slice(1, end < 0 ? pointer.length : end));
+}
+
+function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function unescapePointerToken(token: string): string {

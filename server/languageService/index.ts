@@ -7,6 +7,7 @@ import type { IncrementalChecker } from '../../core/endpointSpec/incremental';
 import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { ValidationContext } from '../../core/endpointSpec/validate';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { completeAt, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
@@ -25,9 +26,15 @@ export { IncrementalChecker } from '../../core/endpointSpec/incremental';
  */
 export const MAX_CHECKED_TEXT_LENGTH = 4 * 1024 * 1024;
 
-export function analyze(text: string, format: SpecFormat, context: ValidationContext = {}, previous?: IncrementalChecker): CheckResult {
+export function analyze(
+  text: string,
+  format: SpecFormat,
+  context: ValidationContext = {},
+  previous?: IncrementalChecker,
+  lines?: TextDocument,
+): CheckResult {
   if (text.length > MAX_CHECKED_TEXT_LENGTH) return tooLarge(text);
-  return previous ? previous.check(text, format, 'create', context) : checkSpecText(text, format, 'create', context);
+  return previous ? previous.check(text, format, 'create', context, lines) : checkSpecText(text, format, 'create', context);
 }
 
 function tooLarge(text: string): CheckResult {

@@ -10,6 +10,7 @@ import { seededRandom } from '../../../emulator/ids';
 import { validateSpecData } from '../../../core/endpointSpec/validate';
 import { ValidationMemo } from '../../../core/endpointSpec/validationMemo';
 import { keystroke } from '../../support/keystroke';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 
 const RULES = join(__dirname, '..', '..', 'fixtures', 'rules');
 const yamlFixtures = readdirSync(RULES).flatMap((dir) =>
@@ -200,4 +201,29 @@ test('an edit to one field is checked again for that field only; new or moved fi
     validateSpecData(edited, 'create', {}).map((p) => `${p.code}@${p.path.join('.')}`),
     ['out-of-range@scaling.queueDelay'],
   );
+});
+
+test("with the editor's document, kept up to date by incremental changes, problems sit where the whole-file check puts them", () => {
+  const next = seededRandom(20261124);
+  let checked = 0;
+  for (const fixture of yamlFixtures.slice(0, 40)) {
+    const checker = new IncrementalChecker();
+    const document = TextDocument.create('file:///a.endpoint.yaml', 'yaml', 0, fixture);
+    let text = fixture;
+    for (let n = 0; n < 25; n++) {
+      const after = edit(text, next);
+      // The change as an editor sends it: the range that differs, in the old text.
+      let from = 0;
+      while (from < Math.min(text.length, after.length) && text[from] === after[from]) from++;
+      let tail = 0;
+      while (tail < Math.min(text.length, after.length) - from && text[text.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+      const range = { start: document.positionAt(from), end: document.positionAt(text.length - tail) };
+      TextDocument.update(document, [{ range, text: after.slice(from, after.length - tail) }], n + 1);
+      text = after;
+      assert.equal(document.getText(), text);
+      assert.deepStrictEqual(checker.check(text, 'yaml', 'create', {}, document), checkSpecText(text, 'yaml', 'create', {}), text);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 500, `${checked} edits`);
 });
