@@ -3,12 +3,13 @@
  * and a browser on the workbench. `editorTest` wraps node:test so every test leaves a screenshot of what it
  * checked, and a FAILED-... screenshot when it throws.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CodeServer, type CodeServerOptions } from '../../../scripts/editor/codeServer';
 import { EXAMPLES_DIR, packagedExtensionPath } from '../../../scripts/editor/paths';
+import { extensionLog } from './editorProcesses';
 import { Workbench } from './workbench';
 
 export interface EditorSession {
@@ -90,11 +91,28 @@ export function useEditorSession(fileLabel: string, options: EditorSessionOption
         await session.workbench.reset();
         await body(session.workbench, session);
       } catch (error) {
-        await session.workbench.screenshot(`FAILED-${shot}`).catch(() => undefined);
+        const picture = await session.workbench.screenshot(`FAILED-${shot}`).catch(() => undefined);
+        keepExtensionLog(session, picture);
         throw error;
       }
       await session.workbench.screenshot(shot);
     });
   };
   return { editorTest, session: () => session };
+}
+
+/**
+ * A failed test's evidence beside its screenshot: the extension's output channel (what a user would read
+ * to learn why), saved whole and its last lines printed, so a failure on a CI machine says why there too.
+ */
+function keepExtensionLog(session: EditorSession, picture: string | undefined): void {
+  try {
+    const log = extensionLog(session.server);
+    if (picture) writeFileSync(picture.replace(/\.png$/, '.log'), log);
+    const tail = log.trimEnd().split('\n').slice(-20).join('\n');
+    console.error(`extension output channel, last lines:\n${tail || '(empty)'}`);
+  } catch (error) {
+    // Evidence only: the test's own failure is what must be reported.
+    console.error(`the extension's output channel could not be read: ${String(error)}`);
+  }
 }
