@@ -5,4 +5,4 @@
  * job and per pre-commit hook, would otherwise read and load three times the code it runs.
  */
 export { MCP_HELP, runMcp } from './mcp';
-export { runEmulatorCli } from '../emulator/cli';
+export { runEmulatorCli } from './emulator';

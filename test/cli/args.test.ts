@@ -12,7 +12,7 @@ import { runDeploy, runPlan, runPull } from '../../cli/deploy';
 import type { CliIo } from '../../cli/inputs';
 import { runMigrate } from '../../cli/migrate';
 import { runValidate } from '../../cli/validate';
-import { runEmulatorCli } from '../../emulator/cli';
+import { runEmulatorCli } from '../../cli/emulator';
 import { REPO_ROOT } from '../support/lspClient';
 
 interface Captured extends CliIo {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runEmulatorCli } from '../../emulator/cli';
+import { runEmulatorCli } from '../../cli/emulator';
 import { startEmulator, DEFAULT_DEV_API_KEY } from '../../emulator/index';
 import type { ProblemBody } from '../../emulator/http/problems';
 import { call, gpuSpec, withEmulator } from './helpers';

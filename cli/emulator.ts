@@ -4,9 +4,9 @@
  * (which the system does even when that process is killed outright) or this process is re-parented.
  * Resolves with the exit code (0 after a clean stop, 2 for bad flags, 1 when it cannot start).
  */
-import { readCommandLine, usageError, type CommandLine } from '../cli/args';
-import type { CliIo } from '../cli/inputs';
-import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions, type RunningEmulator } from './index';
+import { readCommandLine, usageError, type CommandLine } from './args';
+import type { CliIo } from './inputs';
+import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/index';
 
 const USAGE = `Usage: endpoint-studio emulator [options]
 
