@@ -8,12 +8,12 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isSpecFile, specFormatOf } from '../core/protocol';
-import { analyze, IncrementalChecker, type CheckResult } from './languageService';
+import { analyze, DocumentReuse, type CheckResult } from './languageService';
 
 export class SpecDocuments {
   private readonly analyses = new Map<string, { version: number; result: CheckResult }>();
-  // Per document: what the last check parsed, so an edit to one `---` document re-checks only that one.
-  private readonly checkers = new Map<string, IncrementalChecker>();
+  // Per document: what the last check found, so an edit to one `---` document re-checks only that one.
+  private readonly reuse = new Map<string, DocumentReuse>();
 
   constructor(
     readonly documents: TextDocuments<TextDocument>,
@@ -52,17 +52,17 @@ export class SpecDocuments {
 
   private forget(uri: string): void {
     this.analyses.delete(uri);
-    this.checkers.delete(uri);
+    this.reuse.delete(uri);
   }
 
   private check(document: TextDocument): CheckResult {
     try {
-      let checker = this.checkers.get(document.uri);
-      if (!checker) this.checkers.set(document.uri, (checker = new IncrementalChecker()));
-      return analyze(document.getText(), this.formatOf(document), this.context(), checker, document);
+      let reuse = this.reuse.get(document.uri);
+      if (!reuse) this.reuse.set(document.uri, (reuse = new DocumentReuse()));
+      return analyze(document.getText(), this.formatOf(document), this.context(), reuse);
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
-      this.checkers.delete(document.uri);
+      this.reuse.delete(document.uri);
       this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return internalErrorResult();
     }

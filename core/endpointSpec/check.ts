@@ -1,16 +1,19 @@
 /**
- * Text in, located diagnostics out: parse once, validate each document's data, and map every
- * problem back to a range. Pure, so the language server, the CLI and tests share it.
+ * Text in, located diagnostics out: cut the file into its documents, parse each once, validate its data,
+ * and map every problem back to a range. Pure, so the language server, the CLI and tests share it.
+ *
+ * The editor checks again on every keystroke, so it hands in a `DocumentReuse` per open file: in a file of
+ * many `---` documents, a document whose text did not change keeps its parse and its problems from the last
+ * check and is only moved to its new place. The result is the same as checking without it.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { shiftDocument, type DocumentChunk } from './chunks';
 import { locatePath } from './locate';
-import { parseSpecText } from './parse';
+import { parsePiece, specPieces } from './parse';
 import type { Severity } from './problem';
 import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
-import { validateSpecData } from './validate';
-import type { ValidationContext } from './validate';
-import type { ValidationMemo } from './validationMemo';
+import { validateSpecData, type ValidationContext } from './validate';
 
 export interface Position {
   readonly line: number;
@@ -48,34 +51,108 @@ export interface CheckResult {
   readonly diagnostics: SpecDiagnostic[];
 }
 
-export function checkSpecText(text: string, format: SpecFormat, mode: SpecMode = 'create', context: ValidationContext = {}): CheckResult {
-  return checkParsed(text, parseSpecText(text, format), mode, context);
+/** One piece of the file (chunks.ts) checked on its own: offsets, lines and document indexes count from its start. */
+interface PieceResult {
+  readonly documents: SpecDocument[];
+  readonly diagnostics: SpecDiagnostic[];
+  /** The same result where it sat last time, kept so a piece that did not move costs nothing. */
+  placed?: { offset: number; line: number; index: number; result: CheckResult };
 }
 
 /**
- * The check of `text` once parsed into `documents`. A `memo` of the last validation of a one-document
- * file lets the validation run again only what an edit changed (validationMemo.ts). `lines` places the
- * problems: an editor's document of `text` has its line offsets already, kept up to date as it is edited.
+ * What the last check of one file found per `---` document. It answers only for the same format, mode and
+ * catalog: problems depend on all three.
  */
-export function checkParsed(
+export class DocumentReuse {
+  private setting?: { format: SpecFormat; mode: SpecMode; context: ValidationContext };
+  private pieces = new Map<string, PieceResult>();
+
+  /** The pieces of the last check, when it ran with the same setting. */
+  previous(format: SpecFormat, mode: SpecMode, context: ValidationContext): ReadonlyMap<string, PieceResult> | undefined {
+    const last = this.setting;
+    const same =
+      last?.format === format &&
+      last.mode === mode &&
+      last.context.catalog === context.catalog &&
+      last.context.liveProperties === context.liveProperties;
+    return same ? this.pieces : undefined;
+  }
+
+  keep(format: SpecFormat, mode: SpecMode, context: ValidationContext, pieces: Map<string, PieceResult>): void {
+    this.setting = { format, mode, context };
+    this.pieces = pieces;
+  }
+}
+
+export function checkSpecText(
   text: string,
-  documents: SpecDocument[],
+  format: SpecFormat,
+  mode: SpecMode = 'create',
+  context: ValidationContext = {},
+  reuse?: DocumentReuse,
+): CheckResult {
+  const pieces = specPieces(text, format);
+  // One piece is the whole file: a new version of it has nothing to reuse.
+  if (pieces.length === 1) {
+    reuse?.keep(format, mode, context, new Map());
+    return checkPiece(text, format, mode, context, false);
+  }
+  const previous = reuse?.previous(format, mode, context);
+  const checked = new Map<string, PieceResult>();
+  const documents: SpecDocument[] = [];
+  const diagnostics: SpecDiagnostic[] = [];
+  for (const piece of pieces) {
+    const result = checked.get(piece.text) ?? previous?.get(piece.text) ?? checkPiece(piece.text, format, mode, context, true);
+    checked.set(piece.text, result);
+    const placed = place(result, piece, documents.length);
+    documents.push(...placed.documents);
+    diagnostics.push(...placed.diagnostics);
+  }
+  reuse?.keep(format, mode, context, checked);
+  return { documents, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** Parse, validate and locate one piece; `inMultiDocumentFile`: an empty document there is a separator, not a spec. */
+function checkPiece(
+  text: string,
+  format: SpecFormat,
   mode: SpecMode,
   context: ValidationContext,
-  memo?: ValidationMemo,
-  lines: TextDocument = TextDocument.create('spec', 'spec', 0, text),
-): CheckResult {
-  const single = documents.length === 1;
+  inMultiDocumentFile: boolean,
+): PieceResult {
+  const documents = parsePiece(text, format);
+  const lines = TextDocument.create('spec', 'spec', 0, text);
+  const multi = inMultiDocumentFile || documents.length > 1;
   const diagnostics = documents.flatMap((document, index) => {
     // A problem at the very end of a document stops there rather than running into the next one.
     const limit = documents[index + 1]?.span.offset ?? text.length;
-    return documentDiagnostics(document, index, !single, limit, lines, mode, context, single ? memo : undefined);
+    return documentDiagnostics(document, index, multi, limit, lines, mode, context);
   });
   return { documents, diagnostics: sortDiagnostics(diagnostics) };
 }
 
+/** The piece's result moved to where the piece sits in the file, its documents numbered from `index`. */
+function place(result: PieceResult, piece: DocumentChunk, index: number): CheckResult {
+  const placed = result.placed;
+  if (placed?.offset === piece.offset && placed.line === piece.line && placed.index === index) return placed.result;
+  const moved: CheckResult = {
+    documents: result.documents.map((document) => shiftDocument(document, piece.offset)),
+    diagnostics: result.diagnostics.map((d) => ({
+      ...d,
+      offset: d.offset + piece.offset,
+      range: {
+        start: { line: d.range.start.line + piece.line, character: d.range.start.character },
+        end: { line: d.range.end.line + piece.line, character: d.range.end.character },
+      },
+      documentIndex: d.documentIndex + index,
+    })),
+  };
+  result.placed = { offset: piece.offset, line: piece.line, index, result: moved };
+  return moved;
+}
+
 /** Problems of one parsed document, located in `lines` (the text its offsets refer to), none reaching past `limit`. */
-export function documentDiagnostics(
+function documentDiagnostics(
   document: SpecDocument,
   index: number,
   inMultiDocumentFile: boolean,
@@ -83,7 +160,6 @@ export function documentDiagnostics(
   lines: TextDocument,
   mode: SpecMode,
   context: ValidationContext,
-  memo?: ValidationMemo,
 ): SpecDiagnostic[] {
   const diagnostics: SpecDiagnostic[] = [];
   const add = (
@@ -113,34 +189,24 @@ export function documentDiagnostics(
     if (omitted > 0 && last)
       diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };
-  const syntaxProblems = document.syntaxProblems;
-  for (let i = 0; i < Math.min(syntaxProblems.length, MAX_PROBLEMS_PER_DOCUMENT); i++) {
-    const problem = syntaxProblems[i];
+  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT))
     add(problem, problem.severity, problem.code, problem.message, []);
-  }
   noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
   // A trailing `---` or a comment-only document in a multi-document file is not a spec.
   const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
   if (empty && inMultiDocumentFile) return diagnostics;
-  const problems = validateSpecData(document.data, mode, context, memo);
-  for (let i = 0; i < Math.min(problems.length, MAX_PROBLEMS_PER_DOCUMENT); i++) {
-    const problem = problems[i];
-    add(
-      locatePath(document.root, problem.path, problem.target, document.span),
-      problem.severity,
-      problem.code,
-      problem.message,
-      problem.path,
-      problem,
-    );
+  const problems = validateSpecData(document.data, mode, context);
+  for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) {
+    const span = locatePath(document.root, problem.path, problem.target, document.span);
+    add(span, problem.severity, problem.code, problem.message, problem.path, problem);
   }
   noteOmitted(problems.length - MAX_PROBLEMS_PER_DOCUMENT);
   return diagnostics;
 }
 
 /** The order every result uses: by position, then by code. */
-export function sortDiagnostics(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {
+function sortDiagnostics(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {
   return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
 }

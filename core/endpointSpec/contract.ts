@@ -139,11 +139,6 @@ export function notApplicableWhen(path: FieldPath): FieldConditions | undefined 
   return contract().notApplicableWhen.get(path);
 }
 
-/** The top-level fields the conditions on `path` read (`scaling` for `scaling.type`). */
-export function conditionFields(path: FieldPath): string[] {
-  return Object.keys(notApplicableWhen(path) ?? {}).map((field) => field.split('.')[0]);
-}
-
 /** Whether `body` (a spec, a create body or a stored endpoint) may hold the field. */
 export function fieldApplies(path: FieldPath, body: unknown): boolean {
   const conditions = notApplicableWhen(path);

@@ -27,17 +27,6 @@ export function setOwnValue(object: Record<string, unknown>, key: string, value:
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** The own fields `names` of `object` in a new mapping, each written as data (`__proto__` included). */
-export function ownSubset(object: Readonly<Record<string, unknown>>, names: Iterable<string>): Record<string, unknown> {
-  const subset: Record<string, unknown> = {};
-  for (const name of names) {
-    // On a new mapping only `__proto__` is an accessor: any other name is written as data by assignment.
-    if (name === '__proto__') setOwnValue(subset, name, object[name]);
-    else subset[name] = object[name];
-  }
-  return subset;
-}
-
 /** A copy of a table of names that answers only for its own entries (no prototype behind it). */
 export function ownTable<V>(entries: Readonly<Record<string, V>>): Readonly<Record<string, V>> {
   return Object.freeze(Object.assign(Object.create(null) as Record<string, V>, entries));

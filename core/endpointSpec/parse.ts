@@ -4,7 +4,7 @@
  */
 import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
-import { shiftDocument, splitYamlDocuments } from './chunks';
+import { shiftDocument, splitYamlDocuments, type DocumentChunk } from './chunks';
 import { jsonNestingBeyond, yamlNestingBeyond } from './nestingScan';
 import { parsePlainYaml } from './plainYaml';
 import type { ArrayNode, ObjectNode, PropertyNode, SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
@@ -19,8 +19,31 @@ export const MAX_ALIAS_COUNT = 100;
  */
 export const YAML_SCAN_LIMIT = MAX_NESTING_DEPTH + 128;
 
+/** Every document of a spec file, with offsets into the whole text. */
 export function parseSpecText(text: string, format: SpecFormat): SpecDocument[] {
-  return format === 'json' ? [parseJson(text)] : parseYaml(text);
+  return specPieces(text, format).flatMap((piece) =>
+    parsePiece(piece.text, format).map((document) => shiftDocument(document, piece.offset)),
+  );
+}
+
+/**
+ * The pieces a spec file is parsed in, each on its own: a YAML file's `---` documents (chunks.ts says why
+ * that is sound), or the whole text when it is JSON or YAML whose directives or `...` markers reach across documents.
+ */
+export function specPieces(text: string, format: SpecFormat): DocumentChunk[] {
+  return (format === 'yaml' ? splitYamlDocuments(text) : undefined) ?? [{ offset: 0, line: 0, text }];
+}
+
+/** The documents of one piece, with offsets counted from the piece's start. */
+export function parsePiece(text: string, format: SpecFormat): SpecDocument[] {
+  if (format === 'json') return [parseJson(text)];
+  // The common plain spec in one pass; anything else goes through the library (plainYaml.ts says why).
+  // The fast path nests only a few levels, far inside the scan's limit, so only the library's text needs the scan.
+  const plain = parsePlainYaml(text);
+  if (plain) return [plain];
+  const tooDeep = yamlNestingBeyond(text, YAML_SCAN_LIMIT);
+  if (tooDeep >= 0) return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] }];
+  return parseYamlWithLibrary(text);
 }
 
 class NestingTooDeep extends Error {
@@ -40,27 +63,6 @@ function nestingProblem(offset: number): SyntaxProblem {
 }
 
 // ---------------------------------------------------------------- YAML
-
-function parseYaml(text: string): SpecDocument[] {
-  const chunks = splitYamlDocuments(text);
-  if (!chunks || chunks.length === 1) return parseYamlStream(text);
-  return chunks.flatMap((chunk) => parseYamlStream(chunk.text).map((document) => shiftDocument(document, chunk.offset)));
-}
-
-/** One YAML document's text (or a whole stream that cannot be cut), parsed as the `yaml` library reads it. */
-export function parseYamlStream(text: string): SpecDocument[] {
-  // The common plain spec in one pass; anything else goes through the library (plainYaml.ts says why).
-  // The fast path nests only a few levels, far inside the scan's limit, so only the library's text needs the scan.
-  const plain = parsePlainYaml(text);
-  return plain ? [plain] : parseYamlBeyondFastPath(text);
-}
-
-/** Text the fast path leaves to the library: the nesting scan first, then the library. */
-export function parseYamlBeyondFastPath(text: string): SpecDocument[] {
-  const tooDeep = yamlNestingBeyond(text, YAML_SCAN_LIMIT);
-  if (tooDeep >= 0) return [{ span: { offset: 0, length: text.length }, data: undefined, syntaxProblems: [nestingProblem(tooDeep)] }];
-  return parseYamlWithLibrary(text);
-}
 
 /** The `yaml` library's reading of the text, converted; exported so tests can hold the fast path to it. */
 export function parseYamlWithLibrary(text: string): SpecDocument[] {

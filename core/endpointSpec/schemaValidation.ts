@@ -4,7 +4,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import * as compiled from './generated/validators';
-import { checksFieldsApart, schemaViewAt, isRecord, type SpecMode } from './schemas';
+import { schemaViewAt, isRecord, type SpecMode } from './schemas';
 import type { SpecProblem } from './problem';
 import { formatFieldPath, type JsonPath, type JsonPathSegment } from './tree';
 import { closestMatch } from './suggest';
@@ -16,130 +16,17 @@ const validators: Record<SpecMode, ValidateFunction> = { create: compiled.create
 const MAX_TRANSLATED_ERRORS = 1000;
 
 export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProblem[] {
-  return schemaProblems(schemaFindings(data, mode), data);
-}
-
-/** Problems grouped by what they are about, so that a check after an edit keeps those of the fields it did not touch. */
-export interface SchemaFindings {
-  /** The spec's own: a missing or an unknown field. They depend on the fields' names alone. */
-  readonly root: FieldFindings;
-  /** By top-level field: the problems inside its value. */
-  readonly byField: ReadonlyMap<string, FieldFindings>;
-  /** ajv's errors for the whole spec, counted before any was left untranslated. */
-  readonly errorCount: number;
-}
-
-interface FieldFindings {
-  readonly problems: readonly SpecProblem[];
-  readonly errorCount: number;
-}
-
-const NO_PROBLEMS: FieldFindings = { problems: [], errorCount: 0 };
-const NO_FINDINGS: SchemaFindings = { root: NO_PROBLEMS, byField: new Map(), errorCount: 0 };
-
-/**
- * The schema's findings for `data`. With `previous`, the findings before an edit that changed only the values
- * of the fields in `changed` (the same field names in the same order), only those fields are checked again;
- * the result is the same as checking the whole spec.
- */
-export function schemaFindings(
-  data: unknown,
-  mode: SpecMode,
-  previous?: { readonly findings: SchemaFindings; readonly changed: ReadonlySet<string> },
-): SchemaFindings {
-  return (
-    (previous && isRecord(data) && changedFieldsFindings(data, mode, previous.findings, previous.changed)) || wholeFindings(data, mode)
-  );
-}
-
-/** All problems in one order however they were found: the spec's own, then each field's in the order the fields are written. */
-export function schemaProblems(findings: SchemaFindings, data: unknown): SpecProblem[] {
-  const problems = [...findings.root.problems];
-  if (findings.byField.size === 0 || !isRecord(data)) return problems;
-  for (const field in data) {
-    const group = Object.hasOwn(data, field) ? findings.byField.get(field) : undefined;
-    if (group) for (let i = 0; i < group.problems.length; i++) problems.push(group.problems[i]);
-  }
-  return problems;
-}
-
-function wholeFindings(data: unknown, mode: SpecMode): SchemaFindings {
   const validate = validators[mode];
-  if (validate(data)) return NO_FINDINGS;
+  if (validate(data)) return [];
   const errors = validate.errors ?? [];
   // More are never shown (check.ts lists a few hundred per document) and each costs a search for
   // a suggestion: a mapping of a million unknown keys would otherwise take minutes.
-  const { root, byField } = groupByField(errors, data, mode, MAX_TRANSLATED_ERRORS);
-  return { root: root ?? NO_PROBLEMS, byField, errorCount: errors.length };
-}
-
-const fieldsApart: Partial<Record<SpecMode, boolean>> = {};
-
-function changedFieldsFindings(
-  data: Record<string, unknown>,
-  mode: SpecMode,
-  previous: SchemaFindings,
-  changed: ReadonlySet<string>,
-): SchemaFindings | undefined {
-  // A whole check that left errors untranslated cannot be patched field by field.
-  if (previous.errorCount > MAX_TRANSLATED_ERRORS || !(fieldsApart[mode] ??= checksFieldsApart(mode))) return undefined;
-  if (changed.size === 0) return previous;
-  const byField = new Map(previous.byField);
-  let errorCount = previous.errorCount;
-  for (const field of changed) {
-    errorCount -= previous.byField.get(field)?.errorCount ?? 0;
-    byField.delete(field);
+  const problems: SpecProblem[] = [];
+  for (let i = 0; i < Math.min(errors.length, MAX_TRANSLATED_ERRORS); i++) {
+    const problem = translate(errors[i], data, mode);
+    if (problem) problems.push(problem);
   }
-  const errors: ErrorObject[] = [];
-  for (const field of changed) {
-    // A field the schema does not know has no validator: the root's finding that it is unknown stands.
-    const validate = Object.hasOwn(compiled.fields[mode], field) ? compiled.fields[mode][field] : undefined;
-    if (!validate || validate(data[field])) continue;
-    const prefix = `/${escapePointerToken(field)}`;
-    for (const error of validate.errors ?? []) errors.push({ ...error, instancePath: prefix + error.instancePath });
-  }
-  errorCount += errors.length;
-  if (errorCount > MAX_TRANSLATED_ERRORS) return undefined;
-  if (errors.length > 0) for (const [field, group] of groupByField(errors, data, mode, errors.length).byField) byField.set(field, group);
-  return { root: previous.root, byField, errorCount };
-}
-
-/** ajv's errors translated (the first `translated` of them) and grouped by the top-level field they are in. */
-function groupByField(
-  errors: readonly ErrorObject[],
-  data: unknown,
-  mode: SpecMode,
-  translated: number,
-): { root?: FieldFindings; byField: Map<string, FieldFindings> } {
-  const groups = new Map<string | undefined, { problems: SpecProblem[]; errorCount: number }>();
-  const byName = isRecord(data);
-  for (let i = 0; i < errors.length; i++) {
-    const field = byName ? topField(errors[i].instancePath) : undefined;
-    let group = groups.get(field);
-    if (!group) groups.set(field, (group = { problems: [], errorCount: 0 }));
-    group.errorCount++;
-    const problem = i < translated ? translate(errors[i], data, mode) : undefined;
-    if (problem) group.problems.push(problem);
-  }
-  const byField = new Map<string, FieldFindings>();
-  let root: FieldFindings | undefined;
-  for (const [field, group] of groups) {
-    const tidied = { problems: tidy(group.problems), errorCount: group.errorCount };
-    if (field === undefined) root = tidied;
-    else byField.set(field, tidied);
-  }
-  return { root, byField };
-}
-
-/** The top-level field a JSON pointer starts with; undefined for the root itself. */
-function topField(pointer: string): string | undefined {
-  if (pointer === '') return undefined;
-  const end = pointer.indexOf('/', 1);
-  return unescapePointerToken(pointer.slice(1, end < 0 ? pointer.length : end));
-}
-
-function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+  return tidy(problems);
 }
 
 function unescapePointerToken(token: string): string {

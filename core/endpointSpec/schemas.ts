@@ -36,39 +36,6 @@ export interface SchemaView {
   readonly closed: boolean;
 }
 
-/** Root keywords that say nothing about how two fields relate: under them each top-level field is checked on its own. */
-const FIELDWISE_ROOT_KEYWORDS = new Set([
-  '$schema',
-  '$id',
-  '$defs',
-  '$comment',
-  'title',
-  'description',
-  'type',
-  'allOf',
-  'required',
-  'properties',
-  'unevaluatedProperties',
-  'additionalProperties',
-]);
-const FIELDS_ONLY_KEYWORDS = new Set(['type', 'title', 'description', '$comment', 'properties']);
-
-/**
- * Whether the root schema checks each top-level field apart from the others (no `if`, `oneOf` or
- * `dependentRequired` at the root, and `allOf` only of plain field lists), so that after an edit only the
- * changed fields need checking again. Presence rules (`required`, unknown fields) depend on the field names alone.
- */
-export function checksFieldsApart(mode: SpecMode): boolean {
-  const root = ROOT_SCHEMAS[mode];
-  if (!Object.keys(root).every((keyword) => FIELDWISE_ROOT_KEYWORDS.has(keyword))) return false;
-  const parts = Array.isArray(root.allOf) ? (root.allOf as unknown[]) : [];
-  return parts.every((part) => {
-    if (!isRecord(part) || typeof part.$ref !== 'string' || Object.keys(part).length !== 1) return false;
-    const resolved = resolveRef(part.$ref, ROOT_SCHEMA_IDS[mode]);
-    return resolved !== undefined && Object.keys(resolved.schema).every((keyword) => FIELDS_ONLY_KEYWORDS.has(keyword));
-  });
-}
-
 /** The view of the root of a create or update body. */
 export function rootSchemaView(mode: SpecMode = 'create'): SchemaView {
   return viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMA_IDS[mode], undefined);

@@ -4,15 +4,14 @@
  */
 import type { SpecProblem } from './problem';
 import { SPEC_RULES } from './rules';
-import { addFindings, toProblems, type RuleFinding } from './rules/rule';
-import { schemaFindings, schemaProblems } from './schemaValidation';
+import { addFindings, toProblems, type SpecRule } from './rules/rule';
+import { validateAgainstSchema } from './schemaValidation';
 import type { SpecMode } from './schemas';
 import type { Catalog } from './catalog/catalog';
-import { CATALOG_RULES, type CatalogRule } from './catalog/rules';
+import { CATALOG_RULES } from './catalog/rules';
 import { isLegacyBody } from './migrate';
 import { legacyFields } from './rules/legacy';
 import { propertyPathKey } from './liveSchema';
-import { findingsAfter, type ValidationMemo } from './validationMemo';
 
 export interface ValidationContext {
   /** The service's catalog; without it the catalog rules are skipped, never guessed. */
@@ -32,64 +31,31 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
   return body;
 }
 
-/** What the rules read: the spec itself, or its service body when it has editor-only keys (rules never write). */
-function serviceView(spec: Record<string, unknown>): Record<string, unknown> {
-  for (let i = 0; i < EDITOR_ONLY_KEYS.length; i++) if (Object.hasOwn(spec, EDITOR_ONLY_KEYS[i])) return toServiceBody(spec);
-  return spec;
-}
-
 /**
  * All problems of one spec. With a `catalog`, the catalog-aware rules run too; without one they
- * are skipped rather than guessed. With a `memo` of the same document's last validation, only the
- * rules and schema parts that read a changed top-level field run again.
+ * are skipped rather than guessed.
  */
-export function validateSpecData(
-  data: unknown,
-  mode: SpecMode = 'create',
-  context: ValidationContext = {},
-  memo?: ValidationMemo,
-): SpecProblem[] {
+export function validateSpecData(data: unknown, mode: SpecMode = 'create', context: ValidationContext = {}): SpecProblem[] {
   const problem = wholeSpecProblem(data);
-  if (problem) {
-    memo?.forget();
-    return [problem];
-  }
-  const body = serviceView(data as Record<string, unknown>);
-  // The memo's last spec had the same field names, and a v1 body is known by its names alone.
-  const since = memo?.since(body, mode, context);
+  if (problem) return [problem];
+  const body = toServiceBody(data as Record<string, unknown>);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
-  if (!since && isLegacyBody(body)) {
-    memo?.forget();
-    return toProblems(legacyFields, legacyFields.check(body));
-  }
+  if (isLegacyBody(body)) return toProblems(legacyFields, legacyFields.check(body));
   const { catalog, liveProperties } = context;
-  const rules = catalog ? RULES_WITH_CATALOG_BY_MODE[mode] : RULES_BY_MODE[mode];
-  // Loops rather than chains of arrays: the editor runs this after every pause in typing.
-  const findings: (readonly RuleFinding[])[] = [];
   const ruleProblems: SpecProblem[] = [];
-  const previous = since?.last.findings;
-  const edited = since && { body, changed: since.changed, catalog: catalog as Catalog };
-  for (let i = 0; i < rules.length; i++) {
-    const rule = rules[i];
-    findings.push(edited && previous ? findingsAfter(rule, previous[i], edited) : rule.check(body, catalog as Catalog));
-    addFindings(ruleProblems, rule, findings[i]);
-  }
-  const schema = schemaFindings(body, mode, since && { findings: since.last.schema, changed: since.changed });
-  memo?.remember({ body, mode, catalog, liveProperties, findings, schema }, since !== undefined);
-  const schemaProblemList = schemaProblems(schema, body);
-  if (schemaProblemList.length === 0) return ruleProblems;
+  for (const rule of RULES_BY_MODE[mode]) addFindings(ruleProblems, rule, rule.check(body));
+  if (catalog) for (const rule of CATALOG_RULES) addFindings(ruleProblems, rule, rule.check(body, catalog));
+  const schemaProblems = validateAgainstSchema(body, mode);
+  if (schemaProblems.length === 0) return ruleProblems;
   // A rule that speaks about a spot says it better than the generic schema message there.
   // Only spots inside the spec: a rule about the whole spec (missing compute) leaves `required` alone.
-  const claimed = ruleProblems.length > 0 ? new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey)) : undefined;
-  const problems: SpecProblem[] = [];
-  for (let i = 0; i < schemaProblemList.length; i++) {
-    const p = schemaProblemList[i];
-    if (claimed?.has(spotKey(p))) continue;
-    const newer = liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path));
-    problems.push(newer ? newerServiceProperty(p) : p);
-  }
-  for (let i = 0; i < ruleProblems.length; i++) problems.push(ruleProblems[i]);
-  return problems;
+  const claimed = new Set(ruleProblems.filter((p) => p.path.length > 0).map(spotKey));
+  const kept = schemaProblems
+    .filter((p) => !claimed.has(spotKey(p)))
+    .map((p) =>
+      liveProperties && p.code === 'unknown-property' && liveProperties.has(propertyPathKey(p.path)) ? newerServiceProperty(p) : p,
+    );
+  return [...kept, ...ruleProblems];
 }
 
 /** The problem with a spec that is not a mapping at all, when it is not. */
@@ -118,17 +84,9 @@ function wholeSpecProblem(data: unknown): SpecProblem | undefined {
   return undefined;
 }
 
-/** A spec rule or a catalog rule: spec rules ignore the catalog argument. */
-type Rule = Pick<CatalogRule, 'code' | 'severity' | 'status' | 'reads' | 'check'>;
-
-const RULES_BY_MODE: Readonly<Record<SpecMode, readonly Rule[]>> = {
+const RULES_BY_MODE: Readonly<Record<SpecMode, readonly SpecRule[]>> = {
   create: SPEC_RULES.filter((rule) => rule.modes.includes('create')),
   update: SPEC_RULES.filter((rule) => rule.modes.includes('update')),
-};
-
-const RULES_WITH_CATALOG_BY_MODE: Readonly<Record<SpecMode, readonly Rule[]>> = {
-  create: [...RULES_BY_MODE.create, ...CATALOG_RULES],
-  update: [...RULES_BY_MODE.update, ...CATALOG_RULES],
 };
 
 /** The service knows the property and this extension does not: the user should update, not delete. */

@@ -2,12 +2,10 @@
  * The spec language service: pure functions of (text, parsed result, offset). No LSP types and
  * no I/O, so the LSP handlers stay thin and everything here is testable on strings.
  */
-import { checkSpecText, type CheckResult } from '../../core/endpointSpec/check';
-import type { IncrementalChecker } from '../../core/endpointSpec/incremental';
+import { checkSpecText, type CheckResult, type DocumentReuse } from '../../core/endpointSpec/check';
 import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { ValidationContext } from '../../core/endpointSpec/validate';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { completeAt, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
@@ -17,7 +15,7 @@ export type { CheckResult } from '../../core/endpointSpec/check';
 export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
-export { IncrementalChecker } from '../../core/endpointSpec/incremental';
+export { DocumentReuse } from '../../core/endpointSpec/check';
 
 /**
  * Larger files are not checked in the editor: a spec is a few kilobytes, a file of thousands of specs well
@@ -26,15 +24,10 @@ export { IncrementalChecker } from '../../core/endpointSpec/incremental';
  */
 export const MAX_CHECKED_TEXT_LENGTH = 4 * 1024 * 1024;
 
-export function analyze(
-  text: string,
-  format: SpecFormat,
-  context: ValidationContext = {},
-  previous?: IncrementalChecker,
-  lines?: TextDocument,
-): CheckResult {
+/** `reuse`: what the last check of the same file found, so unchanged `---` documents are not checked again. */
+export function analyze(text: string, format: SpecFormat, context: ValidationContext = {}, reuse?: DocumentReuse): CheckResult {
   if (text.length > MAX_CHECKED_TEXT_LENGTH) return tooLarge(text);
-  return previous ? previous.check(text, format, 'create', context, lines) : checkSpecText(text, format, 'create', context);
+  return checkSpecText(text, format, 'create', context, reuse);
 }
 
 function tooLarge(text: string): CheckResult {

@@ -9,8 +9,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { fuzz } from '../support/fuzz';
 import * as YAML from 'yaml';
-import { checkSpecText, type CheckResult } from '../../core/endpointSpec/check';
-import { IncrementalChecker } from '../../core/endpointSpec/incremental';
+import { checkSpecText, DocumentReuse, type CheckResult } from '../../core/endpointSpec/check';
 import { allInputs, PROTOTYPE_KEYS, VALID_SPEC, type Format } from './corpus';
 import { count, reportFigures } from './support';
 
@@ -177,8 +176,10 @@ const specShaped = fc.record(
 describe('fast-check: random input never breaks the engine', () => {
   const property = (format: Format) => (text: string) => {
     const first = checked(text, format);
-    // Deterministic, and the incremental checker the server uses agrees with a whole check.
-    const again = new IncrementalChecker().check(text, format);
+    // Deterministic, and the check the server runs, reusing what it found before, agrees with a fresh one.
+    const reuse = new DocumentReuse();
+    checkSpecText(text, format, 'create', {}, reuse);
+    const again = checkSpecText(text, format, 'create', {}, reuse);
     assert.deepEqual(
       again.diagnostics.map((d) => `${d.code}@${d.offset}`),
       first.diagnostics.map((d) => `${d.code}@${d.offset}`),

@@ -3,7 +3,7 @@
  * nothing is guessed. The emulator runs the same objects against its seeded catalog.
  */
 import type { Severity } from '../problem';
-import type { FieldsRead, RuleFinding } from '../rules/rule';
+import type { RuleFinding } from '../rules/rule';
 import { has, record, stringArray } from '../rules/rule';
 import { closestMatch } from '../suggest';
 import type { Catalog, CatalogGpuType } from './catalog';
@@ -13,8 +13,6 @@ export interface CatalogRule {
   readonly severity: Severity;
   readonly status?: 400 | 404 | 422;
   readonly description: string;
-  /** As SpecRule.reads: the top-level fields `check` reads. */
-  readonly reads: FieldsRead;
   check(spec: Record<string, unknown>, catalog: Catalog): RuleFinding[];
 }
 
@@ -32,7 +30,6 @@ export const poolKnown: CatalogRule = {
   severity: 'error',
   status: 422,
   description: 'Each of `gpu.pools` is a serverless pool of the catalog.',
-  reads: ['gpu'],
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection) return [];
@@ -56,7 +53,6 @@ export const gpuTypeAsPool: CatalogRule = {
   severity: 'error',
   status: 422,
   description: '`gpu.pools` takes pool ids; a GPU type id belongs there only through its pool and `excludedTypes`.',
-  reads: ['gpu'],
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection) return [];
@@ -84,7 +80,6 @@ export const excludedTypesInPools: CatalogRule = {
   severity: 'error',
   status: 400,
   description: 'Each of `gpu.excludedTypes` is a GPU type inside one of the chosen pools.',
-  reads: ['gpu'],
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection) return [];
@@ -111,7 +106,6 @@ export const gpuTypeRemains: CatalogRule = {
   severity: 'error',
   status: 400,
   description: 'At least one GPU type of the chosen pools remains after `excludedTypes`.',
-  reads: ['gpu'],
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection || selection.excluded.length === 0) return [];
@@ -133,7 +127,6 @@ export const cpuFlavorKnown: CatalogRule = {
   severity: 'error',
   status: 422,
   description: 'Each `cpu[].id` is a CPU flavor of the catalog.',
-  reads: ['cpu'],
   check(spec, catalog) {
     if (!Array.isArray(spec.cpu)) return [];
     const findings: RuleFinding[] = [];
@@ -156,7 +149,6 @@ export const vcpuCountForFlavor: CatalogRule = {
   severity: 'error',
   status: 422,
   description: "`cpu[].vcpuCount` lies within the flavor's vCPU range.",
-  reads: ['cpu'],
   check(spec, catalog) {
     if (!Array.isArray(spec.cpu)) return [];
     const findings: RuleFinding[] = [];
@@ -180,7 +172,6 @@ export const dataCenterKnown: CatalogRule = {
   severity: 'error',
   status: 422,
   description: 'Each of `dataCenterIds` is a data center of the catalog.',
-  reads: ['dataCenterIds'],
   check(spec, catalog) {
     const ids = stringArray(spec.dataCenterIds);
     if (!ids) return [];
@@ -204,7 +195,6 @@ export const templateKnown: CatalogRule = {
   severity: 'error',
   status: 404,
   description: '`templateId` names a template you own or a public catalog template.',
-  reads: ['templateId'],
   check(spec, catalog) {
     const id = spec.templateId;
     if (typeof id !== 'string' || id === '' || catalog.templates.has(id)) return [];
@@ -223,7 +213,6 @@ export const templateServerless: CatalogRule = {
   severity: 'error',
   status: 422,
   description: '`templateId` names a serverless template, not a pod template.',
-  reads: ['templateId'],
   check(spec, catalog) {
     const template = typeof spec.templateId === 'string' ? catalog.templates.get(spec.templateId) : undefined;
     if (!template || template.serverless) return [];
@@ -237,7 +226,6 @@ export const cudaOffered: CatalogRule = {
   code: 'cuda-not-offered',
   severity: 'warning',
   description: 'The CUDA constraint leaves some GPU of the selection to run on.',
-  reads: ['gpu', 'templateId'],
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection) return [];
@@ -274,7 +262,6 @@ export const stockInDataCenters: CatalogRule = {
   code: 'no-stock-in-data-centers',
   severity: 'warning',
   description: 'The chosen GPU types have serverless stock in the chosen data centers.',
-  reads: ['gpu', 'dataCenterIds'],
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     const dataCenters = stringArray(spec.dataCenterIds)?.filter((id) => catalog.dataCenters.has(id));
@@ -297,7 +284,6 @@ export const networkVolumeKnown: CatalogRule = {
   severity: 'error',
   status: 422,
   description: 'Each of `networkVolumes` is a network volume of your account.',
-  reads: ['networkVolumes'],
   check(spec, catalog) {
     const volumes = stringArray(spec.networkVolumes);
     const known = catalog.networkVolumes;
@@ -319,7 +305,6 @@ export const networkVolumesPlaced: CatalogRule = {
   code: 'network-volume-placement',
   severity: 'warning',
   description: 'Each network volume sits in one of the chosen data centers.',
-  reads: ['networkVolumes', 'dataCenterIds'],
   check(spec, catalog) {
     const volumes = stringArray(spec.networkVolumes);
     const dataCenters = stringArray(spec.dataCenterIds) ?? [];
@@ -345,7 +330,6 @@ export const registryKnown: CatalogRule = {
   severity: 'error',
   status: 422,
   description: '`registry` names a registry credential of your account.',
-  reads: ['registry'],
   check(spec, catalog) {
     const id = spec.registry;
     if (typeof id !== 'string' || !catalog.registries || catalog.registries.has(id)) return [];

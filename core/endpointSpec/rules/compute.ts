@@ -6,7 +6,6 @@ export const computeChoice: SpecRule = {
   status: 400,
   modes: CREATE_ONLY,
   description: 'Exactly one of `gpu` or `cpu` is sent.',
-  reads: ['gpu', 'cpu'],
   check(spec) {
     const gpu = has(spec, 'gpu');
     const cpu = has(spec, 'cpu');

@@ -15,7 +15,6 @@ export const imageRequired: SpecRule = {
   status: 422,
   modes: CREATE_ONLY,
   description: '`image` is required unless `templateId` names a template to take it from.',
-  reads: ['templateId', 'image'],
   check(spec) {
     if (has(spec, 'templateId')) return [];
     if (!has(spec, 'image')) {
@@ -46,7 +45,6 @@ export const argsJsonShape: SpecRule = {
   status: 400,
   modes: BOTH_MODES,
   description: '`args` is a shell command line or a JSON object string with `entrypoint` and `cmd` arrays.',
-  reads: ['args'],
   check(spec) {
     if (typeof spec.args !== 'string') return [];
     const decoded = decodedArgsOf(spec.args);
@@ -60,7 +58,6 @@ export const argsMatchCommand: SpecRule = {
   status: 400,
   modes: BOTH_MODES,
   description: '`args` may be sent with `entrypoint`/`cmd` only when they describe the same command.',
-  reads: ['args', 'entrypoint', 'cmd'],
   check(spec) {
     if (typeof spec.args !== 'string') return [];
     const decoded = decodedArgsOf(spec.args);
@@ -95,7 +92,6 @@ export const portFormat: SpecRule = {
   status: 422,
   modes: BOTH_MODES,
   description: 'Each of `ports` is `<port>/<protocol>` with a port from 1 to 65535, such as `8000/http`.',
-  reads: ['ports'],
   check(spec) {
     if (!Array.isArray(spec.ports)) return [];
     const findings: RuleFinding[] = [];
@@ -122,7 +118,6 @@ export const envValuesAreStrings: SpecRule = {
   status: 422,
   modes: BOTH_MODES,
   description: '`env` values are strings; YAML reads `8080`, `true` or `null` unquoted as other types.',
-  reads: ['env'],
   check(spec) {
     const env = record(spec.env);
     if (!env) return [];
@@ -153,7 +148,6 @@ export const loadBalancerEnv: SpecRule = {
   severity: 'warning',
   modes: CREATE_ONLY,
   description: 'For `LOAD_BALANCER` endpoints, `PORT` and `PORT_HEALTH` are port numbers and `HEALTH_CHECK_PATH` starts with `/`.',
-  reads: ['type', 'env'],
   check(spec) {
     const env = record(spec.env);
     if (spec.type !== 'LOAD_BALANCER' || !env) return [];

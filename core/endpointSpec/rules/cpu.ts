@@ -11,7 +11,6 @@ export const vcpuPowerOfTwo: SpecRule = {
   status: 422,
   modes: BOTH_MODES,
   description: '`cpu[].vcpuCount` is a power of two, at least 2.',
-  reads: ['cpu'],
   check(spec) {
     if (!Array.isArray(spec.cpu)) return [];
     const findings: RuleFinding[] = [];

@@ -8,7 +8,6 @@ export const cudaAllowedWithMin: SpecRule = {
   status: 400,
   modes: BOTH_MODES,
   description: 'A non-empty `gpu.allowedCudaVersions` cannot be combined with `gpu.minCudaVersion`.',
-  reads: ['gpu'],
   check(spec) {
     const gpu = record(spec.gpu);
     const allowed = gpu?.allowedCudaVersions;
@@ -31,7 +30,6 @@ export const cudaOutsideGpu: SpecRule = {
   status: 422,
   modes: BOTH_MODES,
   description: 'CUDA constraints are accepted only inside `gpu`; a CPU endpoint cannot express them.',
-  reads: ['cpu', 'gpu', ...CUDA_KEYS],
   check(spec) {
     const cpuEndpoint = has(spec, 'cpu') && !has(spec, 'gpu');
     const findings: RuleFinding[] = [];

@@ -7,7 +7,6 @@ export const excludedTypesDistinct: SpecRule = {
   status: 422,
   modes: BOTH_MODES,
   description: '`gpu.excludedTypes` items are unique once surrounding whitespace is trimmed.',
-  reads: ['gpu'],
   check(spec) {
     const excluded = record(spec.gpu)?.excludedTypes;
     if (!Array.isArray(excluded) || excluded.length < 2) return [];
@@ -39,7 +38,6 @@ export const duplicateIds: SpecRule = {
   severity: 'warning',
   modes: BOTH_MODES,
   description: '`gpu.pools`, `dataCenterIds` and `networkVolumes` name each identifier once.',
-  reads: ['gpu', 'dataCenterIds', 'networkVolumes'],
   check(spec) {
     const findings: RuleFinding[] = [];
     for (let p = 0; p < LISTS_OF_IDS.length; p++) {

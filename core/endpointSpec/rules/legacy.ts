@@ -9,7 +9,6 @@ export const legacyFields: SpecRule = {
   status: 422,
   modes: BOTH_MODES,
   description: 'REST v1 and GraphQL fields (`gpuTypeIds`, `workersMin`, `scalerType`, `imageName`, ...) are not part of v2.',
-  reads: 'names',
   check(spec) {
     const findings: RuleFinding[] = [];
     for (const key in spec) {

@@ -23,16 +23,8 @@ export interface SpecRule {
   readonly modes: readonly SpecMode[];
   /** One line for docs and `--list-rules`. */
   readonly description: string;
-  /** What of the top level `check` reads: a check after an edit keeps the findings of a rule that reads no changed field. */
-  readonly reads: FieldsRead;
   check(spec: Record<string, unknown>): RuleFinding[];
 }
-
-/**
- * The named top-level fields; `'names'`: only which fields there are; `'each'`: every field on its own, what
- * it finds about a field depending on that field alone. A test holds each rule to what it declares.
- */
-export type FieldsRead = readonly string[] | 'names' | 'each';
 
 type ProblemSource = Pick<SpecRule, 'code' | 'severity'> & { status?: 400 | 404 | 422 };
 
@@ -42,7 +34,6 @@ export function toProblems(rule: ProblemSource, findings: readonly RuleFinding[]
 
 /** Appends the rule's findings to `problems` as problems, and answers `problems`. */
 export function addFindings(problems: SpecProblem[], rule: ProblemSource, findings: readonly RuleFinding[]): SpecProblem[] {
-  // Indexed: a for-of allocates an iterator on every call until the code is optimized, and most calls find nothing.
   for (let i = 0; i < findings.length; i++)
     problems.push({ ...findings[i], code: rule.code, severity: rule.severity, ...(rule.status ? { status: rule.status } : {}) });
   return problems;

@@ -1,10 +1,8 @@
 /** Scaler choices the service refuses; where `workers.idleTimeout` applies is the schema's `x-notApplicableWhen`. */
-import { conditionFields, describeConditions, fieldApplies, notApplicableWhen } from '../contract';
+import { describeConditions, fieldApplies, notApplicableWhen } from '../contract';
 import { BOTH_MODES, CREATE_ONLY, has, record, type SpecRule } from './rule';
 
 const IDLE_TIMEOUT = 'workers.idleTimeout';
-/** Read from the schema on first use, as the description is, rather than while the modules load. */
-let idleTimeoutReads: readonly string[] | undefined;
 
 /** The schema's conditions for refusing idleTimeout, in words; "never" if it states none. */
 function idleTimeoutRefusedWhen(): string {
@@ -18,7 +16,6 @@ export const scalerMatchesType: SpecRule = {
   status: 422,
   modes: CREATE_ONLY,
   description: '`LOAD_BALANCER` endpoints scale on `REQUEST_COUNT` only; `QUEUE_DELAY` is for `QUEUE` endpoints.',
-  reads: ['type', 'scaling'],
   check(spec) {
     const scaling = record(spec.scaling);
     if (spec.type !== 'LOAD_BALANCER' || scaling?.type !== 'QUEUE_DELAY') return [];
@@ -39,9 +36,6 @@ export const idleTimeoutNotApplicable: SpecRule = {
   modes: BOTH_MODES,
   get description() {
     return `\`workers.idleTimeout\` is rejected when ${idleTimeoutRefusedWhen()}.`;
-  },
-  get reads() {
-    return (idleTimeoutReads ??= ['workers', ...conditionFields(IDLE_TIMEOUT)]);
   },
   check(spec) {
     if (fieldApplies(IDLE_TIMEOUT, spec) || !has(record(spec.workers), 'idleTimeout')) return [];

@@ -9,7 +9,6 @@ export const workersMinAboveMax: SpecRule = {
   get description() {
     return `\`workers.min\` is not above \`workers.max\` (which defaults to ${defaultNumber('workers.max')}).`;
   },
-  reads: ['workers'],
   check(spec) {
     const workers = record(spec.workers);
     const min = workers?.min;
@@ -25,7 +24,6 @@ export const workersMaxZero: SpecRule = {
   severity: 'warning',
   modes: BOTH_MODES,
   description: '`workers.max: 0` leaves the endpoint unable to run any worker.',
-  reads: ['workers'],
   check(spec) {
     if (record(spec.workers)?.max !== 0) return [];
     return [
