@@ -1,9 +1,82 @@
 // Lint configuration: typescript-eslint's strict type-checked rules over every TypeScript folder, and the
 // recommended JavaScript rules over the build scripts and the webview scripts. Formatting is Prettier's job
-// (`npm run format:check`), so no stylistic rule here competes with it.
+// (`npm run format:check`), so no stylistic rule here competes with it. The layers of docs/ARCHITECTURE.md are held
+// here too, so an import that points up a layer fails the lint instead of waiting for a reader to notice.
 import eslint from '@eslint/js';
 import globals from 'globals';
+import { posix } from 'node:path';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layer table (docs/ARCHITECTURE.md, "Layers"): what each folder may import besides itself. `core` stands
+ * for every folder under core/; `types` are folders it may take types from and nothing else. A folder inside
+ * another (core/deploy inside core) follows its own row, which must come after its parent's: the later block wins.
+ */
+const LAYERS = {
+  core: { imports: ['core', 'schemas'] },
+  'core/endpointSpec': { imports: ['schemas'] },
+  'core/api': { imports: [] },
+  'core/util': { imports: [] },
+  'core/protocol': { imports: [], types: ['core/endpointSpec'] },
+  'core/billing': { imports: ['core/api', 'core/endpointSpec'] },
+  'core/deploy': { imports: ['core/api', 'core/billing', 'core/endpointSpec', 'core/util'] },
+  'core/catalog': { imports: ['core/api', 'core/endpointSpec', 'core/util'], types: ['core/protocol'] },
+  'core/operations': { imports: ['core/api', 'core/billing', 'core/catalog', 'core/deploy', 'core/endpointSpec'] },
+  agents: { imports: ['core', 'schemas'] },
+  server: { imports: ['core'] },
+  emulator: { imports: ['core', 'schemas'] },
+  client: { imports: ['core', 'agents'] },
+  cli: { imports: ['core', 'agents', 'emulator'] },
+  // Tooling sits on top, but no more than product code may it lean on the tests.
+  scripts: { imports: ['core', 'agents', 'server', 'emulator', 'client', 'cli', 'schemas'] },
+};
+
+/** How deep below its folder a file is held to the table; test/scripts/layers.test.ts fails on a deeper product file. */
+const LAYER_NESTING = 4;
+
+/** Every relative spelling that reaches `target` (a folder) from the folder `from`: `../api`, `../../core/api`. */
+function spellings(from, target) {
+  const up = from.split('/');
+  const out = [];
+  for (let n = 1; n <= up.length; n++) {
+    const ancestor = up.slice(0, up.length - n).join('/');
+    if (target === ancestor || target.startsWith(`${ancestor}/`) || ancestor === '')
+      out.push(posix.join('../'.repeat(n), posix.relative(ancestor || '.', target)).replace(/\/$/, ''));
+  }
+  return out;
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const oneOf = (folders, from) => [...new Set(folders.flatMap((folder) => spellings(from, folder)))].map(escape).join('|');
+/** The end of a folder's spelling: the folder itself, or a path into it that does not climb out again. */
+const INTO = '(?:/(?!\\.\\.(?:/|$))|$)';
+const list = (folders) => folders.map((folder) => `${folder}/`).join(', ');
+
+/**
+ * One block per folder and nesting depth: a relative import means a different folder from each depth, so the
+ * patterns (regular expressions on the import as written) are spelled out per depth. Whatever leaves the folder
+ * must land in a folder its row allows; `types` folders only through `import type`.
+ */
+function layerBlocks() {
+  return Object.entries(LAYERS).flatMap(([folder, { imports, types = [] }]) => {
+    const may = imports.length > 0 ? `only ${list(imports)}` : 'nothing outside itself';
+    const rule = `${folder}/ may import ${may}${types.length > 0 ? `, and only types from ${list(types)}` : ''} (docs/ARCHITECTURE.md, Layers)`;
+    return Array.from({ length: LAYER_NESTING + 1 }, (_, depth) => {
+      // The names of the folders in between do not matter to where a relative import leads.
+      const from = [folder, ...Array(depth).fill('_')].join('/');
+      const leaves = `(?:\\.\\./){${depth + 1}}`;
+      const allowed = oneOf([folder, ...imports, ...types], from);
+      const patterns = [{ regex: `^(?:\\./)?(?!(?:${allowed})${INTO})${leaves}`, message: rule }];
+      if (types.length > 0) patterns.push({ regex: `^(?:\\./)?(?:${oneOf(types, from)})${INTO}`, allowTypeImports: true, message: rule });
+      // Only the client runs inside the editor; the build keeps `vscode` out of every other bundle.
+      const paths = folder === 'client' ? [] : [{ name: 'vscode', message: 'only client/ imports vscode' }];
+      return {
+        files: [`${[folder, ...Array(depth).fill('*')].join('/')}/*.{ts,mjs,js}`],
+        rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
+      };
+    });
+  });
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.test-output/**', 'core/endpointSpec/generated/**', '*.vsix'] },
@@ -37,6 +110,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...layerBlocks(),
   {
     files: ['scripts/**/*.mjs', 'eslint.config.mjs'],
     languageOptions: { globals: globals.node },
