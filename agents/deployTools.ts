@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
-import { renderChange } from '../core/deploy/render';
-import { renderPlan, type DeploymentPlan } from '../core/deploy/plan';
+import { renderChange, renderPlan } from '../core/deploy/render';
+import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCostLine } from '../core/deploy/planCost';
 import { applyDeploy, needsApplying } from '../core/operations';
 import { placeServiceProblem, problemLine, requireClient, ToolFailure, type AgentContext } from './context';

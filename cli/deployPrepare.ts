@@ -9,7 +9,7 @@ import type { Spec } from '../core/deploy/effective';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { SpecDocument } from '../core/endpointSpec/tree';
-import { renderPlan } from '../core/deploy/plan';
+import { renderPlan } from '../core/deploy/render';
 import {
   checkSpec,
   decideNamesakes,

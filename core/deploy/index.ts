@@ -7,10 +7,11 @@ export { commandOf, effectiveLive, effectiveSpec, liveAsSpec } from './effective
 export type { EffectiveField, EffectiveSpec, Spec } from './effective';
 export { diffEffective, driftBetween, sameValue, stableJson } from './diff';
 export type { Change } from './diff';
-export { planDeployment, renderChange, renderPlan, renderValue } from './plan';
+export { planDeployment } from './plan';
 export type { DeploymentPlan, PlanProblem } from './plan';
 export { planCost, planCostLine } from './planCost';
 export type { PlanCost } from './planCost';
+export { renderChange, renderPlan, renderValue } from './render';
 export { renderPlanMarkdown, renderPlansMarkdown, renderUnplannedMarkdown } from './renderMarkdown';
 export type { MarkdownSection, MarkdownSectionOptions, PlanAction } from './renderMarkdown';
 export { applyPlan, failureOf, problemsOf } from './apply';

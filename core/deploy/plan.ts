@@ -150,5 +150,3 @@ function templateNotes(spec: Spec, live: Spec): string[] {
   }
   return notes;
 }
-
-export { renderPlan, renderChange, renderValue } from './render';
