@@ -3,7 +3,7 @@
  * optionally only for some path prefixes and only for the next `count` requests. Off unless set.
  */
 import { ProblemError } from './http/problems';
-import type { Random } from './ids';
+import type { Random } from '../core/util/seededRandom';
 
 export interface FaultOptions {
   /** Delay before the request is handled, in real milliseconds. */

@@ -1,19 +1,9 @@
-/** Identifiers and randomness. With a seed both are deterministic, so tests can predict them. */
+/**
+ * Identifiers and randomness. With a seed (core/util/seededRandom.ts) both are deterministic, so tests can
+ * predict them.
+ */
 import { randomBytes } from 'node:crypto';
-
-export type Random = () => number;
-
-/** mulberry32: tiny, fast and good enough to make seeded runs reproducible. */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import type { Random } from '../core/util/seededRandom';
 
 export function cryptoRandom(): number {
   return randomBytes(4).readUInt32BE(0) / 4294967296;

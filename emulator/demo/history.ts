@@ -6,7 +6,8 @@
  * carries its simulated date, and the workers roll over to it as they would live.
  */
 import { findEndpoint, type EmulatorContext } from '../context';
-import { IdFactory, type Random } from '../ids';
+import type { Random } from '../../core/util/seededRandom';
+import { IdFactory } from '../ids';
 import { createEndpoint, updateEndpoint } from '../resources/serverless';
 import { Simulation } from '../simulation/engine';
 import type { Worker } from '../simulation/workers';

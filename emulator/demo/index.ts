@@ -6,7 +6,7 @@
  * only a demo endpoint it lacks is created, with its month; the live part runs at every start.
  */
 import { findEndpoint, type EmulatorContext } from '../context';
-import type { Random } from '../ids';
+import type { Random } from '../../core/util/seededRandom';
 import { DEMO_ENDPOINTS, SDXL_WORKER } from './endpoints';
 import { simulateHistory, type UsageSink } from './history';
 import { startLiveActivity, type DemoJobs } from './live';

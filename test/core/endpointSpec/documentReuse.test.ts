@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { checkSpecText, DocumentReuse } from '../../../core/endpointSpec/check';
 import { splitYamlDocuments } from '../../../core/endpointSpec/chunks';
 import { loadCatalogFile } from '../../../core/endpointSpec/catalog/load';
-import { seededRandom } from '../../../emulator/ids';
+import { seededRandom } from '../../../core/util/seededRandom';
 
 const RULES = join(__dirname, '..', '..', 'fixtures', 'rules');
 const yamlFixtures = readdirSync(RULES).flatMap((dir) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseYamlWithLibrary } from '../../../core/endpointSpec/parse';
 import { parsePlainYaml } from '../../../core/endpointSpec/plainYaml';
-import { seededRandom } from '../../../emulator/ids';
+import { seededRandom } from '../../../core/util/seededRandom';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const RULES = join(ROOT, 'test', 'fixtures', 'rules');
