@@ -1,7 +1,7 @@
 /** Starts the language server for spec files and restarts it when its environment changes. */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { SPEC_DOCUMENT_PATTERNS, type ServerInitializationOptions } from '../core/protocol';
+import { SPEC_DOCUMENT_PATTERNS } from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
 import type { Session } from './auth/session';
 import { noteAppliedQuickFixes } from './walkthrough';
@@ -45,12 +45,13 @@ export class LanguageServerHost implements vscode.Disposable {
       run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
     };
-    const settings = vscode.workspace.getConfiguration('endpointStudio');
     const clientOptions: LanguageClientOptions = {
       documentSelector: SPEC_DOCUMENT_SELECTOR,
       outputChannel: this.log,
       middleware: { provideCodeActions: noteAppliedQuickFixes },
-      initializationOptions: { debounceMs: settings.get<number>('validation.debounceMs', 150) } satisfies ServerInitializationOptions,
+      // Pull on every change, with no delay: the server reads a burst's cancellations before it checks, so
+      // only the latest text is checked, and a spec's check takes far less than a frame.
+      diagnosticPullOptions: { onChange: true, onSave: false },
     };
     const client = new LanguageClient('endpointStudio', 'Endpoint Studio Language Server', serverOptions, clientOptions);
     await client.start();

@@ -13,7 +13,7 @@ import {
 import type { ServerInitializationOptions } from '../core/protocol';
 
 export interface ServerOptions {
-  /** Milliseconds to wait after the last change before validating (push mode). */
+  /** Milliseconds to wait after the last change before pushing diagnostics (clients that do not pull them). */
   debounceMs: number;
   /** A pinned catalog snapshot to check against (see core/endpointSpec/catalog/load.ts). */
   catalogFile?: string;

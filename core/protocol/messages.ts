@@ -17,7 +17,7 @@ export interface CatalogStatus {
 
 /** What the editor may pass in `initializationOptions`; the server ignores anything else. */
 export interface ServerInitializationOptions {
-  /** Milliseconds to wait after the last change before validating (push diagnostics). */
+  /** Milliseconds to wait after the last change before pushing diagnostics to a client that does not pull them. */
   readonly debounceMs?: number;
   /** A pinned catalog snapshot to check against (see core/endpointSpec/catalog/load.ts). */
   readonly catalogFile?: string;

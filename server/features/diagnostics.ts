@@ -1,9 +1,21 @@
 /**
- * The spec's problems as LSP diagnostics, delivered the way the client wants them: pulled (LSP 3.17)
- * when it asks for them itself, otherwise pushed after a pause in typing, so a burst of keystrokes
- * costs one check instead of one per key.
+ * The spec's problems as LSP diagnostics, delivered the way the client wants them. VS Code pulls (LSP 3.17)
+ * after every change, with no delay, and cancels the pull in flight when the next change comes; so a pull
+ * first lets waiting messages arrive and answers nothing for a request that was cancelled or a text that has
+ * moved on, and a burst of keystrokes costs one check, not one per key. A client that does not pull gets
+ * the problems pushed after a pause in typing (`debounceMs`), never for a version that is no longer current.
  */
-import { DiagnosticSeverity, DocumentDiagnosticReportKind, type Connection, type Diagnostic } from 'vscode-languageserver';
+import {
+  DiagnosticSeverity,
+  DocumentDiagnosticReportKind,
+  LSPErrorCodes,
+  ResponseError,
+  type CancellationToken,
+  type Connection,
+  type Diagnostic,
+  type DocumentDiagnosticParams,
+  type DocumentDiagnosticReport,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DIAGNOSTIC_SOURCE } from '../../core/endpointSpec/problem';
 import { formatJsonPath, type JsonPath } from '../../core/endpointSpec/tree';
@@ -54,11 +66,19 @@ export class SpecDiagnostics {
     specs.documents.onDidClose((event) => {
       this.closed(event.document.uri);
     });
-    connection.languages.diagnostics.on((params) => {
-      const document = specs.spec(params.textDocument.uri);
-      const items = document ? toLspDiagnostics(specs.analysisOf(document)) : [];
-      return { kind: DocumentDiagnosticReportKind.Full, items };
-    });
+    connection.languages.diagnostics.on((params, token) => this.pulled(params, token));
+  }
+
+  private async pulled(params: DocumentDiagnosticParams, token: CancellationToken): Promise<DocumentDiagnosticReport> {
+    const version = this.specs.spec(params.textDocument.uri)?.version;
+    // A cancellation or a newer change already on its way is read before the check, not after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const document = this.specs.spec(params.textDocument.uri);
+    // The client asks again for the newer text (vscode-languageclient reschedules a cancelled pull).
+    if (token.isCancellationRequested || document?.version !== version)
+      throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+    const items = document ? toLspDiagnostics(this.specs.analysisOf(document)) : [];
+    return { kind: DocumentDiagnosticReportKind.Full, items };
   }
 
   /** Every open spec is checked again: a pulling client is asked to pull, otherwise each is pushed anew. */

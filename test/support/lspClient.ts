@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
+  ClientCapabilities,
   CodeAction,
   CompletionItem,
   CompletionList,
@@ -29,6 +30,8 @@ export interface LspClientOptions {
   catalogFile?: string;
   /** Extra environment for the server (API URL and key for a live catalog, cache folder). */
   env?: Record<string, string>;
+  /** The client capabilities to declare instead of the few this client picks (see vscodeClientCapabilities.ts). */
+  capabilities?: ClientCapabilities;
 }
 
 const SERVICE_VARIABLES = new Set([
@@ -88,7 +91,7 @@ export class LspClient {
     client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
-      capabilities: {
+      capabilities: options.capabilities ?? {
         textDocument: {
           ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
           publishDiagnostics: { versionSupport: true },
