@@ -7,74 +7,51 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '../core/util/atomicWrite';
-import type { EndpointType, FlashBoot, Scaling } from '../core/api/types';
+import type {
+  ContainerConfig,
+  CpuSelection,
+  Endpoint,
+  EndpointType,
+  GpuSelection,
+  NetworkVolume,
+  Registry,
+  Release,
+  VolumeType,
+} from '../core/api/types';
 import type { TemplateRecord } from './catalog/seed';
 
-export interface StoredGpu {
-  pools: string[];
-  excludedTypes: string[];
-  count: number;
-  allowedCudaVersions: string[];
-  minCudaVersion: string | null;
-}
+/** A GPU selection as kept: every field set, from the create body or its defaults. */
+export type StoredGpu = Required<GpuSelection>;
 
-export interface StoredCpu {
-  id: string;
-  vcpuCount: number;
-}
+/** The container fields every stored endpoint has: sent, taken from its template, or the service's empty value. */
+type StoredContainer = Required<Pick<ContainerConfig, 'image' | 'args' | 'disk' | 'ports' | 'env' | 'registry'>>;
 
-export interface StoredEndpoint {
-  id: string;
-  name: string;
+/**
+ * An endpoint as kept: the service's endpoint (core/api) less what is derived when it is answered
+ * (`requestUrls`, `entrypoint`/`cmd` decoded from `args`, each CPU's `memory`), with its type and container
+ * fields always set, and the configuration version the workers are compared with.
+ */
+export interface StoredEndpoint
+  extends Omit<Endpoint, 'requestUrls' | 'entrypoint' | 'cmd' | 'type' | 'gpu' | 'cpu' | keyof StoredContainer>, StoredContainer {
   type: EndpointType;
-  templateId?: string;
-  image: string;
-  args: string;
-  disk: number;
-  ports: string[];
-  env: Record<string, string>;
-  registry: string | null;
   gpu?: StoredGpu;
-  cpu?: StoredCpu[];
-  workers: { min: number; max: number; idleTimeout?: number };
-  scaling: Scaling;
-  dataCenterIds: string[];
-  networkVolumes: string[];
-  timeout: number;
-  flashboot: FlashBoot;
-  createdAt: string;
+  cpu?: CpuSelection[];
   /** Configuration version; bumped by every change, compared with each worker's. */
   version: number;
 }
 
-export interface ReleaseDiffEntry {
-  field: string;
-  old: unknown;
-  new: unknown;
-}
-
-export interface ReleaseRecord {
-  id: string;
+/** A release as kept: the service's (core/api) less `workerCount`, which is counted when it is answered. */
+export interface ReleaseRecord extends Omit<Release, 'workerCount' | 'version' | 'buildId' | 'createdByUserId'> {
   version: number;
-  source: 'MANUAL' | 'GIT_BUILD';
   buildId: string | null;
   createdByUserId: string | null;
-  createdAt: string;
-  diff: ReleaseDiffEntry[];
 }
 
-export interface NetworkVolumeRecord {
-  id: string;
-  name: string;
-  size: number;
-  dataCenter: string;
-  type: 'STANDARD' | 'HIGH_PERFORMANCE';
+export interface NetworkVolumeRecord extends NetworkVolume {
   createdAt: string;
 }
 
-export interface RegistryRecord {
-  id: string;
-  name: string;
+export interface RegistryRecord extends Registry {
   /** Write-only credentials: kept so a restart keeps them, never returned. */
   username: string;
 }
@@ -95,7 +72,7 @@ export interface UsageRecord {
 /** Storage billed for a network volume; kept after deletion so past buckets stay stable. */
 export interface VolumeUsageRecord {
   volumeId: string;
-  type: 'STANDARD' | 'HIGH_PERFORMANCE';
+  type: VolumeType;
   size: number;
   from: number;
   to: number | null;

@@ -4,10 +4,10 @@
  */
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../core/api/loopback';
-import type { FlashBoot, Scaling } from '../../core/api/types';
+import type { CpuSelection, FlashBoot, ReleaseDiffEntry, Scaling } from '../../core/api/types';
 import { decodeArgs } from '../../core/endpointSpec/args';
 import { defaultNumber, defaultString, fieldApplies } from '../../core/endpointSpec/contract';
-import type { StoredCpu, StoredEndpoint, StoredGpu, ReleaseDiffEntry } from '../state';
+import type { StoredEndpoint, StoredGpu } from '../state';
 import { findCpuFlavor } from '../catalog/seed';
 
 /** The contract names no default disk; this is the size the service's own examples show. */
@@ -72,7 +72,7 @@ function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
   };
 }
 
-function toCpu(value: unknown): StoredCpu[] {
+function toCpu(value: unknown): CpuSelection[] {
   return (Array.isArray(value) ? value : []).map((item) => {
     const r = asRecord(item) ?? {};
     return { id: String(r.id), vcpuCount: Number(r.vcpuCount) };
