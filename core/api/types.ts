@@ -3,6 +3,7 @@
  * speaks (endpoint, create body, GPU/CPU, workers, scaling); the published OpenAPI snapshot fills
  * in workers, releases, catalog, templates, volumes, registries and billing. Index signatures are
  * left off on purpose: fields the service adds later are still there at run time, just untyped.
+ * Beside the types, the create body's field list, since code that walks a body field by field needs it.
  */
 
 export type EndpointType = 'QUEUE' | 'LOAD_BALANCER';
@@ -92,6 +93,36 @@ export interface CreateEndpointRequest extends ContainerConfig {
   flashboot?: FlashBoot;
   timeout?: number;
 }
+
+/**
+ * The create body's top-level fields, in the order a spec file shows them: the deploy engine reads a live endpoint
+ * back into a spec in this order, and the emulator compares and rebuilds endpoints by it. The create schema
+ * (schemas/endpoint-create.schema.json) is the authority on the fields; test/core/api/createFields.test.ts holds
+ * this list to it and to CreateEndpointRequest.
+ */
+export const CREATE_ENDPOINT_FIELDS = [
+  'name',
+  'type',
+  'templateId',
+  'image',
+  'args',
+  'entrypoint',
+  'cmd',
+  'disk',
+  'ports',
+  'env',
+  'registry',
+  'gpu',
+  'cpu',
+  'workers',
+  'scaling',
+  'dataCenterIds',
+  'networkVolumes',
+  'timeout',
+  'flashboot',
+] as const satisfies readonly (keyof CreateEndpointRequest)[];
+
+export type CreateEndpointField = (typeof CREATE_ENDPOINT_FIELDS)[number];
 
 /** PATCH: only the fields present change (GPU selection rules in the contract's GPU section). */
 export type UpdateEndpointRequest = Partial<Omit<CreateEndpointRequest, 'type' | 'templateId' | 'gpu'>> & { gpu?: Partial<GpuSelection> };

@@ -9,7 +9,7 @@ import { decodeArgs } from '../endpointSpec/args';
 import { defaultNumber, defaultString, fieldApplies } from '../endpointSpec/contract';
 import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import { toServiceBody } from '../endpointSpec/validate';
-import type { Endpoint } from '../api/types';
+import { CREATE_ENDPOINT_FIELDS, type Endpoint } from '../api/types';
 
 export type Spec = Record<string, unknown>;
 
@@ -137,27 +137,11 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
 }
 
 /**
- * The create-body fields copied from a live endpoint, in the order a spec file shows them.
- * `id`, `createdAt` and `requestUrls` are the service's; `entrypoint`/`cmd` are `args` decoded.
+ * The create-body fields copied from a live endpoint, in the order a spec file shows them. `id`, `createdAt`
+ * and `requestUrls` are the service's, so not among them; `entrypoint`/`cmd` are `args` decoded and follow it;
+ * `templateId` is left off (see liveAsSpec).
  */
-const SPEC_FIELD_ORDER = [
-  'name',
-  'type',
-  'image',
-  'args',
-  'disk',
-  'ports',
-  'env',
-  'registry',
-  'gpu',
-  'cpu',
-  'workers',
-  'scaling',
-  'dataCenterIds',
-  'networkVolumes',
-  'timeout',
-  'flashboot',
-] as const;
+const SPEC_FIELD_ORDER = CREATE_ENDPOINT_FIELDS.filter((key) => key !== 'templateId' && key !== 'entrypoint' && key !== 'cmd');
 
 const isEmpty = (v: unknown): boolean => {
   const object = record(v);

@@ -4,7 +4,14 @@
  */
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../core/api/loopback';
-import type { CpuSelection, FlashBoot, ReleaseDiffEntry, Scaling } from '../../core/api/types';
+import {
+  CREATE_ENDPOINT_FIELDS,
+  type CreateEndpointField,
+  type CpuSelection,
+  type FlashBoot,
+  type ReleaseDiffEntry,
+  type Scaling,
+} from '../../core/api/types';
 import { decodeArgs } from '../../core/endpointSpec/args';
 import { defaultNumber, defaultString, fieldApplies } from '../../core/endpointSpec/contract';
 import type { StoredEndpoint, StoredGpu } from '../state';
@@ -157,29 +164,16 @@ export function asCreateBody(endpoint: StoredEndpoint, sentIdleTimeout: boolean)
   // caller; only one sent in this very request is an error.
   if (endpoint.workers.idleTimeout !== undefined && (fieldApplies(IDLE_TIMEOUT, endpoint) || sentIdleTimeout))
     workers.idleTimeout = endpoint.workers.idleTimeout;
-  const body: Body = {
-    name: endpoint.name,
-    type: endpoint.type,
-    scaling: endpoint.scaling,
-    image: endpoint.image,
-    args: endpoint.args,
-    disk: endpoint.disk,
-    ports: endpoint.ports,
-    env: endpoint.env,
-    registry: endpoint.registry,
-    workers,
-    dataCenterIds: endpoint.dataCenterIds,
-    networkVolumes: endpoint.networkVolumes,
-    timeout: endpoint.timeout,
-    flashboot: endpoint.flashboot,
-  };
+  let gpu: Body | undefined;
   if (endpoint.gpu) {
-    const gpu: Body = { pools: endpoint.gpu.pools, count: endpoint.gpu.count, allowedCudaVersions: endpoint.gpu.allowedCudaVersions };
+    gpu = { pools: endpoint.gpu.pools, count: endpoint.gpu.count, allowedCudaVersions: endpoint.gpu.allowedCudaVersions };
     if (endpoint.gpu.excludedTypes.length > 0) gpu.excludedTypes = endpoint.gpu.excludedTypes;
     if (endpoint.gpu.minCudaVersion !== null) gpu.minCudaVersion = endpoint.gpu.minCudaVersion;
-    body.gpu = gpu;
   }
-  if (endpoint.cpu) body.cpu = endpoint.cpu;
+  // The template was resolved into the endpoint at create time: the rules about it belong to that create.
+  const stored: Partial<Record<CreateEndpointField, unknown>> = { ...endpoint, templateId: undefined, workers, gpu };
+  const body: Body = {};
+  for (const key of CREATE_ENDPOINT_FIELDS) if (stored[key] !== undefined) body[key] = stored[key];
   return body;
 }
 
@@ -190,30 +184,18 @@ export function needsRestart(diff: readonly ReleaseDiffEntry[]): boolean {
   return diff.some((d) => RESTART_FIELDS.test(d.field));
 }
 
+/** Fields a release diff names one level down (`gpu.count`); `env` and `cpu` change as a whole. */
+const DIFFED_BY_MEMBER = new Set(['gpu', 'workers', 'scaling']);
+
+/** The endpoint's create-body fields as diff entries name them. `entrypoint`/`cmd` are kept in `args`, so absent. */
 function flatten(endpoint: StoredEndpoint): Map<string, unknown> {
   const fields = new Map<string, unknown>();
-  for (const key of [
-    'name',
-    'image',
-    'args',
-    'disk',
-    'ports',
-    'env',
-    'registry',
-    'cpu',
-    'dataCenterIds',
-    'networkVolumes',
-    'timeout',
-    'flashboot',
-  ] as const) {
-    if (endpoint[key] !== undefined) fields.set(key, endpoint[key]);
-  }
-  for (const [group, value] of [
-    ['gpu', endpoint.gpu],
-    ['workers', endpoint.workers],
-    ['scaling', endpoint.scaling],
-  ] as const) {
-    if (value) for (const [k, v] of Object.entries(value)) fields.set(`${group}.${k}`, v);
+  const stored: Partial<Record<CreateEndpointField, unknown>> = endpoint;
+  for (const key of CREATE_ENDPOINT_FIELDS) {
+    const value = stored[key];
+    if (value === undefined) continue;
+    if (DIFFED_BY_MEMBER.has(key)) for (const [k, v] of Object.entries(value as object)) fields.set(`${key}.${k}`, v);
+    else fields.set(key, value);
   }
   return fields;
 }
