@@ -1,7 +1,7 @@
 /**
  * The texts and edits the benchmark sends: a typical ~40-line spec, a 2,000-document YAML file, the
- * toggling edit that makes each alternately valid and invalid, specs for the CLI and memory runs, and
- * the positions for completions.
+ * keystroke that makes each alternately valid and invalid (so every other answer differs), specs for the CLI
+ * and memory runs, and the positions for completions.
  */
 import { checkSpecText } from '../core/endpointSpec/check';
 
@@ -20,7 +20,7 @@ export interface EditCase {
   readonly text: string;
   /** Alternating edits: even edits make the file invalid, odd edits valid again. */
   readonly edits: readonly [TextEdit, TextEdit];
-  /** The full texts after each kind of edit, for in-process timing. */
+  /** The full texts after each kind of edit, held to what the edits claim (`assertFixtures`). */
   readonly invalidText: string;
   readonly validText: string;
 }
@@ -125,19 +125,6 @@ function editCase(name: string, text: string, occurrence: number): EditCase {
     invalidText,
     validText,
   };
-}
-
-/**
- * A typo and its fix: `queueDelay: 4` ↔ `queueDelay: 4x` (a string where a number belongs), a character typed
- * and deleted, so that everything after it moves by one each time.
- */
-export function typoCase(): EditCase {
-  const text = typicalSpec();
-  const after = queueDelayRange(text, 0).end;
-  const typo = { range: { start: after, end: after }, text: 'x' };
-  const fix = { range: { start: after, end: { line: after.line, character: after.character + 1 } }, text: '' };
-  const invalidText = replaceAt(text, { start: after, end: after }, 'x');
-  return { name: 'typical spec, a typo typed and deleted', text, edits: [typo, fix], invalidText, validText: text };
 }
 
 export function typicalCase(): EditCase {

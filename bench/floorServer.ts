@@ -1,30 +1,21 @@
 /**
- * The floor of the typing benchmark: an LSP server that does nothing but what every server must (full text
- * sync through vscode-languageserver, a 150 ms debounce per document, publishing `[]`). Whatever our server
- * costs per edit beyond this is its own work. The benchmark bundles it the way dist/server.js is bundled.
+ * The floor of the keystroke benchmark: an LSP server that does only what any server must in VS Code's mode
+ * (incremental text sync through vscode-languageserver, pull diagnostics answered with no items). Whatever our
+ * server costs per keystroke beyond this is its own work. The benchmark bundles it the way dist/server-main.js is.
  */
-import { TextDocuments, TextDocumentSyncKind, createConnection } from 'vscode-languageserver/node';
+import { DocumentDiagnosticReportKind, TextDocuments, TextDocumentSyncKind, createConnection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-
-const DEBOUNCE_MS = 150;
 
 const connection = createConnection();
 const documents = new TextDocuments(TextDocument);
-const timers = new Map<string, NodeJS.Timeout>();
 
-connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Full } }));
-
-documents.onDidChangeContent(({ document }) => {
-  const { uri, version } = document;
-  clearTimeout(timers.get(uri));
-  timers.set(
-    uri,
-    setTimeout(() => {
-      timers.delete(uri);
-      void connection.sendDiagnostics({ uri, version, diagnostics: [] });
-    }, DEBOUNCE_MS),
-  );
-});
+connection.onInitialize(() => ({
+  capabilities: {
+    textDocumentSync: TextDocumentSyncKind.Incremental,
+    diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
+  },
+}));
+connection.languages.diagnostics.on(() => ({ kind: DocumentDiagnosticReportKind.Full, items: [] }));
 
 documents.listen(connection);
 connection.listen();

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { IncrementalChecker } from '../core/endpointSpec/incremental';
 import { DEFAULT_DEV_API_KEY } from '../emulator/index';
-import { COMPLETION_CASES, createBody, typicalSpec, type EditCase } from './fixtures';
+import { COMPLETION_CASES, createBody, typicalSpec } from './fixtures';
 import { BenchLspClient, percentile } from './lsp';
 
 export const ROOT = resolve(__dirname, '..');
@@ -21,18 +20,6 @@ const YLS = join(ROOT, 'node_modules/yaml-language-server/bin/yaml-language-serv
 export const SCHEMA = join(ROOT, 'schemas/endpoint-create.schema.json');
 /** yaml-language-server waits this long after every change before it validates (yamlSettings.validationDelayMs; not configurable). */
 export const YLS_VALIDATION_DELAY_MS = 200;
-
-/** Edits sent before measuring, the same for both servers. */
-export const WARM_UP_EDITS = 20;
-
-export interface Latency {
-  edits: number;
-  p50: number;
-  p99: number;
-  /** Diagnostics after an invalid and after a valid edit, to show the results differ. */
-  diagnosticsInvalid: number;
-  diagnosticsValid: number;
-}
 
 /** An environment with no key, URL or cache of the developer's, so nothing reaches a real service. */
 export function isolatedEnv(cacheDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -48,17 +35,9 @@ export function isolatedEnv(cacheDir: string, extra: Record<string, string> = {}
   return { ...env, ENDPOINT_STUDIO_CACHE_DIR: cacheDir, ...extra };
 }
 
-/** Our server with no debounce, so latency figures time the work alone; `typing` keeps the 150 ms users get. */
-export function startOurServer(
-  cacheDir: string,
-  extraEnv: Record<string, string> = {},
-  { typing = false, nodeArgs = [] as readonly string[] } = {},
-): Promise<BenchLspClient> {
-  return BenchLspClient.start({
-    args: [...nodeArgs, SERVER, '--stdio'],
-    env: isolatedEnv(cacheDir, extraEnv),
-    initializationOptions: typing ? {} : { debounceMs: 0 },
-  });
+/** dist/server.js as the extension runs it, on a cache folder of the benchmark's. */
+export function startOurServer(cacheDir: string, extraEnv: Record<string, string> = {}): Promise<BenchLspClient> {
+  return BenchLspClient.start({ args: [SERVER, '--stdio'], env: isolatedEnv(cacheDir, extraEnv) });
 }
 
 /** yaml-language-server with our create schema associated with `*.endpoint.yaml`. */
@@ -81,57 +60,7 @@ export async function startYls(): Promise<BenchLspClient> {
   return client;
 }
 
-/**
- * Opens the file, then sends `edits` one-character edits, alternately invalid and valid, each waited for.
- * Typing starts `readMs` after opening, as a user's does; both servers get the same pause.
- */
-export async function diagnosticsLatency(
-  client: BenchLspClient,
-  uri: string,
-  c: EditCase,
-  edits: number,
-  budgetMs: number,
-  { readMs = 1000, warmUpEdits = WARM_UP_EDITS } = {},
-): Promise<Latency> {
-  const from = client.publishedCount;
-  await client.open(uri, c.text);
-  await client.diagnosticsAfter(uri, from);
-  await new Promise((r) => setTimeout(r, readMs));
-  // Warm-up edits, not counted: both ends of the pipe (this process too) run their JIT-compiled code after them.
-  for (let i = 0; i < warmUpEdits; i++) await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
-  const times: number[] = [];
-  const counts = [0, 0];
-  const started = performance.now();
-  for (let i = 0; i < edits; i++) {
-    const { ms, diagnostics } = await client.editAndWait(uri, c.edits[i % 2].range, c.edits[i % 2].text);
-    times.push(ms);
-    counts[i % 2] = diagnostics.length;
-    if (performance.now() - started > budgetMs && i >= 1) break;
-  }
-  return {
-    edits: times.length,
-    p50: percentile(times, 50),
-    p99: percentile(times, 99),
-    diagnosticsInvalid: counts[0],
-    diagnosticsValid: counts[1],
-  };
-}
-
-/** The server's own work: its incremental check in this process on the same texts, alternating as the edits do. */
-export function inProcessCheck(c: EditCase, runs: number): { p50: number; p99: number } {
-  const texts = [c.invalidText, c.validText];
-  const checker = new IncrementalChecker();
-  for (let i = 0; i < 4; i++) checker.check(texts[i % 2], 'yaml');
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    checker.check(texts[i % 2], 'yaml');
-    times.push(performance.now() - started);
-  }
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
-
-/** Diagnostics each server publishes on opening each fixture. */
+/** Diagnostics each server shows on opening each fixture. */
 export async function fixtureCounts(
   ours: BenchLspClient,
   yls: BenchLspClient,
@@ -141,11 +70,9 @@ export async function fixtureCounts(
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).href;
-    const fromOurs = ours.publishedCount;
-    const fromYls = yls.publishedCount;
     await Promise.all([ours.open(uri, text), yls.open(uri, text)]);
-    const [a, b] = await Promise.all([ours.diagnosticsAfter(uri, fromOurs), yls.diagnosticsAfter(uri, fromYls)]);
-    rows.push({ fixture: file.slice(file.indexOf('rules/') + 'rules/'.length), ours: a.length, yls: b.length });
+    const [a, b] = await Promise.all([ours.diagnosticsOf(uri), yls.diagnosticsOf(uri)]);
+    rows.push({ fixture: file.slice(file.indexOf('rules/') + 'rules/'.length), ours: a.diagnostics.length, yls: b.diagnostics.length });
   }
   return rows;
 }
@@ -173,9 +100,8 @@ export async function completionLatency(requests: number): Promise<{ results: Co
     const results: CompletionResult[] = [];
     for (const c of COMPLETION_CASES) {
       const uri = `file:///bench/completion-${c.name.replace(/\W+/g, '-')}.endpoint.yaml`;
-      const from = client.publishedCount;
       await client.open(uri, c.text);
-      await client.diagnosticsAfter(uri, from);
+      await client.diagnosticsOf(uri);
       const request = async (): Promise<{ ms: number; items: number }> => {
         const t = performance.now();
         const result = await client.connection.sendRequest<unknown[] | { items: unknown[] } | null>('textDocument/completion', {
@@ -184,7 +110,7 @@ export async function completionLatency(requests: number): Promise<{ results: Co
         });
         return { ms: performance.now() - t, items: Array.isArray(result) ? result.length : (result?.items.length ?? 0) };
       };
-      for (let i = 0; i < WARM_UP_EDITS; i++) await request();
+      for (let i = 0; i < 20; i++) await request();
       const times: number[] = [];
       let items = 0;
       for (let i = 0; i < requests; i++) {
@@ -245,9 +171,8 @@ export async function memory(count: number): Promise<{ idleBytes?: number; openB
     const idleBytes = client.rssBytes();
     for (let i = 0; i < count; i++) {
       const uri = `file:///bench/memory/spec-${i}.endpoint.yaml`;
-      const from = client.publishedCount;
-      await client.open(uri, typicalSpec(`worker-${i}`, i % 2 ? '4' : '0'));
-      await client.diagnosticsAfter(uri, from);
+      await client.open(uri, typicalSpec(`worker-${String(i)}`, i % 2 ? '4' : '0'));
+      await client.diagnosticsOf(uri);
     }
     await new Promise((r) => setTimeout(r, 300));
     return { idleBytes, openBytes: client.rssBytes(), specs: count };

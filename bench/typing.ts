@@ -1,34 +1,57 @@
 /**
- * The typing regime: an edit, the server's debounce, its diagnostics, the next edit, as a person typing
- * produces. What counts is the CPU time of the server process per edit, set beside an empty server (the
- * floor, bench/floorServer.ts), because the work a server does while it sits idle between edits (timers,
- * GC, status or log traffic) never shows in a latency figure. Also: open → first diagnostics and idle CPU.
+ * What a person typing feels and what it costs: keystrokes 125 ms apart (8 keys/s) in bursts, each sent as
+ * VS Code sends it (didChange, then at once a pull of that version's diagnostics, bench/lsp.ts), timed from
+ * the keystroke to the diagnostics of its own version. The pause after a burst lets a server that pushes after
+ * a quiet spell (yaml-language-server: 200 ms) show its diagnostics too, so every server types the same script.
+ * The server's CPU time per keystroke is read over whole windows of bursts, pauses included, because work a
+ * server does between keystrokes (timers, GC) never shows in a latency. Also: open → first diagnostics, idle CPU.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildSync } from 'esbuild';
 import type { EditCase } from './fixtures';
 import { typicalSpec } from './fixtures';
 import { BenchLspClient, percentile } from './lsp';
 
-/** Edits before the CPU reading starts, so every server runs its optimized code. */
-export const TYPING_WARM_UP_EDITS = 100;
+export const KEY_INTERVAL_MS = 125;
+/** Keys per burst: odd, so that bursts end alternately on the invalid and the valid text. */
+export const KEYS_PER_BURST = 7;
+/** After a burst's last diagnostics: a person reading what they typed. */
+export const PAUSE_MS = 500;
+/** The slowest server (yaml-language-server on 2,000 documents) needs seconds per check on a loaded machine. */
+const DIAGNOSTICS_TIMEOUT_MS = 60_000;
 
-export interface TypingCpu {
-  edits: number;
-  cpuMs: number;
-  cpuMsPerEdit: number;
-  /** Minor page faults per edit: each is a fresh 4 KB page of the young generation (BenchLspClient.minorFaults). */
-  faultsPerEdit: number;
-  wallMsPerEdit: number;
-  /** didChange → diagnostics, debounce included. */
+export interface KeystrokeFigures {
+  keystrokes: number;
+  /** Keystrokes whose own version's diagnostics arrived while still current (the others were never shown). */
+  answered: number;
   p50: number;
+  p95: number;
+  max: number;
+  cpuMs: number;
+  cpuMsPerKeystroke: number;
+  /** CPU per keystroke of each window, in the order they were typed. */
+  windowCpuMsPerKeystroke: number[];
+  /** Pulls sent, pulls a newer keystroke cancelled, pulls that failed otherwise (push servers: 0). */
+  pulls: number;
+  cancels: number;
+  pullErrors: number;
 }
 
-/** bench/floorServer.ts bundled and minified as dist/server-main.js is, into a temp folder. */
-export function buildFloorServer(): string {
+interface Window {
+  keystrokes: number;
+  latencies: number[];
+  cpuMs: number;
+}
+
+let floorBundle: string | undefined;
+
+/** bench/floorServer.ts bundled and minified as dist/server-main.js is, into a temp folder (once per run). */
+function buildFloorServer(): string {
+  if (floorBundle !== undefined) return floorBundle;
   const outfile = join(mkdtempSync(join(tmpdir(), 'es-bench-floor-')), 'floor-server.js');
   buildSync({
     entryPoints: [join(__dirname, 'floorServer.ts')],
@@ -41,99 +64,126 @@ export function buildFloorServer(): string {
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
-  return outfile;
+  return (floorBundle = outfile);
 }
 
-export function startFloorServer(bundle: string, nodeArgs: readonly string[] = []): Promise<BenchLspClient> {
-  return BenchLspClient.start({ args: [...nodeArgs, bundle, '--stdio'] });
+export function startFloorServer(): Promise<BenchLspClient> {
+  return BenchLspClient.start({ args: [buildFloorServer(), '--stdio'] });
 }
 
 /**
- * One server typing one file: `open` types `TYPING_WARM_UP_EDITS` edits unmeasured, then each `measure` types
- * a window of edits with the server's CPU time read before and after. Windows continue the edits' alternation,
- * so windows of two servers can take turns (the benchmark pairs the floor's and ours in rounds, so a change in
- * the machine's state between minutes falls on both alike). Each edit waits for its diagnostics; the next follows
- * at once.
+ * One server typing one file. `open` types warm-up bursts unmeasured (every server then runs its optimized
+ * code); each `measure` types a window of bursts with the server's CPU time read before and after. Sessions
+ * of several servers take turns window by window, so a change in the machine's load falls on all alike.
  */
-export class TypingSession {
+export class KeystrokeSession {
   private next = 0;
-  private readonly windows: TypingCpu[] = [];
-  private readonly latencies: number[] = [];
+  private readonly windows: Window[] = [];
+  private readonly pullsAtStart = { pulls: 0, cancels: 0, errors: 0 };
 
   constructor(
     readonly client: BenchLspClient,
     private readonly uri: string,
     private readonly c: EditCase,
-    private readonly budgetMs: number,
   ) {}
 
-  async open(): Promise<void> {
-    const from = this.client.publishedCount;
+  async open(warmUpBursts: number): Promise<void> {
     await this.client.open(this.uri, this.c.text);
-    await this.client.diagnosticsAfter(this.uri, from);
-    const started = performance.now();
-    for (let i = 0; i < TYPING_WARM_UP_EDITS && performance.now() - started < this.budgetMs; i++) await this.edit();
+    await this.client.diagnosticsOf(this.uri, 1, 0, DIAGNOSTICS_TIMEOUT_MS);
+    for (let i = 0; i < warmUpBursts; i++) await this.burst();
+    Object.assign(this.pullsAtStart, { pulls: this.client.pulls, cancels: this.client.cancels, errors: this.client.pullErrors.length });
   }
 
-  /** A window of `edits` edits, or fewer (at least 2) when the budget runs out. */
-  async measure(edits: number): Promise<TypingCpu> {
-    const times: number[] = [];
+  async measure(bursts: number): Promise<void> {
     const cpuBefore = this.client.cpuMs();
-    const faultsBefore = this.client.minorFaults();
-    const started = performance.now();
-    for (let i = 0; i < edits; i++) {
-      times.push(await this.edit());
-      if (performance.now() - started > this.budgetMs && i >= 1) break;
+    const window: Window = { keystrokes: 0, latencies: [], cpuMs: 0 };
+    for (let i = 0; i < bursts; i++) {
+      const typed = await this.burst();
+      window.keystrokes += typed.keystrokes;
+      window.latencies.push(...typed.latencies);
     }
-    const window = figures(
-      times.length,
-      this.client.cpuMs() - cpuBefore,
-      this.client.minorFaults() - faultsBefore,
-      performance.now() - started,
-      times,
-    );
+    window.cpuMs = this.client.cpuMs() - cpuBefore;
     this.windows.push(window);
-    this.latencies.push(...times);
-    return window;
   }
 
-  /** Every window so far as one figure. */
-  total(): TypingCpu {
-    const sum = (pick: (w: TypingCpu) => number): number => this.windows.reduce((total, w) => total + pick(w), 0);
-    const edits = sum((w) => w.edits);
-    return figures(
-      edits,
-      sum((w) => w.cpuMs),
-      sum((w) => w.faultsPerEdit * w.edits),
-      sum((w) => w.wallMsPerEdit * w.edits),
-      this.latencies,
-    );
+  total(): KeystrokeFigures {
+    const latencies = this.windows.flatMap((w) => w.latencies);
+    const keystrokes = this.windows.reduce((sum, w) => sum + w.keystrokes, 0);
+    const cpuMs = this.windows.reduce((sum, w) => sum + w.cpuMs, 0);
+    return {
+      keystrokes,
+      answered: latencies.length,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      max: percentile(latencies, 100),
+      cpuMs,
+      cpuMsPerKeystroke: cpuMs / keystrokes,
+      windowCpuMsPerKeystroke: this.windows.map((w) => w.cpuMs / w.keystrokes),
+      pulls: this.client.pulls - this.pullsAtStart.pulls,
+      cancels: this.client.cancels - this.pullsAtStart.cancels,
+      pullErrors: this.client.pullErrors.length - this.pullsAtStart.errors,
+    };
   }
 
-  private async edit(): Promise<number> {
-    const { range, text } = this.c.edits[this.next++ % 2];
-    return (await this.client.editAndWait(this.uri, range, text)).ms;
+  /** `KEYS_PER_BURST` keystrokes on schedule, the last one's diagnostics, the pause; then each keystroke's latency. */
+  private async burst(): Promise<{ keystrokes: number; latencies: number[] }> {
+    const from = this.client.shown.length;
+    const sent: { version: number; sentAt: number }[] = [];
+    const start = performance.now();
+    for (let k = 0; k < KEYS_PER_BURST; k++) {
+      // On the clock, not after the previous key's answer: a person does not wait for the squiggles.
+      const due = start + k * KEY_INTERVAL_MS - performance.now();
+      if (due > 0) await sleep(due);
+      const { range, text } = this.c.edits[this.next++ % 2];
+      sent.push(await this.client.change(this.uri, range, text));
+    }
+    await this.client.diagnosticsOf(this.uri, sent[sent.length - 1].version, from, DIAGNOSTICS_TIMEOUT_MS);
+    await sleep(PAUSE_MS);
+    const current = this.client.shown.slice(from).filter((s) => s.uri === this.uri && s.latest);
+    const latencies = sent.flatMap(({ version, sentAt }) => {
+      const answer = current.find((s) => s.version === version);
+      return answer ? [answer.at - sentAt] : [];
+    });
+    return { keystrokes: sent.length, latencies };
   }
 }
 
-function figures(edits: number, cpuMs: number, faults: number, wallMs: number, latencies: readonly number[]): TypingCpu {
-  return {
-    edits,
-    cpuMs,
-    cpuMsPerEdit: cpuMs / edits,
-    faultsPerEdit: faults / edits,
-    wallMsPerEdit: wallMs / edits,
-    p50: percentile(latencies, 50),
-  };
-}
-
-/** didOpen → first diagnostics of `text` at a new uri, in a server that is already up. */
+/** didOpen → first diagnostics of `text` at a new uri (with the pull VS Code sends after the open). */
 export async function openLatency(client: BenchLspClient, uri: string, text: string): Promise<number> {
-  const from = client.publishedCount;
+  const from = client.shown.length;
   const sent = performance.now();
   await client.open(uri, text);
-  await client.diagnosticsAfter(uri, from);
-  return performance.now() - sent;
+  return (await client.diagnosticsOf(uri, 1, from)).at - sent;
+}
+
+export interface OpenFigures {
+  /** didOpen → diagnostics, the first open of a new process. */
+  cold: number;
+  /** Spawn → diagnostics of that first open. */
+  coldFromSpawn: number;
+  /** didOpen → diagnostics, warm server, after 10 unmeasured opens. */
+  warm: number[];
+}
+
+/** A new server process opens the typical spec, then 10 more unmeasured and 20 measured, each a new file. */
+export async function openFigures(start: () => Promise<BenchLspClient>, keepAliveMs = 0): Promise<OpenFigures> {
+  const spawned = performance.now();
+  const client = await start();
+  try {
+    const cold = await openLatency(client, 'file:///bench/open/cold.endpoint.yaml', typicalSpec());
+    const coldFromSpawn = performance.now() - spawned;
+    for (let i = 0; i < 10; i++)
+      await openLatency(client, `file:///bench/open/warm-up-${String(i)}.endpoint.yaml`, typicalSpec(`up-${String(i)}`));
+    const warm: number[] = [];
+    for (let i = 0; i < 20; i++)
+      warm.push(await openLatency(client, `file:///bench/open/warm-${String(i)}.endpoint.yaml`, typicalSpec(`open-${String(i)}`)));
+    // Our server writes its code cache a few seconds in (server/node/load.ts): a caller can let it.
+    const left = keepAliveMs - (performance.now() - spawned);
+    if (left > 0) await sleep(left);
+    return { cold, coldFromSpawn, warm };
+  } finally {
+    await client.stop();
+  }
 }
 
 /**
@@ -147,11 +197,12 @@ export async function idleCpu(
   seconds: number,
 ): Promise<{ afterOpenCpuMs: number; steadyCpuMs: number; seconds: number }> {
   // Start-up work ends first: the server writes its code cache 4 s in (server/node/load.ts).
-  await new Promise((r) => setTimeout(r, 5000));
-  for (let i = 0; i < specs; i++) await openLatency(client, `file:///bench/idle/spec-${i}.endpoint.yaml`, typicalSpec(`idle-${i}`));
+  await sleep(5000);
+  for (let i = 0; i < specs; i++)
+    await openLatency(client, `file:///bench/idle/spec-${String(i)}.endpoint.yaml`, typicalSpec(`idle-${String(i)}`));
   const window = async (): Promise<number> => {
     const before = client.cpuMs();
-    await new Promise((r) => setTimeout(r, seconds * 1000));
+    await sleep(seconds * 1000);
     return client.cpuMs() - before;
   };
   const afterOpenCpuMs = await window();
