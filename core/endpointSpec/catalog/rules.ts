@@ -4,6 +4,7 @@
  */
 import type { Severity } from '../problem';
 import type { RuleFinding } from '../rules/rule';
+import type { JsonPath } from '../tree';
 import { has, record, stringArray } from '../rules/rule';
 import { closestMatch } from '../suggest';
 import type { Catalog, CatalogGpuType } from './catalog';
@@ -33,18 +34,9 @@ export const poolKnown: CatalogRule = {
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection) return [];
-    const findings: RuleFinding[] = [];
-    selection.pools.forEach((pool, index) => {
-      if (catalog.pools.has(pool) || catalog.gpuTypes.has(pool)) return;
-      const suggestion = closestMatch(pool, [...catalog.pools.keys()]);
-      findings.push({
-        path: ['gpu', 'pools', index],
-        target: 'value',
-        message: `unknown GPU pool: ${pool}${suggestion ? `; did you mean ${suggestion}?` : ''}`,
-        suggestion,
-      });
-    });
-    return findings;
+    // A GPU type id is not unknown: gpu-type-as-pool says what it is.
+    const written = selection.pools.filter((id) => !catalog.gpuTypes.has(id));
+    return notAmong(listed(written, ['gpu', 'pools']), catalog.pools, (id) => `unknown GPU pool: ${id}`);
   },
 };
 
@@ -94,7 +86,7 @@ export const excludedTypesInPools: CatalogRule = {
       const type = catalog.gpuTypes.get(id);
       const message = type
         ? `${id} is not in the chosen pools (${knownPools.join(', ')}); it belongs to ${type.pool ?? 'no serverless pool'}: remove it`
-        : `unknown GPU type: ${id}${closestMatchText(id, [...members])}`;
+        : `unknown GPU type: ${id}${didYouMean(closestMatch(id, [...members]))}`;
       findings.push({ path: ['gpu', 'excludedTypes', index], target: 'value', message });
     });
     return findings;
@@ -129,18 +121,11 @@ export const cpuFlavorKnown: CatalogRule = {
   description: 'Each `cpu[].id` is a CPU flavor of the catalog.',
   check(spec, catalog) {
     if (!Array.isArray(spec.cpu)) return [];
-    const findings: RuleFinding[] = [];
-    spec.cpu.forEach((item, index) => {
+    const written = spec.cpu.flatMap((item: unknown, index) => {
       const id = record(item)?.id;
-      if (typeof id !== 'string' || id === '' || catalog.cpuFlavors.has(id)) return;
-      findings.push({
-        path: ['cpu', index, 'id'],
-        target: 'value',
-        message: `unknown CPU flavor: ${id}${closestMatchText(id, [...catalog.cpuFlavors.keys()])}`,
-        suggestion: closestMatch(id, [...catalog.cpuFlavors.keys()]),
-      });
+      return typeof id === 'string' && id !== '' ? [{ id, path: ['cpu', index, 'id'] }] : [];
     });
-    return findings;
+    return notAmong(written, catalog.cpuFlavors, (id) => `unknown CPU flavor: ${id}`);
   },
 };
 
@@ -174,19 +159,7 @@ export const dataCenterKnown: CatalogRule = {
   description: 'Each of `dataCenterIds` is a data center of the catalog.',
   check(spec, catalog) {
     const ids = stringArray(spec.dataCenterIds);
-    if (!ids) return [];
-    const findings: RuleFinding[] = [];
-    ids.forEach((id, index) => {
-      if (!catalog.dataCenters.has(id)) {
-        findings.push({
-          path: ['dataCenterIds', index],
-          target: 'value',
-          message: `unknown data center: ${id}${closestMatchText(id, [...catalog.dataCenters.keys()])}`,
-          suggestion: closestMatch(id, [...catalog.dataCenters.keys()]),
-        });
-      }
-    });
-    return findings;
+    return ids ? notAmong(listed(ids, ['dataCenterIds']), catalog.dataCenters, (id) => `unknown data center: ${id}`) : [];
   },
 };
 
@@ -197,14 +170,12 @@ export const templateKnown: CatalogRule = {
   description: '`templateId` names a template you own or a public catalog template.',
   check(spec, catalog) {
     const id = spec.templateId;
-    if (typeof id !== 'string' || id === '' || catalog.templates.has(id)) return [];
-    return [
-      {
-        path: ['templateId'],
-        target: 'value',
-        message: `no template ${id} among your templates or the public catalog${closestMatchText(id, [...catalog.templates.keys()])}`,
-      },
-    ];
+    if (typeof id !== 'string' || id === '') return [];
+    return notAmong(
+      [{ id, path: ['templateId'] }],
+      catalog.templates,
+      (id) => `no template ${id} among your templates or the public catalog`,
+    );
   },
 };
 
@@ -288,16 +259,7 @@ export const networkVolumeKnown: CatalogRule = {
     const volumes = stringArray(spec.networkVolumes);
     const known = catalog.networkVolumes;
     if (!volumes || !known) return [];
-    const findings: RuleFinding[] = [];
-    volumes.forEach((id, index) => {
-      if (!known.has(id))
-        findings.push({
-          path: ['networkVolumes', index],
-          target: 'value',
-          message: `no network volume ${id} in your account${closestMatchText(id, [...known.keys()])}`,
-        });
-    });
-    return findings;
+    return notAmong(listed(volumes, ['networkVolumes']), known, (id) => `no network volume ${id} in your account`);
   },
 };
 
@@ -332,14 +294,8 @@ export const registryKnown: CatalogRule = {
   description: '`registry` names a registry credential of your account.',
   check(spec, catalog) {
     const id = spec.registry;
-    if (typeof id !== 'string' || !catalog.registries || catalog.registries.has(id)) return [];
-    return [
-      {
-        path: ['registry'],
-        target: 'value',
-        message: `no registry credential ${id} in your account${closestMatchText(id, [...catalog.registries])}`,
-      },
-    ];
+    if (typeof id !== 'string' || !catalog.registries) return [];
+    return notAmong([{ id, path: ['registry'] }], catalog.registries, (id) => `no registry credential ${id} in your account`);
   },
 };
 
@@ -364,9 +320,36 @@ function hasStock(type: CatalogGpuType, dataCenters: readonly string[]): boolean
   return (type.dataCenters ?? []).some((dc) => dataCenters.includes(dc.id) && dc.availability !== 'NONE');
 }
 
-function closestMatchText(input: string, candidates: string[]): string {
-  const suggestion = closestMatch(input, candidates);
+function didYouMean(suggestion: string | undefined): string {
   return suggestion ? `; did you mean ${suggestion}?` : '';
+}
+
+/** An id the spec wrote, and where. */
+interface WrittenId {
+  readonly id: string;
+  readonly path: JsonPath;
+}
+
+function listed(ids: readonly string[], path: JsonPath): WrittenId[] {
+  return ids.map((id, index) => ({ id, path: [...path, index] }));
+}
+
+/**
+ * The one shape of "is it in the catalog": a finding for each written id that `known` (a catalog map or set)
+ * does not hold, with the closest known id as a suggestion.
+ */
+function notAmong(
+  written: readonly WrittenId[],
+  known: ReadonlyMap<string, unknown> | ReadonlySet<string>,
+  unknown: (id: string) => string,
+): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  for (const { id, path } of written) {
+    if (known.has(id)) continue;
+    const suggestion = closestMatch(id, [...known.keys()]);
+    findings.push({ path, target: 'value', message: `${unknown(id)}${didYouMean(suggestion)}`, ...(suggestion ? { suggestion } : {}) });
+  }
+  return findings;
 }
 
 export function compareVersions(a: string, b: string): number {
