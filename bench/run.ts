@@ -329,6 +329,12 @@ function keystrokeRows(
     key === 'typical' ? `≤ ${String(CPU_RATIO_TARGET)}×` : '',
     key === 'typical' ? ratio <= CPU_RATIO_TARGET : null,
   );
+  const problems = (f: KeystrokeFigures): string => `${String(f.problems.invalid ?? '–')}, ${String(f.problems.valid ?? '–')}`;
+  row(
+    'keystrokes',
+    `${c.name}: problems shown after an invalid, a valid keystroke: floor / ours / YLS`,
+    side([floor, ours, yls].map(problems)),
+  );
   row(
     'keystrokes',
     `${c.name}: ours: pulls / cancelled by a newer keystroke / failed`,

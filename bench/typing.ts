@@ -39,6 +39,8 @@ export interface KeystrokeFigures {
   pulls: number;
   cancels: number;
   pullErrors: number;
+  /** Problems shown for the last answered invalid and valid keystroke: the check ran, and saw the edit. */
+  problems: { invalid?: number; valid?: number };
 }
 
 interface Window {
@@ -80,6 +82,7 @@ export class KeystrokeSession {
   private next = 0;
   private readonly windows: Window[] = [];
   private readonly pullsAtStart = { pulls: 0, cancels: 0, errors: 0 };
+  private readonly problems: KeystrokeFigures['problems'] = {};
 
   constructor(
     readonly client: BenchLspClient,
@@ -122,27 +125,31 @@ export class KeystrokeSession {
       pulls: this.client.pulls - this.pullsAtStart.pulls,
       cancels: this.client.cancels - this.pullsAtStart.cancels,
       pullErrors: this.client.pullErrors.length - this.pullsAtStart.errors,
+      problems: { ...this.problems },
     };
   }
 
   /** `KEYS_PER_BURST` keystrokes on schedule, the last one's diagnostics, the pause; then each keystroke's latency. */
   private async burst(): Promise<{ keystrokes: number; latencies: number[] }> {
     const from = this.client.shown.length;
-    const sent: { version: number; sentAt: number }[] = [];
+    const sent: { version: number; sentAt: number; invalid: boolean }[] = [];
     const start = performance.now();
     for (let k = 0; k < KEYS_PER_BURST; k++) {
       // On the clock, not after the previous key's answer: a person does not wait for the squiggles.
       const due = start + k * KEY_INTERVAL_MS - performance.now();
       if (due > 0) await sleep(due);
+      const invalid = this.next % 2 === 0;
       const { range, text } = this.c.edits[this.next++ % 2];
-      sent.push(await this.client.change(this.uri, range, text));
+      sent.push({ ...(await this.client.change(this.uri, range, text)), invalid });
     }
     await this.client.diagnosticsOf(this.uri, sent[sent.length - 1].version, from, DIAGNOSTICS_TIMEOUT_MS);
     await sleep(PAUSE_MS);
     const current = this.client.shown.slice(from).filter((s) => s.uri === this.uri && s.latest);
-    const latencies = sent.flatMap(({ version, sentAt }) => {
+    const latencies = sent.flatMap(({ version, sentAt, invalid }) => {
       const answer = current.find((s) => s.version === version);
-      return answer ? [answer.at - sentAt] : [];
+      if (!answer) return [];
+      this.problems[invalid ? 'invalid' : 'valid'] = answer.diagnostics.length;
+      return [answer.at - sentAt];
     });
     return { keystrokes: sent.length, latencies };
   }
