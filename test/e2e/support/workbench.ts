@@ -99,14 +99,41 @@ export class Workbench {
   }
 
   /**
-   * Waits for a Quick Input row whose label contains `text` and accepts it. Done when no row shows that
-   * text any more: the picker closed, or a follow-up picker (an input box, a channel list) replaced it.
+   * Chooses the Quick Input row whose label contains `text` as a user does: types `text` into the filter (unless
+   * it holds it already, as after openCommandPalette), waits until that row is the active one and presses
+   * Enter. Nothing is clicked, so a list still being laid out or filled (items that arrive late, Quick Open's
+   * file results after its history) cannot take the click elsewhere. Done when no row shows that text any
+   * more: the picker closed, or a follow-up picker replaced it. A picker that closes first (it does when
+   * something else takes the focus) fails at once, naming what has the focus.
    */
   async pickQuickInputRow(text: string): Promise<void> {
-    const row = this.quickInput.locator('.monaco-list-row', { hasText: text }).first();
-    await row.waitFor();
-    await row.click();
-    await row.waitFor({ state: 'hidden' });
+    const input = this.quickInput.locator('input');
+    await input.waitFor();
+    if (!(await input.inputValue()).includes(text)) await input.fill(text);
+    const rows = this.quickInput.locator('.monaco-list-row', { hasText: text });
+    const active = this.quickInput.locator('.monaco-list-row.focused');
+    let seen = '';
+    await waitUntil(
+      async () => {
+        if (!(await this.quickInput.isVisible()))
+          throw new Error(`the picker closed before "${text}" was chosen; the focus is on ${await this.focusedElement()}`);
+        seen = (await active.allTextContents()).join(' | ');
+        if (seen.includes(text)) return true;
+        if (seen !== '' && (await rows.count()) > 0) await this.page.keyboard.press('ArrowDown');
+        return false;
+      },
+      `the Quick Input row "${text}" to be the active one`,
+      () => `active row: ${seen || '(none)'}`,
+    );
+    await this.page.keyboard.press('Enter');
+    await rows.first().waitFor({ state: 'hidden' });
+  }
+
+  /** What has the keyboard focus, for messages: its tag and label. A string, so nothing of tsx's output reaches the page. */
+  async focusedElement(): Promise<string> {
+    return this.page.evaluate<string>(
+      "(() => { const e = document.activeElement; return e ? `${e.tagName} ${e.getAttribute('aria-label') ?? e.className}` : 'nothing'; })()",
+    );
   }
 
   async quickInputRows(): Promise<string[]> {
@@ -208,8 +235,7 @@ export class Workbench {
         () => false,
       );
       if (listed) {
-        await row.click();
-        await row.waitFor({ state: 'hidden' });
+        await this.pickQuickInputRow(name);
         return true;
       }
       await this.page.keyboard.press('Escape');
