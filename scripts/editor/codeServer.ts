@@ -17,14 +17,17 @@ export interface CodeServerOptions {
   extensions?: readonly string[];
   /** Extra environment for the server and the extension host it forks. */
   env?: Record<string, string>;
-  /** User settings on top of the quiet defaults (machine-scoped ones belong here, not in the workspace). */
+  /**
+   * Settings on top of the quiet defaults. Machine-scoped ones (see MACHINE_SCOPED) go where code-server reads
+   * them, the rest to the user's settings.
+   */
   userSettings?: Record<string, unknown>;
   /** Keep workspace trust on, so the folder opens untrusted (Restricted Mode); off by default. */
   workspaceTrust?: boolean;
 }
 
 const START_TIMEOUT_MS = 60_000;
-const USER_SETTINGS = {
+const DEFAULT_SETTINGS: Record<string, unknown> = {
   'workbench.startupEditor': 'none',
   // Extensions' walkthroughs (ours included) open only where asked for: the demo and the walkthrough test.
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
@@ -35,6 +38,11 @@ const USER_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
 };
+/**
+ * Settings VS Code declares machine-scoped. code-server reads those only from <user-data>/Machine/settings.json
+ * and ignores them in User/settings.json, where a switch would silently do nothing.
+ */
+const MACHINE_SCOPED = new Set(['workbench.welcomePage.walkthroughs.openOnInstall']);
 const running = new Set<CodeServer>();
 // A test process that dies without its after() hook must still not leave servers behind.
 process.once('exit', () => {
@@ -64,8 +72,9 @@ export class CodeServer {
     };
     for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
     // A quiet, predictable workbench: no welcome page, tips, telemetry notice or trust prompt.
-    mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...options.userSettings }, null, 2));
+    const settings = { ...DEFAULT_SETTINGS, ...options.userSettings };
+    writeSettings(join(dirs.userData, 'User'), settings, (key) => !MACHINE_SCOPED.has(key));
+    writeSettings(join(dirs.userData, 'Machine'), settings, (key) => MACHINE_SCOPED.has(key));
     const configFile = join(tempDir, 'config.yaml');
     writeFileSync(configFile, 'auth: none\n');
     const env = {
@@ -174,6 +183,12 @@ export class CodeServer {
     this.killGroup('SIGKILL');
     rmSync(this.tempDir, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+function writeSettings(folder: string, settings: Record<string, unknown>, belongs: (key: string) => boolean): void {
+  mkdirSync(folder, { recursive: true });
+  const own = Object.fromEntries(Object.entries(settings).filter(([key]) => belongs(key)));
+  writeFileSync(join(folder, 'settings.json'), JSON.stringify(own, null, 2));
 }
 
 function freePort(): Promise<number> {
