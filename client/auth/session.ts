@@ -75,7 +75,9 @@ export class Session implements vscode.Disposable {
         this.log.error(`profile ${profile.name} cannot be used: ${(error as Error).message}`);
       }
     }
-    await vscode.commands.executeCommand('setContext', 'endpointStudio.signedIn', this.current !== undefined);
+    // Not awaited: a round trip to the window, which at activation is busy showing the spec that activated the
+    // extension, while the language server waits for this reload to start. The `when` clauses follow a moment later.
+    void vscode.commands.executeCommand('setContext', 'endpointStudio.signedIn', this.current !== undefined);
     this.changed.fire();
   }
 
