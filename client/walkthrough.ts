@@ -1,9 +1,9 @@
 /**
  * The getting-started walkthrough (`contributes.walkthroughs` in the manifest). It opens by itself once, the
  * first time the extension activates for this user, so a new user lands on the steps instead of an empty
- * sidebar; after that only from the Command Palette. Most steps complete on the command that does them; the
- * ones no single command stands for (a quick fix applied, a deploy that succeeded) complete on context keys
- * set here and in the deploy feature when the thing has actually happened.
+ * sidebar (beside the spec they opened, never over it); after that only from the Command Palette. Most steps
+ * complete on the command that does them; the ones no single command stands for (a quick fix applied, a deploy
+ * that succeeded) complete on context keys set here and in the deploy feature when the thing has happened.
  */
 import * as vscode from 'vscode';
 import type { Middleware } from 'vscode-languageclient/node';
@@ -15,6 +15,13 @@ const SHOWN_KEY = 'endpointStudio.walkthrough.shown';
 /** VS Code's own switch for walkthroughs opening by themselves; a user who turned it off is not overruled. */
 const OPEN_ON_INSTALL_SETTING = 'workbench.welcomePage.walkthroughs.openOnInstall';
 
+/** The commands that give the keyboard to the editor group of view column 1, 2, ... 8. */
+const FOCUS_GROUP_COMMANDS = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth'].map(
+  (nth) => `workbench.action.focus${nth}EditorGroup`,
+);
+/** How long after the walkthrough opened beside an editor its page taking the focus is undone. */
+const FOCUS_BACK_WINDOW_MS = 5000;
+
 export const OPEN_WALKTHROUGH_COMMAND = 'endpointStudio.walkthrough.open';
 /** Attached to every quick fix the language server offers; VS Code runs it after applying the fix's edit. */
 const QUICK_FIX_APPLIED_COMMAND = 'endpointStudio.walkthrough.quickFixApplied';
@@ -25,24 +32,60 @@ export const JOB_SUBMITTED_CONTEXT = 'endpointStudio.jobSubmitted';
 export const LOGS_OPENED_CONTEXT = 'endpointStudio.logsOpened';
 
 export function registerWalkthrough(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
-  const walkthrough = `${context.extension.id}#${WALKTHROUGH_ID}`;
-  const open = (toSide: boolean) => vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthrough, toSide);
-  context.globalState.setKeysForSync([SHOWN_KEY]);
-  if (!context.globalState.get<boolean>(SHOWN_KEY) && vscode.workspace.getConfiguration().get<boolean>(OPEN_ON_INSTALL_SETTING, true)) {
-    void context.globalState.update(SHOWN_KEY, true);
-    log.info('opening the getting-started walkthrough (first activation)');
-    // Beside the editor the user opened, so the spec that activated the extension stays in view.
-    void open(vscode.window.activeTextEditor !== undefined).then(undefined, (error: unknown) => {
-      log.warn(`the walkthrough could not be opened: ${String(error)}`);
-    });
-  }
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () => open(false)),
+    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () => openWalkthrough(context, false)),
     vscode.commands.registerCommand(QUICK_FIX_APPLIED_COMMAND, async (title: unknown) => {
       log.info(`quick fix applied: ${String(title)}`);
       await vscode.commands.executeCommand('setContext', QUICK_FIX_APPLIED_CONTEXT, true);
     }),
   );
+}
+
+/**
+ * Opens the walkthrough if this is the extension's first activation for this user. Called once activation is
+ * over, when the spec that activated it (the usual way) is on screen with its problems, so that spec is never
+ * covered: the walkthrough opens beside whatever editor is open, the keyboard staying there, and in the editor
+ * area only when nothing is open in it.
+ */
+export function openWalkthroughOnFirstActivation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  context.globalState.setKeysForSync([SHOWN_KEY]);
+  if (context.globalState.get<boolean>(SHOWN_KEY) || !vscode.workspace.getConfiguration().get<boolean>(OPEN_ON_INSTALL_SETTING, true))
+    return;
+  void context.globalState.update(SHOWN_KEY, true);
+  const active = vscode.window.tabGroups.activeTabGroup;
+  const beside = active.activeTab !== undefined;
+  log.info(`opening the getting-started walkthrough (first activation) ${beside ? 'beside the open editor' : 'in the empty editor area'}`);
+  if (beside) giveFocusBack(active.viewColumn);
+  openWalkthrough(context, beside).then(undefined, (error: unknown) => {
+    log.warn(`the walkthrough could not be opened: ${String(error)}`);
+  });
+}
+
+/**
+ * The walkthrough's page gives its first step the focus once it is laid out, which makes its group the active
+ * one even when it was opened without the focus: the keyboard goes back to the group the user was typing in,
+ * once, when that happens soon after the walkthrough opened.
+ */
+function giveFocusBack(column: vscode.ViewColumn): void {
+  const command = FOCUS_GROUP_COMMANDS.at(column - 1);
+  if (command === undefined) return;
+  const stop = (): void => {
+    clearTimeout(timer);
+    listener.dispose();
+  };
+  const timer = setTimeout(stop, FOCUS_BACK_WINDOW_MS);
+  const listener = vscode.window.tabGroups.onDidChangeTabGroups(() => {
+    const now = vscode.window.tabGroups.activeTabGroup;
+    // The walkthrough is an editor of VS Code's own, which the API shows as a tab without an input.
+    if (now.viewColumn === column || now.activeTab === undefined || now.activeTab.input !== undefined) return;
+    stop();
+    void vscode.commands.executeCommand(command);
+  });
+}
+
+/** `toSide`: in the group beside the active one (made if need be), the focus staying where it was. */
+function openWalkthrough(context: vscode.ExtensionContext, toSide: boolean): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, toSide);
 }
 
 /** Marks that a deploy went through, for the walkthrough's deploy step. */
