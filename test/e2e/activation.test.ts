@@ -3,6 +3,8 @@
  * leaves it asleep (no output channel, no status bar item); opening a spec starts it through the spec
  * language it contributes, and the language server then checks that spec. The editor's own extension
  * host log names the event that activated the extension, so the test reads what happened, not a timing.
+ * It is the extension's first activation for this user, with walkthroughs opening on install (VS Code's
+ * default): the walkthrough opens, beside the spec, which stays in view with its problems.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { extensionLog } from './support/editorProcesses';
 import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, waitUntil, Workbench } from './support/workbench';
 
 const EXTENSION_ID = 'endpoint-studio.endpoint-studio';
+const WALKTHROUGH_TAB = '.tab[aria-label^="Walkthrough: Endpoint Studio"]';
 
 let workspace: string;
 let server: CodeServer | undefined;
@@ -24,7 +27,11 @@ before(async () => {
   workspace = mkdtempSync(join(tmpdir(), 'endpoint-studio-no-specs-'));
   writeFileSync(join(workspace, 'other.yaml'), 'services:\n  web:\n    image: nginx\n');
   writeFileSync(join(workspace, 'other.json'), '{ "name": "not a spec" }\n');
-  server = await CodeServer.start({ workspace, extensions: [packagedExtensionPath()] });
+  server = await CodeServer.start({
+    workspace,
+    extensions: [packagedExtensionPath()],
+    userSettings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true },
+  });
   workbench = await Workbench.launch();
   await workbench.page.goto(`${server.url}?folder=${encodeURIComponent(workspace)}`, { timeout: START_TIMEOUT_MS });
   await workbench.page.locator('.explorer-folders-view .monaco-list-row[aria-label="other.yaml"]').waitFor({ timeout: START_TIMEOUT_MS });
@@ -78,6 +85,17 @@ test('a plain YAML or JSON file does not start the extension; a spec does, and i
     // The language server was started for a spec the workspace did not hold at start.
     await workbench.problems('x.endpoint.yaml', (rows) => rows.some((row) => row.code === 'unknown-property'), 'the misspelt key');
     assert.match(extensionLog(editor), /activated in \d+(\.\d+)? ms/);
+
+    // The first activation opens the walkthrough: in a group of its own, not over the spec just opened.
+    await page.locator(WALKTHROUGH_TAB).waitFor();
+    await page.locator('.gettingStartedContainer .getting-started-step').first().waitFor();
+    const specGroup = page.locator('.editor-group-container', { has: page.locator('.tab.active[data-resource-name="x.endpoint.yaml"]') });
+    assert.equal(await specGroup.count(), 1, 'one editor group shows the spec as its active editor');
+    assert.equal(await specGroup.locator(WALKTHROUGH_TAB).count(), 0, 'the walkthrough opened in the group of the spec');
+    // Still on screen, with its problem underlined.
+    await specGroup.locator('.monaco-editor .view-lines', { hasText: 'bogusKey' }).waitFor();
+    await specGroup.locator('.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning').first().waitFor();
+    await workbench.waitForActiveEditor('x.endpoint.yaml');
   } catch (error) {
     await workbench.screenshot('FAILED-activation--plain-files-and-a-spec').catch(() => undefined);
     throw error;
