@@ -4,8 +4,9 @@
  * has now and `after` what the spec says, so a plan's changes and the drift of the same pair
  * are the same list.
  */
-import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
-import type { Endpoint } from '../api/types';
+import { schemaViewAt } from '../endpointSpec/schemas';
+import type { JsonPathSegment } from '../endpointSpec/tree';
+import { CREATE_ENDPOINT_FIELDS, type Endpoint } from '../api/types';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
 
 export interface Change {
@@ -19,39 +20,24 @@ export interface Change {
   readonly after: unknown;
 }
 
-/** Display order of fields; `env.*` sorts by key at the place of `env`. */
-const FIELD_ORDER = [
-  'name',
-  'type',
-  'image',
-  'entrypoint',
-  'cmd',
-  'disk',
-  'ports',
-  'env',
-  'registry',
-  'gpu.pools',
-  'gpu.excludedTypes',
-  'gpu.count',
-  'gpu.allowedCudaVersions',
-  'gpu.minCudaVersion',
-  'cpu',
-  'workers.min',
-  'workers.max',
-  'workers.idleTimeout',
-  'scaling.type',
-  'scaling.queueDelay',
-  'scaling.requestCount',
-  'dataCenterIds',
-  'networkVolumes',
-  'timeout',
-  'flashboot',
-];
-
+/**
+ * Display order: the create body's fields in their order, the fields of `gpu`, `workers` and `scaling` in their
+ * schema's; `env.*` sorts by key at the place of `env`, and what neither knows comes last.
+ */
 function rank(segments: readonly JsonPathSegment[]): number {
-  const key = segments[0] === 'env' ? 'env' : formatFieldPath(segments);
-  const index = FIELD_ORDER.indexOf(key);
-  return index < 0 ? FIELD_ORDER.length : index;
+  const [field, child] = segments;
+  const top = CREATE_ENDPOINT_FIELDS.findIndex((name) => name === field);
+  if (top < 0) return Number.MAX_SAFE_INTEGER;
+  const nested = field !== 'env' && typeof field === 'string' && typeof child === 'string' ? childOrder(field).indexOf(child) : -1;
+  return top * 100 + nested + 1;
+}
+
+const childOrders = new Map<string, string[]>();
+
+function childOrder(field: string): string[] {
+  let order = childOrders.get(field);
+  if (!order) childOrders.set(field, (order = [...(schemaViewAt([field])?.properties.keys() ?? [])]));
+  return order;
 }
 
 /** JSON with sorted object keys, so equal values always serialize the same way. */
