@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Ajv2020 from 'ajv/dist/2020';
+import { parse } from 'yaml';
 import { createApiClient, type ApiClient } from '../../core/api';
 import { startEmulator } from '../../emulator';
 import { eventually, TEST_KEY } from '../core/api/support';
@@ -126,7 +128,7 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('lists exactly the agent tools, with input and output schemas, and the two resources', async () => {
+  it('lists exactly the agent tools, with input and output schemas, and the two resources; the schema resolves on its own', async () => {
     const { tools } = await reader.client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
@@ -143,6 +145,17 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     const schema = await reader.client.readResource({ uri: 'endpoint-studio://schemas/endpoint-create' });
     const schemaText = (schema.contents[0] as { text: string }).text;
     assert.ok((JSON.parse(schemaText) as { properties: Record<string, unknown> }).properties.workers);
+    const refs = [...schemaText.matchAll(/"\$ref": "([^"]*)"/g)].map(([, ref]) => ref);
+    assert.ok(refs.length > 0 && refs.every((ref) => ref.startsWith('#/$defs/')), refs.join(', '));
+    // A library given this one document and nothing else resolves every reference. strict: false
+    // because the x- vendor keywords are for hovers and messages, which validators ignore.
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(schemaText) as object);
+    assert.equal(validate(parse(SPEC)), true, JSON.stringify(validate.errors));
+    assert.equal(validate(parse(`${SPEC.replace('pools: [ADA_24, AMPERE_24]', 'pools: []')}flashbot: true\n`)), false);
+    assert.deepEqual(
+      validate.errors?.map((e) => `${e.instancePath} ${e.keyword}`),
+      ['/gpu/pools minItems', ' unevaluatedProperties'],
+    );
     const rules = await reader.client.readResource({ uri: 'endpoint-studio://docs/rules' });
     assert.match((rules.contents[0] as { text: string }).text, /\| `idle-timeout-not-applicable` \| error \|/);
   });
