@@ -27,7 +27,9 @@ interface SpecInput {
 }
 
 function specInput(input: { text?: string; format?: 'yaml' | 'json'; path?: string }, context: AgentContext): SpecInput {
-  if ((input.text === undefined) === (input.path === undefined)) throw new ToolFailure('give either text (with format) or path, not both');
+  if (input.text === undefined && input.path === undefined)
+    throw new ToolFailure('a spec is needed: give its text (with format) or the path of its file');
+  if (input.text !== undefined && input.path !== undefined) throw new ToolFailure('give either text (with format) or path, not both');
   if (input.path !== undefined) {
     const file = readSpecAt(context, input.path);
     return { text: file.text, format: specFormatOf(file.path), name: input.path };

@@ -177,7 +177,10 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
 
     const neither = await reader.call('validate_spec', {});
     assert.equal(neither.isError, true);
-    assert.match(neither.text, /either text .* or path/);
+    assert.equal(neither.text, 'a spec is needed: give its text (with format) or the path of its file');
+    const both = await reader.call('validate_spec', { text: SPEC, path: 'specs/agent.endpoint.yaml' });
+    assert.equal(both.isError, true);
+    assert.equal(both.text, 'give either text (with format) or path, not both');
     const wrongType = await reader.call('validate_spec', { text: 42 });
     assert.equal(wrongType.isError, true);
     const notSpec = await reader.call('validate_spec', { path: 'package.json' });
