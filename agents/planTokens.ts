@@ -2,8 +2,9 @@
  * Plan tokens: an agent may only deploy a plan it was shown, against the state it was shown for.
  * A token is an opaque random id held in this process (never a value the model could forge or
  * edit) for a record of the plan, the spec file it came from and fingerprints of that file and of
- * the live state it was measured against. Deploying re-reads both: any change, or an expired or
- * unknown token, means a new plan.
+ * the live state it was measured against. Deploying re-reads both: any change, or an expired, used
+ * or unknown token, means a new plan. Tokens that can no longer be used are remembered for a while,
+ * so a model reusing one is told why, not that it never existed.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -11,6 +12,10 @@ import { randomBytes } from 'node:crypto';
 export const PLAN_TOKEN_TTL_MS = 15 * 60 * 1000;
 /** Tokens kept at once; the oldest go first, so a looping agent cannot grow the process. */
 const MAX_TOKENS = 200;
+
+const USED = 'the plan token was already used (a token is good for one deploy_spec call, whatever its outcome); run plan_deploy again';
+const EXPIRED = 'the plan token has expired; run plan_deploy again';
+const DISPLACED = `the plan token was dropped to make room for ${MAX_TOKENS} newer plans; run plan_deploy again`;
 
 export interface PlanRecord {
   readonly specPath: string;
@@ -32,6 +37,8 @@ export type RedeemResult = { readonly ok: true; readonly record: PlanRecord } | 
 
 export class PlanTokenStore {
   private readonly records = new Map<string, PlanRecord>();
+  /** Tokens redeemed or expired, with why they cannot be used; as bounded as the live ones. */
+  private readonly retired = new Map<string, string>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -40,10 +47,9 @@ export class PlanTokenStore {
 
   issue(record: Omit<PlanRecord, 'expiresAt'>): { token: string; expiresAt: string } {
     this.prune();
-    while (this.records.size >= MAX_TOKENS) {
-      const oldest = this.records.keys().next();
-      if (oldest.done) break;
-      this.records.delete(oldest.value);
+    for (const oldest of this.records.keys()) {
+      if (this.records.size < MAX_TOKENS) break;
+      this.retire(oldest, DISPLACED);
     }
     const token = `plan_${randomBytes(18).toString('base64url')}`;
     const expiresAt = this.now() + this.ttlMs;
@@ -60,14 +66,26 @@ export class PlanTokenStore {
   /** The record of a live token. A token is used once: redeeming it removes it, whatever follows. */
   redeem(token: string): RedeemResult {
     const record = this.records.get(token);
-    this.records.delete(token);
-    if (!record) return { ok: false, reason: 'unknown plan token (tokens live in the server that issued them); run plan_deploy again' };
-    if (record.expiresAt <= this.now()) return { ok: false, reason: 'the plan token has expired; run plan_deploy again' };
-    return { ok: true, record };
+    if (!record) {
+      const reason = this.retired.get(token) ?? 'unknown plan token (tokens live in the server that issued them); run plan_deploy again';
+      return { ok: false, reason };
+    }
+    const expired = record.expiresAt <= this.now();
+    this.retire(token, expired ? EXPIRED : USED);
+    return expired ? { ok: false, reason: EXPIRED } : { ok: true, record };
   }
 
   private prune(): void {
     const now = this.now();
-    for (const [token, record] of this.records) if (record.expiresAt <= now) this.records.delete(token);
+    for (const [token, record] of this.records) if (record.expiresAt <= now) this.retire(token, EXPIRED);
+  }
+
+  private retire(token: string, reason: string): void {
+    this.records.delete(token);
+    this.retired.set(token, reason);
+    for (const oldest of this.retired.keys()) {
+      if (this.retired.size <= MAX_TOKENS) break;
+      this.retired.delete(oldest);
+    }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The tool catalogue without a server: the editor's manifest declares exactly the catalogue's tools
- * with their schemas; writes are refused before anything runs; plan tokens expire, are used once and
- * can be shown without being used up; the editor's confirmation shows the plan and sends nothing.
+ * with their schemas; writes are refused before anything runs; plan tokens expire, are used once, say
+ * why when reused, and can be shown without being used up; the editor's confirmation shows the plan
+ * and sends nothing.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -95,12 +96,34 @@ describe('agent tool catalogue', () => {
     assert.match(token, /^plan_[\w-]{24}$/);
     assert.equal(store.peek(token)?.planText, 'update endpoint ep1');
     assert.equal(store.redeem(token).ok, true);
-    assert.equal(store.redeem(token).ok, false, 'a token is used once');
+    const reused = store.redeem(token);
+    assert.ok(!reused.ok, 'a token is used once');
+    assert.match(reused.reason, /^the plan token was already used .*; run plan_deploy again$/);
     const late = store.issue(record).token;
+    const forgotten = store.issue(record).token;
     now += 60_001;
     assert.equal(store.peek(late), undefined);
     const expired = store.redeem(late);
     assert.ok(!expired.ok && /expired/.test(expired.reason));
+    const again = store.redeem(late);
+    assert.ok(!again.ok && /expired/.test(again.reason), 'still expired, not used, the second time');
+    // Issuing prunes expired tokens; one pruned before it was redeemed still reads as expired.
+    store.issue(record);
+    const pruned = store.redeem(forgotten);
+    assert.ok(!pruned.ok && /expired/.test(pruned.reason), pruned.ok ? '' : pruned.reason);
+    const unknown = store.redeem('plan_made_up');
+    assert.ok(!unknown.ok && /^unknown plan token/.test(unknown.reason));
+  });
+
+  it('plan tokens: the oldest make room for new ones and say so; what is remembered stays bounded', () => {
+    const store = new PlanTokenStore();
+    const record = { specPath: '/w/a.endpoint.yaml', document: 0, specHash: 's', liveHash: 'l', planHash: 'p', planText: '' };
+    const tokens = Array.from({ length: 401 }, () => store.issue(record).token);
+    const dropped = store.redeem(tokens[200]);
+    assert.ok(!dropped.ok && /dropped to make room for 200 newer plans/.test(dropped.reason), dropped.ok ? '' : dropped.reason);
+    const longGone = store.redeem(tokens[0]);
+    assert.ok(!longGone.ok && /^unknown plan token/.test(longGone.reason), 'only the last 200 retired tokens are remembered');
+    assert.equal(store.redeem(tokens[400]).ok, true);
   });
 
   it("the editor's confirmation of a deploy shows the plan with its cost line, and leaves the token usable", () => {

@@ -233,7 +233,7 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     assert.equal((await api.serverless.list()).length, 0, 'nothing was created');
   });
 
-  it('plan → deploy ends verified and bound; a stale token, a changed spec file and unknown tokens are refused', async () => {
+  it('plan → deploy ends verified and bound; a used or stale token, a changed spec file and unknown tokens are refused', async () => {
     const plan = expectOk(await writer.call('plan_deploy', { path: 'specs/agent.endpoint.yaml' }));
     assert.equal(plan.structured.kind, 'create');
     assert.equal(plan.structured.deployable, true);
@@ -254,7 +254,7 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
 
     const reused = await writer.call('deploy_spec', { planToken: plan.structured.planToken });
     assert.equal(reused.isError, true, 'a token is used once');
-    assert.match(reused.text, /unknown plan token/);
+    assert.match(reused.text, /^the plan token was already used .*; run plan_deploy again$/);
 
     writeFileSync(specFile, SPEC.replace('max: 2', 'max: 3'));
     const update = expectOk(await writer.call('plan_deploy', { path: 'specs/agent.endpoint.yaml' }));
