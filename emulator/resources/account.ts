@@ -4,30 +4,45 @@ import { DATA_CENTERS, type TemplateRecord } from '../catalog/seed';
 import { templateView } from '../catalog/routes';
 import type { EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
-import { ProblemError, notFound } from '../http/problems';
+import { ProblemError, errorEntry, notFound } from '../http/problems';
 import { route, type Route } from '../http/router';
 import type { NetworkVolumeRecord } from '../state';
 
 type Body = Record<string, unknown>;
 
-/** Checks a body against a flat field table; unknown fields and wrong types are 422, like the service's validator. */
-function checkFields(raw: unknown, fields: Record<string, (v: unknown) => string | undefined>, required: readonly string[]): Body {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ProblemError(400, 'the request body must be a JSON object', ['$: expected an object']);
-  const body = raw as Body;
+/** A field's own check (a problem, or none), or the field table of an object-valued field. */
+type Check = (v: unknown) => string | undefined;
+interface Shape {
+  fields: Record<string, Check | Shape>;
+  required?: readonly string[];
+}
+
+/** Every failure of `value` against `shape`, each named by its JSON path; unknown keys fail, as with `additionalProperties: false`. */
+function shapeErrors(value: unknown, shape: Shape, path: readonly string[]): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [errorEntry(path, 'must be an object')];
+  const object = value as Body;
   const errors: string[] = [];
-  for (const key of required) if (body[key] === undefined) errors.push(`$: missing required property: ${key}`);
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of shape.required ?? []) if (object[key] === undefined) errors.push(errorEntry(path, `missing required property: ${key}`));
+  for (const [key, member] of Object.entries(object)) {
     // Own entries only: a body key such as `toString` must read as unknown, not as Object.prototype's.
-    const check = Object.hasOwn(fields, key) ? fields[key] : undefined;
-    if (!check) errors.push(`$.${key}: unknown property: ${key}`);
+    const check = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
+    if (!check) errors.push(errorEntry([...path, key], `unknown property: ${key}`));
+    else if (typeof check !== 'function') errors.push(...shapeErrors(member, check, [...path, key]));
     else {
-      const problem = check(value);
-      if (problem) errors.push(`$.${key}: ${problem}`);
+      const problem = check(member);
+      if (problem) errors.push(errorEntry([...path, key], problem));
     }
   }
+  return errors;
+}
+
+/** Checks a body against a field table; unknown fields and wrong types are 422, like the service's validator. */
+function checkFields(raw: unknown, fields: Shape['fields'], required: readonly string[]): Body {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ProblemError(400, 'the request body must be a JSON object', ['$: expected an object']);
+  const errors = shapeErrors(raw, { fields, required }, []);
   if (errors.length > 0) throw new ProblemError(422, `request validation failed: ${errors[0]}`, errors);
-  return body;
+  return raw as Body;
 }
 
 const isString =
@@ -50,8 +65,12 @@ const isOneOf = (values: readonly string[]) => (v: unknown) =>
   typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`;
 const isArgs = (v: unknown) =>
   typeof v !== 'string' ? 'must be a string' : decodeArgs(v).ok ? undefined : (decodeArgs(v) as { reason: string }).reason;
-const isObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'must be an object');
 const isRegistry = (v: unknown) => (v === null || typeof v === 'string' ? undefined : 'must be a string or null');
+
+/** The snapshot's TemplateMounts: one optional persistent mount, whole (size of at least 10 GB and a path) or not at all. */
+const TEMPLATE_MOUNTS: Shape = {
+  fields: { persistent: { fields: { size: isInt(10), path: isString() }, required: ['size', 'path'] } },
+};
 
 const TEMPLATE_FIELDS = {
   name: isString(1),
@@ -61,7 +80,7 @@ const TEMPLATE_FIELDS = {
   ports: isStrings,
   env: isEnv,
   registry: isRegistry,
-  mounts: isObject,
+  mounts: TEMPLATE_MOUNTS,
   serverless: isBool,
   public: isBool,
   category: isOneOf(['CPU', 'NVIDIA', 'AMD']),
