@@ -125,8 +125,10 @@ function templateRoutes(ctx: EmulatorContext): Route[] {
     route('GET', '/v2/templates/{id}', 'Get a template', ({ params }) => ({ status: 200, body: templateView(own(params.id)) })),
     route('PATCH', '/v2/templates/{id}', 'Update a template', async ({ req, params }) => {
       const template = own(params.id);
-      const body = checkFields(await readJsonBody(req), TEMPLATE_FIELDS, []);
-      Object.assign(template, body);
+      const { mounts, ...rest } = checkFields(await readJsonBody(req), TEMPLATE_FIELDS, []);
+      Object.assign(template, rest);
+      // Mounts merge by kind, each sent mount whole: `{}` leaves the existing mount unchanged, as the API documents.
+      if (mounts !== undefined) template.mounts = { ...template.mounts, ...(mounts as Body) };
       ctx.persist();
       return { status: 200, body: templateView(template) };
     }),

@@ -42,3 +42,24 @@ test('template mounts are checked against TemplateMounts on create and PATCH, ea
     assert.deepEqual((await call<Template>(e.restUrl, 'GET', `/v2/templates/${created.body.id}`)).body.mounts, mount, 'unchanged');
   });
 });
+
+test('PATCH of a template: mounts omitted or {} leave the mount unchanged; a persistent mount sent whole replaces it', async () => {
+  await withEmulator({}, async (e) => {
+    const mount = { persistent: { size: 20, path: '/workspace' } };
+    const { id } = (await call<Template>(e.restUrl, 'POST', '/v2/templates', template({ mounts: mount }))).body;
+    const path = `/v2/templates/${id}`;
+    const emptied = await call<Template>(e.restUrl, 'PATCH', path, { mounts: {} });
+    assert.equal(emptied.status, 200);
+    assert.deepEqual(emptied.body.mounts, mount);
+    const renamed = await call<Template>(e.restUrl, 'PATCH', path, { name: 'renamed' });
+    assert.deepEqual(renamed.body.mounts, mount);
+    const moved = { persistent: { size: 40, path: '/data' } };
+    assert.deepEqual((await call<Template>(e.restUrl, 'PATCH', path, { mounts: moved })).body.mounts, moved);
+    assert.deepEqual((await call<Template>(e.restUrl, 'GET', path)).body.mounts, moved);
+    // A template made without a mount can be given one.
+    const bare = (await call<Template>(e.restUrl, 'POST', '/v2/templates', template())).body;
+    assert.deepEqual(bare.mounts, {});
+    assert.deepEqual((await call<Template>(e.restUrl, 'PATCH', `/v2/templates/${bare.id}`, { mounts: {} })).body.mounts, {});
+    assert.deepEqual((await call<Template>(e.restUrl, 'PATCH', `/v2/templates/${bare.id}`, { mounts: mount })).body.mounts, mount);
+  });
+});
