@@ -50,7 +50,7 @@ export const planDeployTool = defineTool({
     const planned = await planSpec(client, context, input);
     const { plan, target, namesakes } = planned.planned;
     const prices = await readPriceCatalog(client);
-    const planText = renderPlan(plan, prices ? { catalog: prices } : {});
+    const planText = `${renderPlan(plan, prices ? { catalog: prices } : {})}${adoptionLine(planned)}`;
     const why = undeployable(planned);
     const token =
       why === undefined
@@ -94,6 +94,20 @@ function undeployable(planned: PlannedSpec): string | undefined {
   if (plan.kind === 'refused') return 'no update can make this difference (see the plan)';
   if (!needsApplying(plan, target)) return 'the endpoint already matches the spec: nothing to deploy';
   return undefined;
+}
+
+/**
+ * What adopting adds to the plan: the binding. An adopted endpoint that already matches is rendered
+ * as "nothing to deploy", yet its token does something, and the plan, which the editor's
+ * confirmation shows too, must say what.
+ */
+function adoptionLine(planned: PlannedSpec): string {
+  const { plan, target } = planned.planned;
+  if (target.kind !== 'adopted' || undeployable(planned) !== undefined) return '';
+  const binding = `binds the spec to endpoint ${target.endpointId} (in .endpoint-studio/deployments.json)`;
+  return plan.kind === 'unchanged'
+    ? `  adopt: deploying ${binding} and changes nothing on the endpoint\n`
+    : `  adopt: deploying also ${binding}\n`;
 }
 
 function endpointOf(plan: DeploymentPlan): { endpointId?: string; endpointName?: string } {
@@ -158,6 +172,7 @@ async function apply(context: AgentContext, planned: PlannedSpec): Promise<ToolR
   const result = outcome.applied;
   const bound = outcome.binding ? outcome.binding.saved : target.kind === 'bound';
   const lines = [`${result.action} endpoint ${result.endpoint.id} ${JSON.stringify(result.endpoint.name)}`];
+  if (outcome.binding?.saved && target.kind === 'adopted') lines.push(`bound the spec to endpoint ${result.endpoint.id}`);
   if (outcome.binding && !outcome.binding.saved)
     lines.push(`the binding was not saved (${outcome.binding.error}); until it is, deploying this spec again creates another endpoint`);
   if (result.readBackError) lines.push(`not verified: reading the endpoint back failed: ${result.readBackError}`);

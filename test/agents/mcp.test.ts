@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import Ajv2020 from 'ajv/dist/2020';
 import { parse } from 'yaml';
 import { createApiClient, type ApiClient } from '../../core/api';
+import { liveAsSpec } from '../../core/deploy/effective';
 import { startEmulator } from '../../emulator';
 import { eventually, TEST_KEY } from '../core/api/support';
 
@@ -347,6 +348,39 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     const badWindow = await reader.call('billing_summary', { kind: 'pods', endpointId: endpoint.id });
     assert.equal(badWindow.isError, true);
     assert.match(badWindow.text, /no endpointId filter/);
+  });
+
+  it('namesakes "adopt" on an endpoint that already matches: the plan says its token only binds the spec, and it does', async () => {
+    const twin = SPEC.replace('agent-worker', 'twin-worker');
+    writeFileSync(join(root, 'specs', 'twin.endpoint.yaml'), twin);
+    const existing = await api.serverless.create(parse(twin) as never);
+    const blocked = expectOk(await writer.call('plan_deploy', { path: 'specs/twin.endpoint.yaml' }));
+    assert.equal(blocked.structured.deployable, false);
+    assert.match(String(blocked.structured.notDeployable), /namesakes "adopt"/);
+
+    const adopt = expectOk(await writer.call('plan_deploy', { path: 'specs/twin.endpoint.yaml', namesakes: 'adopt' }));
+    assert.equal(adopt.structured.kind, 'unchanged');
+    assert.equal(adopt.structured.adopts, existing.id);
+    assert.equal(adopt.structured.deployable, true);
+    const says = `adopt: deploying binds the spec to endpoint ${existing.id} (in .endpoint-studio/deployments.json) and changes nothing on the endpoint`;
+    assert.ok(String(adopt.structured.plan).includes(says), String(adopt.structured.plan));
+    assert.ok(adopt.text.includes(says));
+
+    const bound = expectOk(await writer.call('deploy_spec', { planToken: adopt.structured.planToken }));
+    assert.equal(bound.structured.action, 'unchanged');
+    assert.equal(bound.structured.bound, true);
+    assert.equal(bound.structured.verified, true, bound.text);
+    assert.match(bound.text, new RegExp(`^bound the spec to endpoint ${existing.id}$`, 'm'));
+    const bindings = JSON.parse(readFileSync(join(root, '.endpoint-studio', 'deployments.json'), 'utf8')) as {
+      deployments: Record<string, Record<string, { endpointId: string }>>;
+    };
+    assert.equal(bindings.deployments['specs/twin.endpoint.yaml']['0'].endpointId, existing.id);
+    assert.deepEqual(liveAsSpec(await api.serverless.get(existing.id)), liveAsSpec(existing), 'the endpoint was not changed');
+
+    const after = expectOk(await writer.call('plan_deploy', { path: 'specs/twin.endpoint.yaml' }));
+    assert.equal(after.structured.kind, 'unchanged');
+    assert.equal(after.structured.deployable, false);
+    assert.equal(after.structured.notDeployable, 'the endpoint already matches the spec: nothing to deploy');
   });
 
   it('without a key, service tools say how to give one; the key is in no result and no stderr', async () => {
