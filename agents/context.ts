@@ -1,12 +1,16 @@
 /**
  * What every agent tool runs with, whichever front-end hosts it (the MCP server or the editor's
  * language-model tools): the service client of the profile or environment, whether writes are
- * allowed, the folder relative paths and bindings are read from, and the plan tokens handed out.
- * A tool refuses with a `ToolFailure`, a message for the model; it never throws a stack at it.
+ * allowed, the folder relative paths and bindings are read from, the plan tokens handed out, and a
+ * catalog snapshot pinned in place of the service's catalog. A tool refuses with a `ToolFailure`, a
+ * message for the model; it never throws a stack at it.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ApiError, type ApiClient } from '../core/api';
+import { catalogUsedJson, type CatalogUsed } from '../core/catalog/catalogUsed';
+import { readCatalogSnapshot } from '../core/catalog/snapshot';
+import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
@@ -23,6 +27,12 @@ export interface AgentContext {
   /** Relative spec paths are read from here, and bindings are looked for under it. */
   readonly workspaceRoot: string;
   readonly plans: PlanTokenStore;
+  /**
+   * A snapshot from `endpoint-studio catalog export` that the catalog tools read instead of the
+   * service, key or not, as the language server and `validate` do with ENDPOINT_STUDIO_CATALOG_FILE:
+   * an agent without a key or a network still searches, prices and checks against a catalog.
+   */
+  readonly catalogFile?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -57,6 +67,31 @@ export function serviceFailure(client: ApiClient, error: unknown, what: string):
   const reason = client.redact(error instanceof Error ? error.message : String(error));
   if (error instanceof ApiError && error.notFound) return new ToolFailure(`${what}: not found (${reason})`, { status: 404 });
   return new ToolFailure(`${what}: ${reason}`, error instanceof ApiError && error.status !== undefined ? { status: error.status } : {});
+}
+
+export interface PinnedCatalog {
+  readonly catalog: Catalog;
+  readonly used: Extract<CatalogUsed, { source: 'snapshot' }>;
+}
+
+/**
+ * The snapshot the context pins, if any. Read at each call, so a re-export is used without restarting
+ * the server; a file that cannot be used is a refusal naming it, never a silent fall back to the service.
+ */
+export function pinnedCatalog(context: AgentContext): PinnedCatalog | undefined {
+  const file = context.catalogFile;
+  if (!file) return undefined;
+  try {
+    const { catalog, fetchedAt } = readCatalogSnapshot(file);
+    return { catalog, used: { source: 'snapshot', file, ...(fetchedAt ? { fetchedAt } : {}) } };
+  } catch (error) {
+    throw new ToolFailure(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Which catalog a result came from, as data: `catalog` and, for a snapshot, its file and age. */
+export function catalogOrigin(pinned: PinnedCatalog | undefined): Record<string, unknown> {
+  return pinned ? { catalog: 'snapshot', snapshot: catalogUsedJson(pinned.used) } : { catalog: 'live' };
 }
 
 /** A spec file named by an agent: inside or outside the workspace root, but a spec file either way. */

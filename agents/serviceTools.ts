@@ -12,9 +12,10 @@ import { driftBetween, type Change } from '../core/deploy/diff';
 import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
 import { Catalog, type AvailabilityLevel, type CatalogGpuType } from '../core/endpointSpec/catalog/catalog';
+import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { checkSpec, fetchCatalogData } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
-import { requireClient, serviceFailure, type AgentContext } from './context';
+import { catalogOrigin, pinnedCatalog, requireClient, serviceFailure, type AgentContext } from './context';
 import { defineTool, type ToolResult } from './tool';
 
 /** Rows per list in a catalog answer: the best matches are enough to choose from. */
@@ -83,13 +84,8 @@ export const searchCatalog = defineTool({
     cudaVersions: z.array(z.string()),
   }),
   async run(input, context): Promise<ToolResult> {
-    const client = requireClient(context);
-    let catalog: Catalog;
-    try {
-      catalog = new Catalog(await fetchCatalogData(client, { timeoutMs: 15_000, ...(context.signal ? { signal: context.signal } : {}) }));
-    } catch (error) {
-      throw serviceFailure(client, error, 'cannot read the catalog');
-    }
+    const pinned = pinnedCatalog(context);
+    const catalog = pinned ? pinned.catalog : await liveCatalog(context);
     const found = searchCatalogData(catalog, input.query.trim().toLowerCase());
     const truncated = Object.entries(found)
       .filter(([, rows]) => rows.length > MAX_ROWS)
@@ -102,6 +98,7 @@ export const searchCatalog = defineTool({
       dataCenters: found.dataCenters.slice(0, MAX_ROWS),
       cudaVersions: found.cudaVersions.slice(0, MAX_ROWS),
       ...(truncated.length > 0 ? { truncated } : {}),
+      ...catalogOrigin(pinned),
     };
     const lines = [
       `pools: ${structured.pools.map((p) => `${p.id} (${p.vramGb} GB, stock ${p.stock}${p.pricePerGpuHour ? `, $${p.pricePerGpuHour.low}–$${p.pricePerGpuHour.high}/GPU-h` : ''})`).join('; ') || 'none'}`,
@@ -109,10 +106,20 @@ export const searchCatalog = defineTool({
       `CPU flavors: ${structured.cpuFlavors.map((f) => `${f.id} (${f.vcpu.min}–${f.vcpu.max} vCPU, ${f.ramGbPerVcpu} GB/vCPU)`).join('; ') || 'none'}`,
       `data centers: ${structured.dataCenters.map((d) => d.id).join(', ') || 'none'}`,
       `CUDA versions: ${structured.cudaVersions.join(', ') || 'none'}`,
+      ...(pinned ? [describeCatalogUsed(pinned.used)] : []),
     ];
     return { text: lines.join('\n'), structured };
   },
 });
+
+async function liveCatalog(context: AgentContext): Promise<Catalog> {
+  const client = requireClient(context);
+  try {
+    return new Catalog(await fetchCatalogData(client, { timeoutMs: 15_000, ...(context.signal ? { signal: context.signal } : {}) }));
+  } catch (error) {
+    throw serviceFailure(client, error, 'cannot read the catalog');
+  }
+}
 
 function summaryOf(endpoint: Endpoint) {
   return {

@@ -6,11 +6,21 @@
  */
 import { z } from 'zod';
 import { perMonth, specCost, type SpecCost } from '../core/billing/cost';
+import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { formatUsdRange, type UsdRange } from '../core/billing/format';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { checkSpec, type CatalogSource } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
-import { placeDiagnostic, problemLine, readSpecAt, requireClient, ToolFailure, type AgentContext } from './context';
+import {
+  catalogOrigin,
+  pinnedCatalog,
+  placeDiagnostic,
+  problemLine,
+  readSpecAt,
+  requireClient,
+  ToolFailure,
+  type AgentContext,
+} from './context';
 import { defineTool, type ToolResult } from './tool';
 
 const specSource = {
@@ -59,20 +69,27 @@ export const validateSpec = defineTool({
     errors: z.number(),
     warnings: z.number(),
     documents: z.number(),
-    catalog: z.enum(['live', 'none']),
+    catalog: z.enum(['live', 'snapshot', 'none']),
     problems: z.array(problemShape),
   }),
   async run(input, context): Promise<ToolResult> {
     const spec = specInput(input, context);
-    const catalog: CatalogSource = context.client ? { kind: 'live', client: context.client, timeoutMs: 10_000 } : { kind: 'none' };
+    const pinned = pinnedCatalog(context);
+    const catalog: CatalogSource = pinned
+      ? { kind: 'snapshot', catalog: pinned.catalog }
+      : context.client
+        ? { kind: 'live', client: context.client, timeoutMs: 10_000 }
+        : { kind: 'none' };
     const checked = await checkSpec({ text: spec.text, format: spec.format, catalog });
     const problems = checked.diagnostics.map(placeDiagnostic);
     const errors = problems.filter((p) => p.severity === 'error').length;
     const warnings = problems.filter((p) => p.severity === 'warning').length;
     const documents = checked.documents.filter((d) => d.isSpec).length;
-    const catalogNote = checked.catalog
-      ? 'checked against the live catalog'
-      : `checked without catalog rules (${checked.catalogError ?? 'not signed in'})`;
+    const catalogNote = pinned
+      ? `checked against the ${describeCatalogUsed(pinned.used)}`
+      : checked.catalog
+        ? 'checked against the live catalog'
+        : `checked without catalog rules (${checked.catalogError ?? 'not signed in'})`;
     const summary =
       problems.length === 0
         ? `${spec.name}: valid (${documents} spec document${documents === 1 ? '' : 's'}; ${catalogNote})`
@@ -84,7 +101,7 @@ export const validateSpec = defineTool({
         errors,
         warnings,
         documents,
-        catalog: checked.catalog ? 'live' : 'none',
+        ...(checked.catalog ? catalogOrigin(pinned) : { catalog: 'none' }),
         ...(checked.catalogError ? { catalogError: checked.catalogError } : {}),
         problems,
       },
@@ -145,19 +162,24 @@ export const estimateCost = defineTool({
   output: z.looseObject({ currency: z.literal('USD'), hoursPerMonth: z.number(), documents: z.array(costShape) }),
   async run(input, context): Promise<ToolResult> {
     const spec = specInput(input, context);
-    const client = requireClient(context);
+    const pinned = pinnedCatalog(context);
+    const client = pinned ? undefined : requireClient(context);
     const checked = await checkSpec({ text: spec.text, format: spec.format, catalog: { kind: 'none' } });
     const specs = checked.documents.filter((d) => d.isSpec);
     if (specs.length === 0) throw new ToolFailure(`${spec.name} holds no spec to price; run validate_spec to see why`);
-    const prices = await readPriceCatalog(client, context.signal ? { signal: context.signal } : {});
+    const prices = client ? await readPriceCatalog(client, context.signal ? { signal: context.signal } : {}) : pinned?.catalog;
     if (!prices) throw new ToolFailure('the service catalog (GPU and CPU prices) could not be read; try again');
     const entries = specs.map((d) => {
       const data = d.document.data as Record<string, unknown> | null;
       return costEntry(d.index, data?.name, specCost(data, prices));
     });
     return {
-      text: [`${spec.name}: cost from catalog prices (USD; disk, volumes and fees not included)`, ...entries.map((e) => e.line)].join('\n'),
-      structured: { currency: 'USD', hoursPerMonth: 730, documents: entries.map((e) => e.data) },
+      text: [
+        `${spec.name}: cost from catalog prices (USD; disk, volumes and fees not included)`,
+        ...entries.map((e) => e.line),
+        ...(pinned ? [describeCatalogUsed(pinned.used)] : []),
+      ].join('\n'),
+      structured: { currency: 'USD', hoursPerMonth: 730, documents: entries.map((e) => e.data), ...catalogOrigin(pinned) },
     };
   },
 });

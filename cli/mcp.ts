@@ -2,7 +2,8 @@
  * `endpoint-studio mcp [--allow-writes]`: the agent tools (`agents/`) served over the Model Context
  * Protocol on stdio, for any MCP client (an editor's agent mode, a desktop assistant, a CI bot).
  * stdout carries nothing but protocol messages; the key comes from the environment as for every
- * other command and is in no result. Without --allow-writes, deploying and running jobs are refused.
+ * other command and is in no result, and so does a pinned catalog snapshot. Without --allow-writes,
+ * deploying and running jobs are refused.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -24,7 +25,10 @@ spec's JSON Schema and its rules.
 --workspace DIR  where relative spec paths and .endpoint-studio/ are read (default: the
                  current directory)
 The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY (or
-RUNPOD_API_KEY); without a key only validate_spec works (without catalog rules).`;
+RUNPOD_API_KEY); without a key only validate_spec works (without catalog rules).
+With $ENDPOINT_STUDIO_CATALOG_FILE (a snapshot from endpoint-studio catalog export),
+search_catalog, estimate_cost and validate_spec's catalog rules read it instead of the
+service, with a key or without one.`;
 
 const COMMAND_LINE = {
   command: 'mcp',
@@ -38,6 +42,7 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
   if (typeof line === 'number') return line;
   const env = io.env ?? process.env;
   const client = clientFromEnvironment(env, io);
+  const catalogFile = env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
   const context: AgentContext = {
     client,
     noClientReason: 'no API key: the server needs ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY) in its environment',
@@ -45,6 +50,7 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
     enableWrites: 'start the server with endpoint-studio mcp --allow-writes',
     workspaceRoot: resolve(line.values.workspace ?? process.cwd()),
     plans: new PlanTokenStore(),
+    ...(catalogFile ? { catalogFile } : {}),
   };
   const server = createMcpServer(context);
   const transport = new StdioServerTransport();
@@ -54,7 +60,10 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
     };
   });
   await server.connect(transport);
-  io.err(`endpoint-studio mcp: ${AGENT_TOOLS.length} tools on stdio${context.writesAllowed ? ', writes allowed' : ', read-only'}`);
+  const catalogNote = catalogFile ? `, catalog snapshot ${catalogFile}` : '';
+  io.err(
+    `endpoint-studio mcp: ${AGENT_TOOLS.length} tools on stdio${context.writesAllowed ? ', writes allowed' : ', read-only'}${catalogNote}`,
+  );
   return closed;
 }
 

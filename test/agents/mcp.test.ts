@@ -6,10 +6,12 @@
  * file changed; an agent's plan → deploy ends verified; and the key is in nothing that comes back.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Ajv2020 from 'ajv/dist/2020';
@@ -20,6 +22,8 @@ import { startEmulator } from '../../emulator';
 import { eventually, TEST_KEY } from '../core/api/support';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
+// Not execFileSync: the emulator runs in this process and must keep answering.
+const run = promisify(execFile);
 const TOOL_NAMES = [
   'validate_spec',
   'estimate_cost',
@@ -381,6 +385,59 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     assert.equal(after.structured.kind, 'unchanged');
     assert.equal(after.structured.deployable, false);
     assert.equal(after.structured.notDeployable, 'the endpoint already matches the spec: nothing to deploy');
+  });
+
+  it('with ENDPOINT_STUDIO_CATALOG_FILE and no key, search_catalog, estimate_cost and validate_spec answer from the snapshot', async () => {
+    const snapshot = join(root, 'catalog.snapshot.json');
+    await run(process.execPath, [CLI, 'catalog', 'export', '--output', snapshot], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ENDPOINT_STUDIO_API_URL: emulator.restUrl,
+        ENDPOINT_STUDIO_API_KEY: TEST_KEY,
+      },
+    });
+    // No key, and a service that is not there: whatever answers comes from the file.
+    const offline = await startServer([], {
+      ENDPOINT_STUDIO_API_KEY: '',
+      ENDPOINT_STUDIO_API_URL: 'http://127.0.0.1:9',
+      ENDPOINT_STUDIO_CATALOG_FILE: snapshot,
+    });
+    const listed = await offline.call('list_endpoints', {});
+    assert.match(listed.text, /no API key/, 'the snapshot serves the catalog tools only');
+
+    type Pool = { id: string; vramGb: number; pricePerGpuHour?: unknown; gpuTypes: string[] };
+    const pools = (outcome: CallOutcome) =>
+      (outcome.structured.pools as Pool[]).map(({ id, vramGb, pricePerGpuHour, gpuTypes }) => ({ id, vramGb, pricePerGpuHour, gpuTypes }));
+    const found = expectOk(await offline.call('search_catalog', { query: 'ada_24' }));
+    assert.deepEqual(pools(found), pools(expectOk(await reader.call('search_catalog', { query: 'ada_24' }))));
+    assert.equal(pools(found).length, 1);
+    assert.equal(found.structured.catalog, 'snapshot');
+    assert.equal((found.structured.snapshot as { file: string }).file, snapshot);
+    assert.match(found.text, new RegExp(`^catalog: snapshot ${snapshot}, fetched .* \\(just now\\)$`, 'm'));
+    const all = expectOk(await offline.call('search_catalog', { query: '' }));
+    assert.ok((all.structured.cpuFlavors as unknown[]).length > 0 && (all.structured.dataCenters as unknown[]).length > 0);
+
+    const cost = expectOk(await offline.call('estimate_cost', { text: SPEC }));
+    const live = expectOk(await reader.call('estimate_cost', { text: SPEC }));
+    assert.equal(cost.structured.catalog, 'snapshot');
+    assert.equal(live.structured.catalog, 'live');
+    assert.deepEqual(cost.structured.documents, live.structured.documents);
+    assert.equal((cost.structured.documents as { priced: boolean }[])[0].priced, true, cost.text);
+
+    const unknownPool = expectOk(await offline.call('validate_spec', { text: SPEC.replace('AMPERE_24', 'NO_SUCH_POOL') }));
+    assert.equal(unknownPool.structured.catalog, 'snapshot');
+    assert.ok(
+      (unknownPool.structured.problems as { code: string }[]).some((p) => p.code === 'pool-unknown'),
+      unknownPool.text,
+    );
+    assert.match(unknownPool.text, /checked against the catalog: snapshot /);
+
+    // Read at each call: a file that cannot be used is a refusal naming it, never a quiet fall back.
+    writeFileSync(snapshot, '{ "gpuTypes": [');
+    const broken = await offline.call('search_catalog', { query: '' });
+    assert.equal(broken.isError, true);
+    assert.ok(broken.text.startsWith(`cannot read catalog ${snapshot}: `), broken.text);
   });
 
   it('without a key, service tools say how to give one; the key is in no result and no stderr', async () => {
