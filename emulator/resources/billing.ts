@@ -3,6 +3,10 @@
  * from each network volume's size over time. Queries resolve their window the way the service
  * documents it: `startTime` snapped down to its bucket, `endTime` snapped up unless already on a
  * boundary, `lastN` ending with the current bucket; weeks start on Monday, all in UTC.
+ *
+ * An answer holds a record per bucket per group and is built whole in memory, so windows and answers
+ * are capped (docs/emulator.md states both limits, which the API does not): hours of a month grouped
+ * by thousands of workers are a 400, not an exhausted heap.
  */
 import type { EmulatorContext } from '../context';
 import { badRequest } from '../http/problems';
@@ -13,7 +17,10 @@ import { BUCKET_SIZES, floorBucket, nextBucket } from '../../core/billing/bucket
 
 export type BucketSize = BillingBucketSize;
 const HOUR = 3600 * 1000;
+/** A window's limit: hourly buckets for more than a year, daily for 27 years. */
 const MAX_BUCKETS = 10000;
+/** Ten times the one-group maximum: the demo's month of workers fits grouped by day, not by hour. */
+const MAX_RECORDS = 100_000;
 /** USD per GB-month (730 hours) of network volume storage. */
 const STORAGE_RATE = { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 } as const;
 
@@ -128,30 +135,37 @@ function groupedRecords(
   components: readonly string[],
   groupField: string | undefined,
 ) {
-  const groups = new Map<string, Amounts[]>();
+  // Only buckets with spend hold a row until the record count is known to be within the cap.
+  const groups = new Map<string, Map<number, Amounts>>();
   for (const entry of entries) {
     const b = bucketOf(window, entry.t);
     if (b === undefined) continue;
-    let rows = groups.get(entry.group);
-    if (!rows) {
-      rows = window.buckets.map(() => Object.fromEntries(components.map((c) => [c, 0])));
-      groups.set(entry.group, rows);
-    }
-    for (const c of components) rows[b][c] += entry.amounts[c] ?? 0;
+    const rows = groups.get(entry.group) ?? new Map<number, Amounts>();
+    groups.set(entry.group, rows);
+    const row = rows.get(b) ?? {};
+    rows.set(b, row);
+    for (const c of components) row[c] = (row[c] ?? 0) + (entry.amounts[c] ?? 0);
   }
+  const count = groups.size * window.buckets.length;
+  if (count > MAX_RECORDS)
+    throw badRequest(
+      `the answer would hold ${count} records (${window.buckets.length} ${window.bucketSize} buckets for each of ${groups.size} ${groupField ?? 'group'}s); the emulator answers at most ${MAX_RECORDS}: choose a larger bucketSize, a shorter window or a filter`,
+    );
   const totals: Amounts = Object.fromEntries([['totalAmount', 0], ...components.map((c): [string, number] => [c, 0])]);
   const records: Record<string, unknown>[] = [];
   for (const [group, rows] of groups) {
-    rows.forEach((row, i) => {
-      const total = components.reduce((n, c) => n + row[c], 0);
+    window.buckets.forEach((start, i) => {
+      const row = rows.get(i) ?? {};
+      const amount = (c: string): number => row[c] ?? 0;
+      const total = components.reduce((n, c) => n + amount(c), 0);
       totals.totalAmount += total;
-      for (const c of components) totals[c] += row[c];
+      for (const c of components) totals[c] += amount(c);
       records.push({
-        startTime: iso(window.buckets[i]),
+        startTime: iso(start),
         endTime: iso(i + 1 < window.buckets.length ? window.buckets[i + 1] : window.end),
         ...(groupField ? { [groupField]: group } : {}),
         totalAmount: money(total),
-        ...Object.fromEntries(components.map((c) => [c, money(row[c])])),
+        ...Object.fromEntries(components.map((c) => [c, money(amount(c))])),
       });
     });
   }

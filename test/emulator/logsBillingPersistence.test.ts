@@ -13,6 +13,7 @@ import type {
   ServerlessBillingRecord,
 } from '../../core/api/billing';
 import type { Endpoint, ReleaseList, Template } from '../../core/api/types';
+import type { ProblemBody } from '../../emulator/http/problems';
 import { call, create, eventually, gpuSpec, queueUrls, withEmulator, workers, KEY } from './helpers';
 
 type AllBilling = BillingList<BillingRecord, BillingAmounts>;
@@ -151,6 +152,39 @@ test('billing windows align to bucket boundaries; lastN ends with the current bu
     assert.equal((await call(e.restUrl, 'GET', '/v2/billing?lastN=2&startTime=2026-05-01T00:00:00Z')).status, 400);
     assert.equal((await call(e.restUrl, 'GET', '/v2/billing?bucketSize=minute')).status, 400);
     assert.equal((await call(e.restUrl, 'GET', '/v2/billing?startTime=yesterday')).status, 400);
+  });
+});
+
+test('billing windows hold at most 10000 buckets and answers at most 100000 records, one per bucket and group', async () => {
+  await withEmulator({ timeScale: 200 }, async (e) => {
+    const detail = async (path: string): Promise<string> => {
+      const answer = await call<ProblemBody>(e.restUrl, 'GET', path);
+      assert.equal(answer.status, 400, path);
+      return answer.body.detail;
+    };
+    assert.equal((await call(e.restUrl, 'GET', '/v2/billing/pods?bucketSize=hour&lastN=10000')).status, 200, 'lastN at the limit');
+    assert.equal(await detail('/v2/billing?bucketSize=hour&lastN=10001'), 'lastN must be an integer from 1 to 10000; got: "10001"');
+    assert.equal(
+      await detail('/v2/billing/network-volumes?bucketSize=hour&startTime=1970-01-01T00:00:00Z'),
+      'the window spans more than 10000 hour buckets; choose a larger bucketSize or a shorter window',
+    );
+    // Records are buckets times groups: eleven workers with spend make 10000 hourly buckets too many.
+    const ep = await create(e, gpuSpec({ workers: { min: 11, max: 11 } }));
+    await eventually(async () => {
+      const bill = await call<ServerlessBilling>(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=hour&lastN=1&grouping=podId');
+      return bill.body.records.length === 11 ? true : undefined;
+    });
+    assert.equal(
+      await detail('/v2/billing/serverless?bucketSize=hour&lastN=10000&grouping=podId'),
+      'the answer would hold 110000 records (10000 hour buckets for each of 11 podIds); the emulator answers at most 100000: choose a larger bucketSize, a shorter window or a filter',
+    );
+    const byEndpoint = await call<ServerlessBilling>(
+      e.restUrl,
+      'GET',
+      `/v2/billing/serverless?bucketSize=hour&lastN=10000&serverlessId=${ep.id}`,
+    );
+    assert.equal(byEndpoint.status, 200);
+    assert.equal(byEndpoint.body.records.length, 10000);
   });
 });
 
