@@ -44,7 +44,7 @@ function prepareDeploy(token: string | undefined, plans: PlanTokenStore, workspa
       confirmationMessages: {
         title: 'Deploy a spec?',
         message:
-          'The plan token is unknown or has expired, so the deploy will be refused: nothing will be sent. Plan again to see what would change.',
+          'The plan token was already used, has expired or is unknown, so the deploy will be refused: nothing will be sent. Plan again to see what would change.',
       },
     };
   const file = relative(workspaceRoot, record.specPath) || record.specPath;

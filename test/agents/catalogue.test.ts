@@ -144,7 +144,7 @@ describe('agent tool catalogue', () => {
     assert.match(prepared.confirmationMessages.message, /always-on cost/);
     assert.ok(plans.peek(token), 'preparing does not use the token');
     const unknown = prepareAgentTool('deploy_spec', { planToken: 'plan_nope' }, plans, '/w');
-    assert.match(unknown.confirmationMessages?.message ?? '', /unknown or has expired/);
+    assert.match(unknown.confirmationMessages?.message ?? '', /already used, has expired or is unknown/);
     const job = prepareAgentTool('run_job', { endpointId: 'ep1', input: { prompt: 'hi' }, sync: true }, plans, '/w');
     assert.equal(job.confirmationMessages?.title, 'Run a job on endpoint ep1?');
     assert.match(job.confirmationMessages.message, /input: \{"prompt":"hi"\}/);

@@ -149,7 +149,7 @@ suite('Endpoint Studio agent tools', () => {
     assert.equal(deployed.data.verified, true, deployed.text);
     const endpointId = String(deployed.data.endpointId);
     const stale = await rejection('deploy_spec', { planToken: plan.data.planToken as string });
-    assert.match(stale, /unknown plan token/);
+    assert.match(stale, /already used/);
 
     const endpoint = await invoke('get_endpoint', { endpointId });
     assert.deepEqual(endpoint.data.boundSpecs, [{ file: SCRATCH, document: 0, matches: true, drift: [] }]);
