@@ -156,7 +156,7 @@ export const estimateCost = defineTool({
   name: 'estimate_cost',
   title: 'Estimate what a spec costs to run',
   description:
-    'Price an endpoint spec from the service catalog before deploying it: the always-on cost that workers.min keeps running and the cost with workers.max running, per hour and per month (730 h), as a range from the cheapest to the priciest GPU type or CPU flavor the selection allows. Disk, network volumes and fees are not included. Needs an API key.',
+    'Price an endpoint spec from the service catalog before deploying it: the always-on cost that workers.min keeps running and the cost with workers.max running, per hour and per month (730 h), as a range from the cheapest to the priciest GPU type or CPU flavor the selection allows. Disk, network volumes and fees are not included. Needs an API key, or a catalog snapshot named by ENDPOINT_STUDIO_CATALOG_FILE.',
   writes: false,
   input: z.object(specSource),
   output: z.looseObject({ currency: z.literal('USD'), hoursPerMonth: z.number(), documents: z.array(costShape) }),
