@@ -11,26 +11,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildSync } from 'esbuild';
 import fc from 'fast-check';
-import { parseYamlWithLibrary } from '../../../core/endpointSpec/parse';
-import { parsePlainYaml } from '../../../core/endpointSpec/plainYaml';
-import type { SpecDocument } from '../../../core/endpointSpec/tree';
+import { agreesWithLibrary, type FastPath } from '../../support/fastYamlPath';
 import { fuzz, FUZZ_SEED } from '../../support/fuzz';
 import { yamlSpecText } from '../../support/yamlGrammar';
 
 const SOURCE = join(__dirname, '..', '..', '..', 'core', 'endpointSpec', 'plainYaml.ts');
 const RUNS = 3000;
-
-type FastPath = (text: string) => SpecDocument | undefined;
-
-/** Whether `parse` answers for `text`; throws when it answers something else than the library. */
-function agreesWithLibrary(parse: FastPath, text: string): boolean {
-  const plain = parse(text);
-  if (plain === undefined) return false;
-  const library = parseYamlWithLibrary(text);
-  assert.equal(library.length, 1, JSON.stringify(text));
-  assert.deepStrictEqual(plain, library[0], JSON.stringify(text));
-  return true;
-}
 
 /** Mistakes the fast path could make: each replaces one piece of its source. */
 const MUTANTS: readonly { name: string; from: string; to: string }[] = [
@@ -95,7 +81,7 @@ describe('the fast YAML path on texts from a grammar of spec-like YAML', () => {
     let answered = 0;
     fuzz(
       fc.property(yamlSpecText, (text) => {
-        if (agreesWithLibrary(parsePlainYaml, text)) answered++;
+        if (agreesWithLibrary(text)) answered++;
       }),
       { numRuns: RUNS },
     );
@@ -109,7 +95,7 @@ describe('the fast YAML path on texts from a grammar of spec-like YAML', () => {
       const parse = mutant(from, to, index);
       const result = fc.check(
         fc.property(yamlSpecText, (text) => {
-          agreesWithLibrary(parse, text);
+          agreesWithLibrary(text, parse);
         }),
         { numRuns: RUNS, seed: FUZZ_SEED },
       );
