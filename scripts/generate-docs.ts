@@ -9,10 +9,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CATALOG_RULES } from '../core/endpointSpec/catalog/rules';
 import { checkSpecText } from '../core/endpointSpec/check';
-import { SPEC_RULES } from '../core/endpointSpec/rules';
-import type { SpecRule } from '../core/endpointSpec/rules/rule';
+import { documentedCodes, type CodeKind, type DocumentedCode } from '../core/endpointSpec/diagnosticCodes';
 import { isSpecFile, specFormatOf } from '../core/protocol';
 import { FIXABLE_CODES } from '../server/languageService/quickFixes';
 import { readLocalizedManifest } from './manifest';
@@ -33,117 +31,6 @@ export function generateDocs(root: string = REPO_ROOT): GeneratedDoc[] {
     { path: 'docs/rules.md', content: renderRules(documentedCodes(), root) },
     { path: 'docs/settings.md', content: renderSettings(manifest) },
   ];
-}
-
-// ---------------------------------------------------------------- the codes
-
-type CodeKind = 'syntax' | 'document' | 'schema' | 'rule' | 'catalog' | 'editor';
-
-export interface DocumentedCode {
-  readonly code: string;
-  readonly kind: CodeKind;
-  readonly severity: string;
-  /** Which bodies it is checked on, in words. */
-  readonly appliesTo: string;
-  /** What the service answers when it refuses such a spec. */
-  readonly status?: number;
-  readonly description: string;
-}
-
-const BOTH = 'create and update';
-
-/**
- * Codes no rule object carries: the parser's, the whole document's, the schema's and the editor's.
- * They have no `description` field to read, so theirs is kept here, next to the code that lists them;
- * the docs test holds this list to the codes the sources emit, both ways.
- */
-const NON_RULE_CODES: readonly DocumentedCode[] = [
-  syntax(
-    'syntax-error',
-    'error',
-    'The text is not YAML or JSON, nests deeper than 256 levels, or uses a mapping or a list as a key. A YAML warning keeps the `warning` severity.',
-  ),
-  syntax('duplicate-key', 'error', 'A key appears twice in one mapping. The data is still checked, with the last value.'),
-  syntax('alias-limit', 'error', 'YAML aliases expand more than 100 times (a "billion laughs" guard); write the values out.'),
-  syntax('unknown-tag', 'warning', 'A YAML tag the parser does not know; the value is read as plain text.'),
-  whole(
-    'empty-spec',
-    'error',
-    'The document holds nothing to check. In a file of several `---` documents, an empty or comment-only one is skipped instead.',
-    400,
-  ),
-  whole('not-a-mapping', 'error', 'The document is a list or a single value, not a mapping of fields.', 400),
-  {
-    ...whole(
-      'newer-service-property',
-      'warning',
-      "A property the bundled schema does not know but the service's `/v2/openapi.json` accepts: the service is newer than this version, so update rather than delete. It replaces `unknown-property` on that key.",
-    ),
-    appliesTo: 'in the editor, with the live catalog',
-  },
-  schema('unknown-property', 'A property the schema does not define at that place; the closest name not yet written is suggested.'),
-  schema('missing-property', 'A required property is absent (at the root, in `gpu`, or the setting the chosen `scaling.type` needs).'),
-  schema(
-    'wrong-type',
-    'A value of the wrong type: a quoted number, a list where a mapping belongs, a fraction where a whole number belongs.',
-  ),
-  schema('invalid-enum', 'A value outside the allowed ones; the closest allowed value is suggested.'),
-  schema('out-of-range', "A number below the schema's minimum or above its maximum."),
-  schema('empty-value', "A string shorter than the schema's minimum length, usually an empty one."),
-  schema('too-few-items', 'A list with fewer items than the schema requires.'),
-  schema('pattern-mismatch', "A string in the wrong form; the message says the expected form in the schema's own words (`x-hint`)."),
-  schema('duplicate-item', 'A list whose items must be unique repeats one.'),
-  schema('schema-violation', 'Any other schema constraint, in the words of the validator.'),
-  editor('file-too-large', 'warning', 'The editor does not check files over 4 MB; `endpoint-studio validate` still does.'),
-  editor(
-    'internal-error',
-    'error',
-    'A check failed unexpectedly; the language server reports it as one problem and writes the details to the Endpoint Studio output.',
-  ),
-  editor(
-    'service-rejected',
-    'error',
-    'A deploy the service refused: each problem of its answer is placed on the spec line its path names (source `endpoint-studio-deploy`), until the next edit.',
-  ),
-];
-
-function syntax(code: string, severity: string, description: string): DocumentedCode {
-  return { code, kind: 'syntax', severity, appliesTo: BOTH, description };
-}
-
-function whole(code: string, severity: string, description: string, status?: number): DocumentedCode {
-  return { code, kind: 'document', severity, appliesTo: BOTH, description, ...(status ? { status } : {}) };
-}
-
-function schema(code: string, description: string): DocumentedCode {
-  return { code, kind: 'schema', severity: 'error', appliesTo: BOTH, status: 422, description };
-}
-
-function editor(code: string, severity: string, description: string): DocumentedCode {
-  return { code, kind: 'editor', severity, appliesTo: 'in the editor', description };
-}
-
-function fromRule(
-  rule: Pick<SpecRule, 'code' | 'severity' | 'description'> & { status?: number },
-  kind: CodeKind,
-  appliesTo: string,
-): DocumentedCode {
-  return {
-    code: rule.code,
-    kind,
-    severity: rule.severity,
-    appliesTo,
-    description: rule.description,
-    ...(rule.status ? { status: rule.status } : {}),
-  };
-}
-
-/** Every code, in the order of the page: parser, document, schema, rules (in report order), catalog, editor. */
-export function documentedCodes(): DocumentedCode[] {
-  const rules = SPEC_RULES.map((rule) => fromRule(rule, 'rule', rule.modes.length > 1 ? BOTH : `${rule.modes.join(', ')} only`));
-  const catalog = CATALOG_RULES.map((rule) => fromRule(rule, 'catalog', `${BOTH}, with a catalog`));
-  const ofKind = (kind: CodeKind): DocumentedCode[] => NON_RULE_CODES.filter((c) => c.kind === kind);
-  return [...ofKind('syntax'), ...ofKind('document'), ...ofKind('schema'), ...rules, ...catalog, ...ofKind('editor')];
 }
 
 // ---------------------------------------------------------------- examples
@@ -234,7 +121,7 @@ function renderRules(codes: readonly DocumentedCode[], root: string): string {
     '# Diagnostic codes',
     '',
     GENERATED_NOTE(
-      'the rule objects in core/endpointSpec/rules/ and core/endpointSpec/catalog/rules.ts, its own list of the other codes, and test/fixtures/rules/',
+      'the rule objects in core/endpointSpec/rules/ and core/endpointSpec/catalog/rules.ts, the list of the other codes in core/endpointSpec/diagnosticCodes.ts, and test/fixtures/rules/',
     ),
     '',
     'Every diagnostic carries `source: "endpoint-studio"`, one of these stable codes, and `data.path` (the JSON path as an array) with `data.jsonPath`. `endpoint-studio validate` prints the same codes. **error**: the service refuses the spec. **warning**: the service accepts it, but it almost certainly does not do what was meant.',

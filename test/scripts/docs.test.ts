@@ -9,8 +9,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CATALOG_RULES } from '../../core/endpointSpec/catalog/rules';
+import { documentedCodes } from '../../core/endpointSpec/diagnosticCodes';
 import { SPEC_RULES } from '../../core/endpointSpec/rules';
-import { documentedCodes, generateDocs, REPO_ROOT, RULE_FIXTURES } from '../../scripts/generate-docs';
+import { generateDocs, REPO_ROOT, RULE_FIXTURES } from '../../scripts/generate-docs';
 
 /** Where diagnostics are made: the spec engine, the language server, and the editor's deploy command. */
 const EMITTING_SOURCES = ['core/endpointSpec', 'server', 'client/deploy'];
@@ -88,7 +89,7 @@ test('every code the sources emit is documented, and every documented code is st
   const emitted = emittedCodes();
   const undocumented = [...emitted].filter((code) => !documented.has(code));
   const stale = [...documented].filter((code) => !emitted.has(code));
-  assert.deepEqual(undocumented, [], `codes missing from scripts/generate-docs.ts: ${undocumented.join(', ')}`);
+  assert.deepEqual(undocumented, [], `codes missing from core/endpointSpec/diagnosticCodes.ts: ${undocumented.join(', ')}`);
   assert.deepEqual(stale, [], `documented codes no source emits any more: ${stale.join(', ')}`);
   assert.equal(documented.size, documentedCodes().length, 'a code is documented twice');
 });
