@@ -21,6 +21,8 @@ export interface ContractFacts {
   readonly defaults: ReadonlyMap<FieldPath, unknown>;
   readonly minimums: ReadonlyMap<FieldPath, number>;
   readonly maximums: ReadonlyMap<FieldPath, number>;
+  /** The unit of a number (`s`, `ms`), as the schema's `x-unit` states it. */
+  readonly units: ReadonlyMap<FieldPath, string>;
   /** Fields the service refuses, and leaves out of the endpoint, when all of their conditions hold. */
   readonly notApplicableWhen: ReadonlyMap<FieldPath, FieldConditions>;
 }
@@ -40,7 +42,13 @@ const MAX_DEPTH = 32;
 export function readContract(schemas: ContractSchemas): ContractFacts {
   const byId = new Map<string, SchemaObject>();
   for (const schema of [schemas.create, ...schemas.referenced]) if (typeof schema.$id === 'string') byId.set(schema.$id, schema);
-  const facts: CollectedFacts = { defaults: new Map(), minimums: new Map(), maximums: new Map(), notApplicableWhen: new Map() };
+  const facts: CollectedFacts = {
+    defaults: new Map(),
+    minimums: new Map(),
+    maximums: new Map(),
+    units: new Map(),
+    notApplicableWhen: new Map(),
+  };
   const visit = (node: unknown, baseId: string, path: FieldPath, depth: number): void => {
     if (!isRecord(node) || depth > MAX_DEPTH) return;
     // A referencing site's keywords come before the referenced schema's, so they win.
@@ -63,6 +71,7 @@ interface CollectedFacts extends ContractFacts {
   readonly defaults: Map<FieldPath, unknown>;
   readonly minimums: Map<FieldPath, number>;
   readonly maximums: Map<FieldPath, number>;
+  readonly units: Map<FieldPath, string>;
   readonly notApplicableWhen: Map<FieldPath, FieldConditions>;
 }
 
@@ -70,6 +79,7 @@ function collectFacts(node: Record<string, unknown>, path: FieldPath, facts: Col
   if ('default' in node && !facts.defaults.has(path)) facts.defaults.set(path, node.default);
   if (typeof node.minimum === 'number' && !facts.minimums.has(path)) facts.minimums.set(path, node.minimum);
   if (typeof node.maximum === 'number' && !facts.maximums.has(path)) facts.maximums.set(path, node.maximum);
+  if (typeof node['x-unit'] === 'string' && !facts.units.has(path)) facts.units.set(path, node['x-unit']);
   const conditions = node['x-notApplicableWhen'];
   if (conditions === undefined || facts.notApplicableWhen.has(path)) return;
   if (!isRecord(conditions) || Object.keys(conditions).length === 0 || Object.keys(conditions).some((key) => key.includes('[]')))
@@ -132,6 +142,11 @@ export function maximumOf(path: FieldPath): number {
   const value = contract().maximums.get(path);
   if (value === undefined) throw new Error(`the create schema states no maximum for ${path}`);
   return value;
+}
+
+/** The unit the schema gives a number field (`s`, `ms`), undefined when it gives none. */
+export function unitOf(path: FieldPath): string | undefined {
+  return contract().units.get(path);
 }
 
 /** The conditions under which the service refuses a field, undefined when it always accepts it. */

@@ -46,7 +46,7 @@ afterEach(() => {
 });
 
 describe('contract facts', () => {
-  it('are every default, bound and x-notApplicableWhen the bundled create schema states', () => {
+  it('are every default, bound, unit and x-notApplicableWhen the bundled create schema states', () => {
     const facts = contract();
     assert.deepEqual(Object.fromEntries(facts.defaults), {
       'gpu.count': commonSchema.$defs.gpu.properties.count.default,
@@ -61,6 +61,10 @@ describe('contract facts', () => {
     assert.equal(facts.minimums.get('scaling.requestCount'), commonSchema.$defs.requestCountScaling.properties.requestCount.minimum);
     assert.equal(facts.maximums.get('workers.idleTimeout'), IDLE_TIMEOUT_SCHEMA.maximum);
     assert.deepEqual(facts.notApplicableWhen.get('workers.idleTimeout'), IDLE_TIMEOUT_SCHEMA['x-notApplicableWhen']);
+    assert.deepEqual(Object.fromEntries(facts.units), {
+      'workers.idleTimeout': IDLE_TIMEOUT_SCHEMA['x-unit'],
+      timeout: createSchema.properties.timeout['x-unit'],
+    });
   });
 
   it('are read from a copy without changing the bundled schema', () => {
