@@ -13,7 +13,7 @@ import { isValidateWorker, runValidateWorker } from './checkFiles';
 const COMMANDS_HELP = `Usage: endpoint-studio <command> [options]
 
 Commands:
-  validate [--format text|json] <files...>   check endpoint specs (exit 1 on errors)
+  validate [--format text|json|github|sarif] <files...>  check endpoint specs (exit 1 on errors)
   catalog export [--output FILE]              the service's catalog as a snapshot for validate --catalog
   migrate [--write] [--catalog FILE] <files>  convert REST v1 / GraphQL-era specs to v2
   plan <specs...> [--format text|json|markdown]  what deploying specs would change
@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       return command === undefined ? 2 : 0;
     case '--version':
     case '-v':
-      io.out('0.1.0\n');
+      io.out(`${(await import('./packageInfo.js')).packageInfo().version}\n`);
       return 0;
     default:
       io.err(`endpoint-studio: unknown command: ${command}\n\n${await helpText()}`);

@@ -5,7 +5,6 @@
  */
 import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 import { catalogUsedJson, describeCatalogUsed } from '../core/catalog/catalogUsed';
 import type { RunCatalog } from '../core/catalog/forRun';
@@ -14,22 +13,22 @@ import { readCommandLine, usageError } from './args';
 import { chooseCatalog, type CatalogChoice } from './catalogChoice';
 import { diagnosticLine, type CliIo } from './inputs';
 import type { ServiceIo } from './service';
+import { summaryLine, type ValidateReport } from './validateReport';
 import { SPEC_FILE_GLOB } from '../core/protocol';
 
 export type { CliIo } from './inputs';
 
-interface FileReport {
-  readonly file: string;
-  readonly diagnostics: SpecDiagnostic[];
-}
-
-export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json] [--catalog FILE | --offline] <files, folders or globs...>
+export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json|github|sarif] [--catalog FILE | --offline] <files, folders or globs...>
 
 Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
 schema and every rule of the service. Folders are searched for spec files.
 
   --format text   file:line:col: severity code message (default); which catalog was used on stderr
   --format json   one JSON array of {file, range, severity, code, message, path, catalog}
+  --format github GitHub Actions workflow commands (::error file=...,line=...::message), which
+                  annotate the files in a pull request; paths relative to the current directory
+  --format sarif  a SARIF 2.1.0 log for code scanning (github/codeql-action/upload-sarif), one
+                  rule per code; paths relative to the current directory
   --catalog FILE  check against a catalog snapshot (endpoint-studio catalog export); default
                   $ENDPOINT_STUDIO_CATALOG_FILE. Without one, a key ($ENDPOINT_STUDIO_API_KEY)
                   checks against the service's live catalog, or its cache when unreachable
@@ -44,8 +43,10 @@ const COMMAND_LINE = {
   allowPositionals: true,
 } as const;
 
+const FORMATS = ['text', 'json', 'github', 'sarif'] as const;
+
 interface ValidateOptions extends CatalogChoice {
-  readonly format: 'text' | 'json';
+  readonly format: (typeof FORMATS)[number];
   readonly inputs: string[];
 }
 
@@ -54,7 +55,7 @@ function validateOptions(args: string[], io: ServiceIo): ValidateOptions | numbe
   const line = readCommandLine(COMMAND_LINE, args, io);
   if (typeof line === 'number') return line;
   const { format, catalog, offline } = line.values;
-  if (format !== 'text' && format !== 'json') return usageError(COMMAND_LINE, io, `--format takes text or json; got: ${format}`);
+  if (!isFormat(format)) return usageError(COMMAND_LINE, io, `--format takes text, json, github or sarif; got: ${format}`);
   if (catalog === '') return usageError(COMMAND_LINE, io, '--catalog takes a file');
   if (catalog !== undefined && offline)
     return usageError(COMMAND_LINE, io, '--catalog reads no network already; give --catalog or --offline');
@@ -62,6 +63,8 @@ function validateOptions(args: string[], io: ServiceIo): ValidateOptions | numbe
   const catalogPath = catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined);
   return { format, catalogPath, offline, inputs: line.positionals };
 }
+
+const isFormat = (format: string): format is ValidateOptions['format'] => (FORMATS as readonly string[]).includes(format);
 
 export async function runValidate(args: string[], io: ServiceIo): Promise<number> {
   const options = validateOptions(args, io);
@@ -77,14 +80,31 @@ export async function runValidate(args: string[], io: ServiceIo): Promise<number
     ...(chosen.liveProperties ? { liveProperties: [...chosen.liveProperties] } : {}),
   });
   for (const outcome of outcomes) if ('unreadable' in outcome) io.err(outcome.unreadable);
-  if (format === 'json') io.out(renderJson(outcomes, chosen));
-  else {
-    // Without a key or a snapshot nothing was asked of the catalog, as before there was one: no line.
-    if (chosen.expected) io.err(`endpoint-studio validate: ${describeCatalogUsed(chosen.used)}`);
-    io.out(renderText(outcomes.filter((o): o is FileReport => 'diagnostics' in o)));
-  }
+  // Without a key or a snapshot nothing was asked of the catalog, as before there was one: no line.
+  if (chosen.expected && (format === 'text' || format === 'github'))
+    io.err(`endpoint-studio validate: ${describeCatalogUsed(chosen.used)}`);
+  io.out(await render(format, { outcomes, base: process.cwd(), ...catalogSkipped(chosen) }, chosen));
   if (outcomes.some((o) => 'unreadable' in o)) return 2;
   return outcomes.some((o) => 'diagnostics' in o && o.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+/** Each format's module is loaded only when asked for: most runs print text. */
+async function render(format: ValidateOptions['format'], report: ValidateReport, chosen: RunCatalog): Promise<string> {
+  switch (format) {
+    case 'text':
+      return renderText(report.outcomes);
+    case 'json':
+      return renderJson(report, chosen);
+    case 'github':
+      return (await import('./githubFormat.js')).renderGithub(report);
+    case 'sarif':
+      return (await import('./sarifFormat.js')).renderSarif(report);
+  }
+}
+
+/** A run that expected the catalog rules but could not have them says so, so an empty result never passes for a full check. */
+function catalogSkipped(chosen: RunCatalog): { catalogSkipped?: string } {
+  return chosen.expected && chosen.used.source === 'none' ? { catalogSkipped: describeCatalogUsed(chosen.used) } : {};
 }
 
 export async function expandInputs(inputs: readonly string[], io: CliIo): Promise<string[] | undefined> {
@@ -110,23 +130,10 @@ export async function expandInputs(inputs: readonly string[], io: CliIo): Promis
   return [...new Set(files)];
 }
 
-function renderText(reports: FileReport[]): string {
-  const lines: string[] = [];
-  let errors = 0;
-  let warnings = 0;
-  for (const { file, diagnostics } of reports) {
-    for (const d of diagnostics) {
-      if (d.severity === 'error') errors++;
-      else if (d.severity === 'warning') warnings++;
-      // 1-based positions, the way terminals and editors make `file:line:col` clickable.
-      lines.push(diagnosticLine(file, d));
-    }
-  }
-  const fileCount = reports.length;
-  lines.push(
-    `${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
-  );
-  return lines.join('\n') + '\n';
+function renderText(outcomes: readonly FileOutcome[]): string {
+  // 1-based positions, the way terminals and editors make `file:line:col` clickable.
+  const lines = outcomes.flatMap((o) => ('diagnostics' in o ? o.diagnostics.map((d) => diagnosticLine(o.file, d)) : []));
+  return [...lines, summaryLine(outcomes)].join('\n') + '\n';
 }
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -136,9 +143,8 @@ const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character
  * that expected the catalog rules but could not have them says so once per file, so an empty array
  * never passes for a full check.
  */
-function renderJson(outcomes: readonly FileOutcome[], chosen: RunCatalog): string {
+function renderJson({ outcomes, catalogSkipped: skipped }: ValidateReport, chosen: RunCatalog): string {
   const catalog = catalogUsedJson(chosen.used);
-  const skipped = chosen.expected && chosen.used.source === 'none' ? describeCatalogUsed(chosen.used) : undefined;
   const entries = outcomes.flatMap((outcome) => {
     const { file } = outcome;
     if ('unreadable' in outcome)
