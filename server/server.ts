@@ -9,6 +9,8 @@ import { registerCodeActions } from './features/codeActions';
 import { registerCompletion } from './features/completion';
 import { SpecDiagnostics } from './features/diagnostics';
 import { registerHover } from './features/hover';
+import { registerInlayHints } from './features/inlayHints';
+import { ServerSettings } from './features/settings';
 import { registerInitialize, type ServerOptions } from './session';
 import { SpecDocuments } from './specDocuments';
 
@@ -17,6 +19,7 @@ export type { ServerOptions } from './session';
 export function startServer(connection: Connection, defaults: ServerOptions): void {
   const session = registerInitialize(connection, defaults);
   const catalog = new ServerCatalog(connection, session);
+  const settings = new ServerSettings(connection, session);
   const documents = new TextDocuments(TextDocument);
   const specs = new SpecDocuments(
     documents,
@@ -34,6 +37,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   registerCompletion(connection, specs, catalog);
   registerHover(connection, specs, catalog);
   registerCodeActions(connection, specs, catalog);
+  registerInlayHints(connection, specs, catalog, session, settings);
   documents.listen(connection);
   connection.listen();
 }

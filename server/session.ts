@@ -6,11 +6,12 @@
 import {
   CodeActionKind,
   TextDocumentSyncKind,
+  type ClientCapabilities,
   type Connection,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver';
-import type { ServerInitializationOptions } from '../core/protocol';
+import type { InlayHintSettings, ServerInitializationOptions } from '../core/protocol';
 
 export interface ServerOptions {
   /** Milliseconds to wait after the last change before pushing diagnostics (clients that do not pull them). */
@@ -19,19 +20,38 @@ export interface ServerOptions {
   catalogFile?: string;
   /** Where the catalog cache lives; default ~/.cache/endpoint-studio. */
   cacheDir?: string;
+  /** Which inlay hints to show; every kind when absent. */
+  inlayHints?: InlayHintSettings;
 }
 
 export interface ServerSession {
   options: ServerOptions;
   /** The client asks for diagnostics itself (LSP 3.17 pull), so none are pushed. */
   pullDiagnostics: boolean;
+  /** What the client declared it supports (snippets, workspace/configuration, refresh requests). */
+  capabilities: ClientCapabilities;
+  /** Runs `listener` once the client has sent `initialized`: from then on the server may send it requests. */
+  onInitialized(listener: () => void): void;
 }
 
 const SERVER_INFO = { name: 'endpoint-studio', version: '0.1.0' };
 
 export function registerInitialize(connection: Connection, defaults: ServerOptions): ServerSession {
-  const session: ServerSession = { options: { ...defaults }, pullDiagnostics: false };
+  // The connection takes one handler per notification, so the features that wait for `initialized` share this one.
+  const initializedListeners: (() => void)[] = [];
+  const session: ServerSession = {
+    options: { ...defaults },
+    pullDiagnostics: false,
+    capabilities: {},
+    onInitialized: (listener) => {
+      initializedListeners.push(listener);
+    },
+  };
+  connection.onInitialized(() => {
+    for (const listener of initializedListeners) listener();
+  });
   connection.onInitialize((params): InitializeResult => {
+    session.capabilities = params.capabilities;
     session.pullDiagnostics = params.capabilities.textDocument?.diagnostic !== undefined;
     session.options = withInitializationOptions(session.options, params.initializationOptions);
     return { capabilities: serverCapabilities(session.pullDiagnostics), serverInfo: SERVER_INFO };
@@ -47,6 +67,12 @@ export function withInitializationOptions(options: ServerOptions, sent: unknown)
   if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) result = { ...result, debounceMs: init.debounceMs };
   if (typeof init.catalogFile === 'string') result = { ...result, catalogFile: init.catalogFile };
   if (typeof init.cacheDir === 'string') result = { ...result, cacheDir: init.cacheDir };
+  const hints = init.inlayHints as Record<string, unknown> | null | undefined;
+  if (typeof hints === 'object' && hints !== null) {
+    const current = result.inlayHints ?? { defaults: true, cost: true };
+    const flag = (name: keyof InlayHintSettings): boolean => (typeof hints[name] === 'boolean' ? hints[name] : current[name]);
+    result = { ...result, inlayHints: { defaults: flag('defaults'), cost: flag('cost') } };
+  }
   return result;
 }
 
@@ -56,6 +82,7 @@ function serverCapabilities(pullDiagnostics: boolean): ServerCapabilities {
     completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
     hoverProvider: true,
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    inlayHintProvider: { resolveProvider: false },
     ...(pullDiagnostics ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
   };
 }

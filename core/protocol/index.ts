@@ -14,5 +14,13 @@ export {
   specFormatOf,
   YAML_SPEC_FILE_GLOB,
 } from './specFiles';
-export { CATALOG_STATUS_NOTIFICATION, onNotification, onRequest, REFRESH_CATALOG_REQUEST, sendNotification, sendRequest } from './messages';
-export type { CatalogStatus, NotificationKind, RequestKind, ServerInitializationOptions } from './messages';
+export {
+  CATALOG_STATUS_NOTIFICATION,
+  onNotification,
+  onRequest,
+  REFRESH_CATALOG_REQUEST,
+  sendNotification,
+  sendRequest,
+  SETTINGS_SECTION,
+} from './messages';
+export type { CatalogStatus, InlayHintSettings, NotificationKind, RequestKind, ServerInitializationOptions } from './messages';

@@ -15,6 +15,18 @@ export interface CatalogStatus {
   readonly error?: string;
 }
 
+/** Which inlay hints the server shows: the defaults of fields left out, and the cost at `workers.min` and `workers.max`. */
+export interface InlayHintSettings {
+  readonly defaults: boolean;
+  readonly cost: boolean;
+}
+
+/**
+ * The section of `workspace/configuration` the server reads (VS Code's `endpointStudio.*` settings). It holds
+ * the options below that can change while the server runs (`debounceMs`, `inlayHints`), in the same shape.
+ */
+export const SETTINGS_SECTION = 'endpointStudio';
+
 /** What the editor may pass in `initializationOptions`; the server ignores anything else. */
 export interface ServerInitializationOptions {
   /** Milliseconds to wait after the last change before pushing diagnostics to a client that does not pull them. */
@@ -23,6 +35,8 @@ export interface ServerInitializationOptions {
   readonly catalogFile?: string;
   /** Where the catalog cache lives. */
   readonly cacheDir?: string;
+  /** Which inlay hints to show; a kind left out stays on. */
+  readonly inlayHints?: Partial<InlayHintSettings>;
 }
 
 /** A notification's method; `P` is its payload, known to the compiler only (the field is never set). */

@@ -20,7 +20,7 @@ export class ServerCatalog {
     private readonly connection: Connection,
     private readonly session: ServerSession,
   ) {
-    connection.onInitialized(() => {
+    session.onInitialized(() => {
       this.start();
     });
     onRequest(connection, REFRESH_CATALOG_REQUEST, () => (this.service ? this.service.refresh() : { state: 'none' }));

@@ -20,7 +20,8 @@ export function isCostPath(path: JsonPath): boolean {
 export function costHoverMarkdown(path: JsonPath, data: unknown, catalog: Catalog): string | undefined {
   if (!isCostPath(path)) return undefined;
   const cost = specCost(data, catalog);
-  return cost ? costMarkdown(cost) : undefined;
+  // A rule parts the cost from the field's own documentation above it.
+  return cost ? `---\n\n${costMarkdown(cost)}` : undefined;
 }
 
 function basis(cost: SpecCost): string {
@@ -38,8 +39,9 @@ function basis(cost: SpecCost): string {
   return `Per worker-hour: ${each.join('; ')} (serverless price per vCPU-hour).`;
 }
 
+/** The cost table with its basis: the cost hover's body, and the cost inlay hints' tooltip. */
 export function costMarkdown(cost: SpecCost): string {
-  const lines = ['---', '', '**Cost from catalog prices**', ''];
+  const lines = ['**Cost from catalog prices**', ''];
   if (!cost.alwaysOn || !cost.atMax) {
     lines.push(
       `The catalog has no price for ${cost.unpriced.length > 0 ? cost.unpriced.join(', ') : 'this selection'}, so its cost cannot be estimated.`,

@@ -15,6 +15,9 @@ import type {
   DocumentDiagnosticReport,
   Hover,
   InitializeResult,
+  InlayHint,
+  Range,
+  Registration,
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol';
 
@@ -32,6 +35,10 @@ export interface LspClientOptions {
   env?: Record<string, string>;
   /** The client capabilities to declare instead of the few this client picks (see vscodeClientCapabilities.ts). */
   capabilities?: ClientCapabilities;
+  /** More `initializationOptions` (beside `debounceMs` and `catalogFile`). */
+  initializationOptions?: Record<string, unknown>;
+  /** What `workspace/configuration` answers, looked up by section as Neovim, Helix and Eglot do (null when absent). */
+  settings?: Record<string, unknown>;
 }
 
 const SERVICE_VARIABLES = new Set([
@@ -59,6 +66,13 @@ export class LspClient {
   private readonly waiters: Array<() => void> = [];
   readonly stderr: string[] = [];
   readonly catalogStatuses: { state: string; fetchedAt?: string; error?: string }[] = [];
+  /** The sections the server asked for with `workspace/configuration`, one entry per item. */
+  readonly configurationRequests: (string | undefined)[] = [];
+  /** What the server registered with `client/registerCapability`. */
+  readonly registrations: Registration[] = [];
+  /** How often the server asked to fetch inlay hints again (`workspace/inlayHint/refresh`). */
+  inlayHintRefreshes = 0;
+  settings: Record<string, unknown> = {};
   initializeResult?: InitializeResult;
 
   private constructor(
@@ -69,8 +83,23 @@ export class LspClient {
       this.published.push(params);
       for (const wake of this.waiters.splice(0)) wake();
     });
-    connection.onRequest('workspace/configuration', () => []);
-    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+      params.items.map(({ section }) => {
+        this.configurationRequests.push(section);
+        let value: unknown = this.settings;
+        for (const part of section ? section.split('.') : []) value = (value as Record<string, unknown> | undefined)?.[part];
+        return value ?? null;
+      }),
+    );
+    connection.onRequest('client/registerCapability', (params: { registrations: Registration[] }) => {
+      this.registrations.push(...params.registrations);
+      return null;
+    });
+    connection.onRequest('workspace/inlayHint/refresh', () => {
+      this.inlayHintRefreshes++;
+      for (const wake of this.waiters.splice(0)) wake();
+      return null;
+    });
     connection.onNotification('window/logMessage', () => undefined);
     connection.onNotification('endpointStudio/catalogStatus', (status: { state: string; error?: string }) => {
       this.catalogStatuses.push(status);
@@ -86,6 +115,7 @@ export class LspClient {
     const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'], env: isolatedEnvironment(options.env) });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
+    client.settings = options.settings ?? {};
     child.stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
     connection.listen();
     client.initializeResult = await connection.sendRequest('initialize', {
@@ -99,7 +129,11 @@ export class LspClient {
           hover: { contentFormat: ['markdown'] },
         },
       },
-      initializationOptions: { debounceMs: options.debounceMs ?? 0, ...(options.catalogFile ? { catalogFile: options.catalogFile } : {}) },
+      initializationOptions: {
+        debounceMs: options.debounceMs ?? 0,
+        ...(options.catalogFile ? { catalogFile: options.catalogFile } : {}),
+        ...options.initializationOptions,
+      },
     });
     await connection.sendNotification('initialized', {});
     return client;
@@ -180,6 +214,32 @@ export class LspClient {
   async codeActions(uri: string, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
     const range = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     return this.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics } });
+  }
+
+  /** The inlay hints in `range`, the whole of a short document when left out. */
+  async inlayHints(
+    uri: string,
+    range: Range = { start: { line: 0, character: 0 }, end: { line: 10000, character: 0 } },
+  ): Promise<InlayHint[]> {
+    return (await this.connection.sendRequest<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri }, range })) ?? [];
+  }
+
+  /** Sends `workspace/didChangeConfiguration`; `settings` also becomes what `workspace/configuration` answers. */
+  async changeSettings(settings: Record<string, unknown>, sent: unknown = settings): Promise<void> {
+    this.settings = settings;
+    await this.connection.sendNotification('workspace/didChangeConfiguration', { settings: sent });
+  }
+
+  /** Waits until `condition` holds, checking again on every message the server sends and every 50 ms. */
+  async until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((wake) => {
+        this.waiters.push(wake);
+        setTimeout(wake, 50);
+      });
+    }
   }
 
   async hover(uri: string, line: number, character: number): Promise<Hover | null> {

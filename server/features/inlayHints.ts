@@ -1,0 +1,43 @@
+/**
+ * Inlay hints in spec documents: the language service's defaults and costs as LSP inlay hints. Both depend
+ * on more than the text (the settings, the catalog's prices), so a client that can be asked to fetch them
+ * again is asked whenever either changes.
+ */
+import { MarkupKind, type Connection, type InlayHint } from 'vscode-languageserver';
+import { inlayHintsIn } from '../languageService/inlayHints';
+import type { ServerSession } from '../session';
+import type { SpecDocuments } from '../specDocuments';
+import type { ServerCatalog } from './catalogStatus';
+import type { ServerSettings } from './settings';
+
+const ALL_HINTS = { defaults: true, cost: true };
+
+export function registerInlayHints(
+  connection: Connection,
+  specs: SpecDocuments,
+  catalog: ServerCatalog,
+  session: ServerSession,
+  settings: ServerSettings,
+): void {
+  connection.languages.inlayHint.on((params): InlayHint[] => {
+    const document = specs.spec(params.textDocument.uri);
+    if (!document) return [];
+    const start = document.offsetAt(params.range.start);
+    const range = { offset: start, length: document.offsetAt(params.range.end) - start };
+    const options = session.options.inlayHints ?? ALL_HINTS;
+    return inlayHintsIn(document.getText(), specs.analysisOf(document), range, options, catalog.catalog).map((hint) => ({
+      position: document.positionAt(hint.offset),
+      label: hint.label,
+      tooltip: { kind: MarkupKind.Markdown, value: hint.tooltip },
+      paddingLeft: true,
+    }));
+  });
+  const refresh = (): void => {
+    if (session.capabilities.workspace?.inlayHint?.refreshSupport !== true) return;
+    connection.languages.inlayHint.refresh().catch((error: unknown) => {
+      connection.console.warn(`inlay hints: refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  };
+  settings.onDidChange(refresh);
+  catalog.onDidChangeCatalog(refresh);
+}

@@ -1,0 +1,75 @@
+/**
+ * The settings a client can change while the server runs (`debounceMs`, `inlayHints`). They arrive in
+ * `initializationOptions` (session.ts); a client that offers `workspace/configuration` is asked for the
+ * `endpointStudio` section once it is initialized and again on every `workspace/didChangeConfiguration`,
+ * and a client that does not may send the section in that notification's `settings`. The catalog file and
+ * cache folder are not among them: they are fixed for the server process.
+ */
+import { DidChangeConfigurationNotification, type Connection } from 'vscode-languageserver';
+import { SETTINGS_SECTION } from '../../core/protocol';
+import { withInitializationOptions, type ServerSession } from '../session';
+
+export class ServerSettings {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly session: ServerSession,
+  ) {
+    session.onInitialized(() => {
+      void this.watch();
+      void this.read();
+    });
+    connection.onDidChangeConfiguration((params) => {
+      if (this.offersConfiguration) void this.read();
+      else this.apply(sectionOf(params.settings));
+    });
+  }
+
+  /** Called after a setting changed. */
+  onDidChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private get offersConfiguration(): boolean {
+    return this.session.capabilities.workspace?.configuration === true;
+  }
+
+  /** A client that registers notifications on request (VS Code) sends them only for a section it was asked to watch. */
+  private async watch(): Promise<void> {
+    if (this.session.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration !== true) return;
+    try {
+      await this.connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+    } catch (error) {
+      this.connection.console.warn(`settings: could not register for changes: ${messageOf(error)}`);
+    }
+  }
+
+  private async read(): Promise<void> {
+    if (!this.offersConfiguration) return;
+    try {
+      this.apply(await this.connection.workspace.getConfiguration(SETTINGS_SECTION));
+    } catch (error) {
+      this.connection.console.warn(`settings: workspace/configuration failed: ${messageOf(error)}`);
+    }
+  }
+
+  /** Applies what the client holds for the section; no section (null, as editors answer one they lack) leaves all as it is. */
+  private apply(section: unknown): void {
+    if (typeof section !== 'object' || section === null) return;
+    const { debounceMs, inlayHints } = section as Record<string, unknown>;
+    const before = JSON.stringify(this.session.options);
+    this.session.options = withInitializationOptions(this.session.options, { debounceMs, inlayHints });
+    if (JSON.stringify(this.session.options) === before) return;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** The `endpointStudio` section of a didChangeConfiguration's settings. */
+function sectionOf(settings: unknown): unknown {
+  return typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>)[SETTINGS_SECTION] : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
