@@ -112,7 +112,7 @@ describe('command flags', () => {
 
   it('validate and migrate', async () => {
     await usageError(runValidate, ['--bogus', 'a.endpoint.yaml'], /^endpoint-studio validate: unknown option: --bogus\n/);
-    await usageError(runValidate, ['--format=xml', 'a.endpoint.yaml'], /--format takes text or json; got: xml/);
+    await usageError(runValidate, ['--format=xml', 'a.endpoint.yaml'], /--format takes text, json, github or sarif; got: xml/);
     await usageError(runValidate, ['--catalog=', 'a.endpoint.yaml'], /--catalog takes a file/);
     await usageError(runValidate, ['a.endpoint.yaml', '--catalog'], /--catalog needs a value/);
     await usageError(runValidate, ['--format', 'json'], /no files given/);
