@@ -34,7 +34,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     specs.invalidateAll();
     diagnostics.recheckAll();
   });
-  registerCompletion(connection, specs, catalog);
+  registerCompletion(connection, specs, catalog, session);
   registerHover(connection, specs, catalog);
   registerCodeActions(connection, specs, catalog);
   registerInlayHints(connection, specs, catalog, session, settings);

@@ -3,6 +3,7 @@ import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, 
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { complete, type SpecCompletion } from '../languageService';
 import { rangeAt, type SpecDocuments } from '../specDocuments';
+import type { ServerSession } from '../session';
 import type { ServerCatalog } from './catalogStatus';
 
 const kinds = {
@@ -11,12 +12,15 @@ const kinds = {
   value: CompletionItemKind.EnumMember,
 } as const;
 
-export function registerCompletion(connection: Connection, specs: SpecDocuments, catalog: ServerCatalog): void {
+export function registerCompletion(connection: Connection, specs: SpecDocuments, catalog: ServerCatalog, session: ServerSession): void {
   connection.onCompletion((params) => {
     const document = specs.spec(params.textDocument.uri);
     if (!document) return [];
     const offset = document.offsetAt(params.position);
-    const proposals = complete(document.getText(), specs.formatOf(document), offset, specs.analysisOf(document), catalog.catalog);
+    // A client that takes no snippets would insert `${1:...}` literally: it gets plain text.
+    const snippets = session.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    const analysis = specs.analysisOf(document);
+    const proposals = complete(document.getText(), specs.formatOf(document), offset, analysis, catalog.catalog, snippets);
     return proposals.map((proposal) => toCompletionItem(document, proposal));
   });
 }

@@ -29,7 +29,8 @@ export function completeAt(context: CursorContext, data: unknown, format: SpecFo
   const isScalarListItem = typeof context.path[context.path.length - 1] === 'number' && view && !view.types.includes('object');
   if (context.position === 'key' && !isScalarListItem) {
     const keys = view ? keyCompletions(view, context, format) : [];
-    if (context.path.length > 0) return keys;
+    // A key that has its value is renamed, not replaced by a whole section.
+    if (context.path.length > 0 || context.existingKey) return keys;
     const emptySpec = context.siblingKeys.length === 0 && format === 'yaml';
     return [...(emptySpec ? starterCompletions(context) : []), ...sectionCompletions(context, format), ...keys];
   }
@@ -114,8 +115,14 @@ function keyCompletions(view: SchemaView, context: CursorContext, format: SpecFo
       kind: 'property',
       detail: `${required ? 'required' : 'optional'} ${describeType(property)}`,
       documentation: property.description,
-      insertText: format === 'json' ? jsonKeyInsert(name, property) : yamlKeyInsert(name, property),
-      snippet: true,
+      insertText: context.existingKey
+        ? format === 'json'
+          ? JSON.stringify(name)
+          : name
+        : format === 'json'
+          ? jsonKeyInsert(name, property)
+          : yamlKeyInsert(name, property),
+      snippet: !context.existingKey,
       sortText: `${required ? '0' : '1'}${name}`,
       replaceOffset: context.replaceSpan.offset,
       replaceLength: context.replaceSpan.length,
@@ -156,6 +163,23 @@ function jsonKeyInsert(name: string, view: SchemaView): string {
   if (view.types.includes('string')) return `${key}: "\${1}"`;
   const example = view.default ?? view.enum?.[0];
   return `${key}: \${1:${example !== undefined ? JSON.stringify(example) : ''}}`;
+}
+
+/**
+ * A snippet as the text it inserts with every placeholder left at its default, for a client that takes no
+ * snippets: `${1:ADA_24}` → `ADA_24`, `${2|2,4,8|}` → `2`, `${1}` and `$0` → nothing, `\$` → `$`.
+ */
+export function snippetAsPlainText(snippet: string): string {
+  let text = snippet;
+  // Inside out, since a placeholder's default may hold another placeholder.
+  for (let previous = ''; previous !== text;) {
+    previous = text;
+    text = text
+      .replace(/(?<!\\)\$\{\d+:((?:[^{}\\]|\\.)*)\}/g, '$1')
+      .replace(/(?<!\\)\$\{\d+\|((?:[^,|\\]|\\.)*)[^|]*\|\}/g, '$1')
+      .replace(/(?<!\\)\$(?:\{\d+\}|\d+)/g, '');
+  }
+  return text.replace(/\\([$}\\,|])/g, '$1');
 }
 
 export function describeType(view: SchemaView): string {

@@ -21,6 +21,8 @@ export interface CursorContext {
   readonly siblingKeys: string[];
   /** In JSON a completed string value needs quotes; in YAML it does not. */
   readonly insideQuotes: boolean;
+  /** The cursor is on a key that already has its value: a completion replaces the key's name alone. */
+  readonly existingKey?: boolean;
 }
 
 // A marker that cannot occur in a spec: it makes half-typed text parse and shows where the cursor is.
@@ -64,7 +66,12 @@ function jsonCompletionContext(text: string, offset: number): CursorContext | un
   }
   if (location.isAtPropertyKey) {
     const objectPath = path.slice(0, -1);
-    return { path: objectPath, position: 'key', prefix, replaceSpan, siblingKeys: jsonSiblingKeys(text, objectPath), insideQuotes };
+    const siblingKeys = jsonSiblingKeys(text, objectPath);
+    const existingKey = previous?.type === 'property' && replaceSpan.length > 0 && /^\s*:/.test(text.slice(spanEnd(replaceSpan)));
+    // The key being replaced is no sibling: its own name stays on offer.
+    const own = existingKey ? siblingKeys.indexOf(String(previous.value)) : -1;
+    if (own >= 0) siblingKeys.splice(own, 1);
+    return { path: objectPath, position: 'key', prefix, replaceSpan, siblingKeys, insideQuotes, existingKey };
   }
   return { path, position: 'value', prefix, replaceSpan, siblingKeys: [], insideQuotes };
 }
@@ -88,6 +95,9 @@ function yamlCompletionContext(text: string, offset: number, document?: SpecDocu
   let patched: string;
   let prefix: string;
   let quoted = false;
+  // The rest of a key the cursor is in, up to its colon: `ma|x: 3`.
+  const keyRest = keyLine ? /^([\w$.-]*)\s*:(?:\s|$)/.exec(after) : null;
+  if (keyLine && keyRest) return existingYamlKey(text, offset, keyLine[2], keyRest[1]);
   if (keyLine && after.trim() === '') {
     prefix = keyLine[2];
     // `- ` with nothing else may start an item of a scalar list: try it as a value first.
@@ -122,6 +132,15 @@ function yamlCompletionContext(text: string, offset: number, document?: SpecDocu
     return { path: found.path, position: 'key', prefix, replaceSpan, siblingKeys: found.siblingKeys, insideQuotes: false };
   }
   return { path: found.path, position: 'value', prefix, replaceSpan, siblingKeys: [], insideQuotes: quoted };
+}
+
+/** The cursor on a key that has its value: the key is swapped for the marker to find its object and siblings. */
+function existingYamlKey(text: string, offset: number, prefix: string, rest: string): CursorContext | undefined {
+  const patched = text.slice(0, offset) + MARKER + text.slice(offset + rest.length);
+  const found = findMarker(patched, offset);
+  if (found?.position !== 'key') return undefined;
+  const replaceSpan = { offset: offset - prefix.length, length: prefix.length + rest.length };
+  return { path: found.path, position: 'key', prefix, replaceSpan, siblingKeys: found.siblingKeys, insideQuotes: false, existingKey: true };
 }
 
 /**

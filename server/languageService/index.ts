@@ -6,7 +6,7 @@ import { checkSpecText, type CheckResult, type DocumentReuse } from '../../core/
 import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { ValidationContext } from '../../core/endpointSpec/validate';
-import { completeAt, type SpecCompletion } from './completion';
+import { completeAt, snippetAsPlainText, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
 import { quickFixes, type FixRequest, type QuickFix } from './quickFixes';
@@ -49,11 +49,22 @@ function tooLarge(text: string): CheckResult {
   };
 }
 
-export function complete(text: string, format: SpecFormat, offset: number, analysis: CheckResult, catalog?: Catalog): SpecCompletion[] {
+/** `snippets`: the client takes snippets; otherwise every proposal inserts plain text, its placeholders at their defaults. */
+export function complete(
+  text: string,
+  format: SpecFormat,
+  offset: number,
+  analysis: CheckResult,
+  catalog?: Catalog,
+  snippets = true,
+): SpecCompletion[] {
   if (text.length > MAX_CHECKED_TEXT_LENGTH) return [];
   const document = documentAt(analysis.documents, offset);
   const context = completionContext(text, offset, format, document);
-  return context ? completeAt(context, document?.data, format, catalog) : [];
+  const proposals = context ? completeAt(context, document?.data, format, catalog) : [];
+  return snippets
+    ? proposals
+    : proposals.map((p) => (p.snippet ? { ...p, insertText: snippetAsPlainText(p.insertText), snippet: false } : p));
 }
 
 export function hover(offset: number, analysis: CheckResult, catalog?: Catalog): { markdown: string; span: TextSpan } | undefined {
