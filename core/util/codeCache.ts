@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 export interface CodeCacheOptions {
-  /** Names the cache files (`<name>-<v8>-<size>-<mtime>.bin`). */
+  /** Names the cache files (`<name>-<v8>-<size>-<change time>.bin`). */
   readonly name: string;
   /** When to write a missing cache: after this many milliseconds (long-lived processes), or at exit. */
   readonly saveAfter: number | 'exit';
@@ -18,9 +18,11 @@ export interface CodeCacheOptions {
 
 function cacheFileFor(bundle: string, name: string): string {
   const folder = process.env.ENDPOINT_STUDIO_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'endpoint-studio');
-  const { size, mtimeMs } = statSync(bundle);
-  // A new bundle or another V8 never reads an old cache (V8 would reject it anyway, after reading it).
-  return join(folder, 'code-cache', `${name}-${process.versions.v8}-${size}-${Math.floor(mtimeMs)}.bin`);
+  const { size, mtimeMs, ctimeMs } = statSync(bundle);
+  // A new bundle or another V8 never reads an old cache. V8 itself checks only the source's length, and npm
+  // gives every file it installs the same mtime, so the change time (set by every write and every install)
+  // tells two releases' bundles of one size apart.
+  return join(folder, 'code-cache', `${name}-${process.versions.v8}-${size}-${Math.floor(Math.max(mtimeMs, ctimeMs))}.bin`);
 }
 
 export function runWithCodeCache(bundle: string, options: CodeCacheOptions): void {

@@ -2,7 +2,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/lspClient';
@@ -42,5 +42,29 @@ describe('code cache of the command line bundle', () => {
       readdirSync(join(cacheDir, 'code-cache')).filter((f) => f.endsWith('.tmp')),
       [],
     );
+  });
+  it('is not taken for another bundle of the same size and mtime, as npm installs every release', () => {
+    // Two releases whose bundles differ by one word of equal length; npm gives both the same mtime.
+    const release = (text: string): string => {
+      const folder = mkdtempSync(join(cacheDir, 'release-'));
+      mkdirSync(join(folder, 'dist'));
+      copyFileSync(join(REPO_ROOT, 'package.json'), join(folder, 'package.json'));
+      copyFileSync(CLI, join(folder, 'dist', 'cli.js'));
+      const bundle = join(folder, 'dist', 'cli-main.js');
+      writeFileSync(bundle, readFileSync(join(REPO_ROOT, 'dist', 'cli-main.js'), 'utf8').replace('} checked: ', `} ${text}: `));
+      const npmTime = new Date('1985-10-26T08:15:00Z');
+      utimesSync(bundle, npmTime, npmTime);
+      return join(folder, 'dist', 'cli.js');
+    };
+    const spec = join(REPO_ROOT, 'test', 'fixtures', 'rules', 'compute-choice', 'valid-gpu.endpoint.yaml');
+    const validate = (cli: string): string =>
+      spawnSync(process.execPath, [cli, 'validate', spec], {
+        encoding: 'utf8',
+        env: { ...process.env, ENDPOINT_STUDIO_CACHE_DIR: cacheDir },
+      }).stdout;
+    const older = release('checked');
+    assert.equal(validate(older), '1 file checked: 0 errors, 0 warnings\n');
+    assert.equal(validate(older), '1 file checked: 0 errors, 0 warnings\n', 'with its cache');
+    assert.equal(validate(release('CHECKED')), '1 file CHECKED: 0 errors, 0 warnings\n', 'the newer release runs its own code');
   });
 });
