@@ -3,13 +3,15 @@
  * Everything the editor shows about a spec comes from the server, the same engine as the CLI.
  *
  * Activation starts the server first and loads the rest (features.ts) after it: opening a spec is what usually
- * activates the extension, and that spec's problems are what the user is waiting for.
+ * activates the extension, and that spec's problems are what the user is waiting for. The build puts the rest in
+ * a bundle of its own (dist/client-features.js), so the editor reads and compiles only this part before the
+ * server starts; nothing here that the rest uses carries state or identity (the session and its API client are
+ * built there), so the two bundles never hold two copies of one object's class.
  */
 // First, so its time stamp is taken before the rest of the bundle is evaluated.
 import { LOAD_STARTED } from './loadStart';
 import * as vscode from 'vscode';
 import { ProfileStore } from './auth/profiles';
-import { Session } from './auth/session';
 import { LanguageServerHost, SPEC_DOCUMENT_SELECTOR } from './languageClient';
 import { openWalkthroughOnFirstActivation, registerWalkthrough } from './walkthrough';
 
@@ -22,11 +24,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   log.info(
     `Endpoint Studio ${String(manifest.version)} activating; language server: ${context.asAbsolutePath('dist/server.js')}; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (nothing is sent to the service)'}`,
   );
-  const session = new Session(new ProfileStore(context), log);
-  const host = new LanguageServerHost(context, log, session);
+  const profiles = new ProfileStore(context);
+  const host = new LanguageServerHost(context, log);
   context.subscriptions.push(
     log,
-    session,
     host,
     // Here rather than with the features: the quick fixes the server offers from its start carry its command.
     registerWalkthrough(context, log),
@@ -35,8 +36,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await host.restart();
     }),
   );
-  await session.reload();
-  const serverStarted = await host.start().then(
+  // The session (features.ts) resolves the same profile again; the server is restarted only if it differs.
+  const profile = vscode.workspace.isTrusted ? await profiles.resolveActive() : undefined;
+  const serverStarted = await host.start(profile).then(
     () => true,
     (error: unknown) => {
       // The features (sign-in, the views, deploy) work without it, and the restart command tries again.
@@ -45,13 +47,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   );
   const serverRunning = performance.now() - LOAD_STARTED;
-  // The server reads the catalog with the profile's key: a new profile needs a new server process.
-  context.subscriptions.push(session.onDidChange(() => void host.restart()));
   // Loading the features keeps the extension host busy for a while: not before the open specs' problems left it.
   const specsOpen = vscode.workspace.textDocuments.filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0);
   if (serverStarted) await firstDiagnostics(specsOpen.map((document) => document.uri));
   const { registerFeatures } = await import('./features.js');
-  context.subscriptions.push(...registerFeatures(context, session, host, log));
+  context.subscriptions.push(...(await registerFeatures(context, profiles, host, log)));
   // What a user waits for, as far as the extension can see it: from its bundle's first line, not from activate().
   log.info(
     `activated in ${(performance.now() - LOAD_STARTED).toFixed(1)} ms, language server ${serverStarted ? 'running' : 'failed'} after ${serverRunning.toFixed(1)} ms (counted from the first line of dist/client.js; the editor reading and compiling that file comes before)`,

@@ -1,13 +1,14 @@
 /**
  * Everything the extension contributes besides checking specs: sign-in, deploy, the views, jobs, logs, billing
  * and the agent tools. extension.ts imports this module only once the language server runs, so a spec opened
- * on the first activation is checked without waiting for these, and the bundle builds it (with the libraries
- * only it needs, zod among them) into modules that are evaluated on that import rather than at load.
+ * on the first activation is checked without waiting for these; the build makes it a bundle of its own
+ * (dist/client-features.js, with the libraries only it needs, zod among them), read only on that import.
  */
 import type * as vscode from 'vscode';
 import { registerAgents } from './agents';
 import { registerAuthCommands } from './auth/commands';
-import type { Session } from './auth/session';
+import type { ProfileStore } from './auth/profiles';
+import { Session } from './auth/session';
 import { ProfileStatusItem } from './auth/statusBar';
 import { registerBilling } from './billing';
 import { CatalogStatusItem } from './catalogStatus';
@@ -18,13 +19,20 @@ import type { LanguageServerHost } from './languageClient';
 import { registerLogs } from './logs';
 import { registerNewSpecCommand } from './newSpec';
 
-export function registerFeatures(
+export async function registerFeatures(
   context: vscode.ExtensionContext,
-  session: Session,
+  profiles: ProfileStore,
   host: LanguageServerHost,
   log: vscode.LogOutputChannel,
-): { dispose(): unknown }[] {
+): Promise<{ dispose(): unknown }[]> {
+  const session = new Session(profiles, log);
+  await session.reload();
+  // The server reads the catalog with the profile's key: a new profile needs a new server process.
+  const restarts = session.onDidChange(() => void host.useProfile(session.profile));
+  await host.useProfile(session.profile);
   return [
+    session,
+    restarts,
     new ProfileStatusItem(session),
     new CatalogStatusItem(host, log),
     registerAuthCommands(session.profiles, log),

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { SPEC_DOCUMENT_PATTERNS } from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
-import type { Session } from './auth/session';
+import type { ResolvedProfile } from './auth/profiles';
 import { noteAppliedQuickFixes } from './walkthrough';
 
 /**
@@ -14,17 +14,18 @@ export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) =
 
 /**
  * Owns the language client. A restart builds a new client, because the server's environment (the
- * key, the API URL) is fixed when its process starts.
+ * key, the API URL) is fixed when its process starts: `useProfile` restarts only when the profile differs
+ * from the one the running server was given.
  */
 export class LanguageServerHost implements vscode.Disposable {
   private current?: LanguageClient;
   private readonly listeners = new Set<(client: LanguageClient) => void>();
   private restarting: Promise<void> = Promise.resolve();
+  private profile?: ResolvedProfile;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-    private readonly session: Session,
   ) {}
 
   get client(): LanguageClient | undefined {
@@ -38,9 +39,11 @@ export class LanguageServerHost implements vscode.Disposable {
     return new vscode.Disposable(() => this.listeners.delete(listener));
   }
 
-  async start(): Promise<void> {
+  /** Starts the server with `profile`'s key and URLs, or with none (signed out, untrusted). */
+  async start(profile: ResolvedProfile | undefined): Promise<void> {
+    this.profile = profile;
     const serverModule = this.context.asAbsolutePath('dist/server.js');
-    const env = serverEnvironment(this.context, this.session.profile);
+    const env = serverEnvironment(this.context, profile);
     const serverOptions: ServerOptions = {
       run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -63,17 +66,23 @@ export class LanguageServerHost implements vscode.Disposable {
    * Restarts run one after another: two at once (a sign-in changes the profile list and the active profile
    * in quick succession) would each start a client, and both servers would report every problem.
    */
-  restart(): Promise<void> {
-    const next = this.restarting.then(() => this.restartNow());
+  restart(profile = this.profile): Promise<void> {
+    const next = this.restarting.then(() => this.restartNow(profile));
     this.restarting = next.catch(() => undefined);
     return next;
   }
 
-  private async restartNow(): Promise<void> {
+  /** Restarts the server when `profile` is not the one it runs with (another profile, key or URL). */
+  async useProfile(profile: ResolvedProfile | undefined): Promise<void> {
+    const environment = (p: ResolvedProfile | undefined) => (p ? [p.apiUrl, p.jobsUrl, p.apiKey] : []).join('\n');
+    if (environment(profile) !== environment(this.profile)) await this.restart(profile);
+  }
+
+  private async restartNow(profile: ResolvedProfile | undefined): Promise<void> {
     const previous = this.current;
     this.current = undefined;
     await previous?.dispose();
-    await this.start();
+    await this.start(profile);
   }
 
   dispose(): void {

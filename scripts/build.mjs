@@ -37,29 +37,33 @@ if (readFileSync(VALIDATORS, 'utf8') !== generateValidators()) {
 }
 
 /**
- * cli/main.ts imports `./tools.js` (mcp, emulator) only when one of them runs; in the bundle that import reads
- * dist/cli-tools.js, so the commands run most (validate) never read the MCP SDK, zod or the emulator.
+ * A module a bundle imports only when it needs it, built as a bundle of its own beside it: the import of
+ * `specifier` reads `dist/<bundle>.js` instead. cli/main.ts imports `./tools.js` (mcp, emulator) this way, so
+ * the commands run most (validate) never read the MCP SDK, zod or the emulator; client/extension.ts imports
+ * `./features.js` this way, so the editor reads only the language client before the server starts.
  */
-const toolsApart = {
-  name: 'cli-tools-apart',
+const apart = (specifier, bundle) => ({
+  name: `${bundle}-apart`,
   setup(build) {
-    build.onResolve({ filter: /^\.\/tools\.js$/ }, () => ({ path: 'cli-tools', namespace: 'cli-tools' }));
-    // A plain require of the sibling file: the bundle runs in a vm.Script (the code cache), where import() cannot.
-    build.onLoad({ filter: /.*/, namespace: 'cli-tools' }, () => ({
-      contents: "module.exports = require(require('node:path').join(__dirname, 'cli-tools.js'));",
+    const filter = new RegExp(`^${specifier.replace(/[./]/g, '\\$&')}$`);
+    build.onResolve({ filter }, () => ({ path: bundle, namespace: 'apart' }));
+    // A plain require of the sibling file: the CLI's bundle runs in a vm.Script (the code cache), where import() cannot.
+    build.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({
+      contents: `module.exports = require(require('node:path').join(__dirname, '${bundle}.js'));`,
       loader: 'js',
     }));
   },
-};
+});
 
 const builds = [
-  { entryPoints: { client: 'client/extension.ts' } },
+  { entryPoints: { client: 'client/extension.ts' }, plugins: [apart('./features.js', 'client-features')], metafile: true },
+  { entryPoints: { 'client-features': 'client/features.ts' }, metafile: true },
   // dist/server.js is a small loader that runs dist/server-main.js with a V8 code cache (core/util/codeCache.ts).
   { entryPoints: { server: 'server/node/load.ts' } },
   { entryPoints: { 'server-main': 'server/node/main.ts' } },
   // Likewise dist/cli.js (the `endpoint-studio` command) runs dist/cli-main.js (cli/load.ts).
   { entryPoints: { cli: 'cli/load.ts' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } },
-  { entryPoints: { 'cli-main': 'cli/main.ts' }, plugins: [toolsApart] },
+  { entryPoints: { 'cli-main': 'cli/main.ts' }, plugins: [apart('./tools.js', 'cli-tools')] },
   { entryPoints: { 'cli-tools': 'cli/tools.ts' } },
 ];
 
@@ -67,6 +71,29 @@ const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
+  const results = await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  checkClientBundlesApart(results[0].metafile, results[1].metafile);
+}
+
+/**
+ * What the extension's two bundles may both carry: modules without state or classes whose identity matters.
+ * Anything else in both would exist twice at run time (a second ApiError class that `instanceof` misses, a
+ * second copy of a module's state), so the build fails until that module reaches only one of them.
+ */
+function checkClientBundlesApart(startup, features) {
+  const STATELESS = [
+    /^core\/protocol\//,
+    /^core\/api\/config\.ts$/,
+    /^client\/auth\/profiles\.ts$/,
+    /^client\/walkthrough\.ts$/,
+    /node_modules\/vscode-languageserver-textdocument\//,
+  ];
+  const inputs = (metafile) => new Set(Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs)));
+  const inFeatures = inputs(features);
+  const twice = [...inputs(startup)].filter((input) => inFeatures.has(input) && !STATELESS.some((pattern) => pattern.test(input)));
+  if (twice.length > 0) {
+    console.error(`build failed: dist/client.js and dist/client-features.js both carry ${twice.join(', ')}`);
+    process.exit(1);
+  }
 }

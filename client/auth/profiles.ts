@@ -4,7 +4,7 @@
  * workspace setting, so a cloned repository can neither read a key nor redirect it.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_API_URL, DEFAULT_JOBS_URL } from '../../core/api';
+import { DEFAULT_API_URL, DEFAULT_JOBS_URL } from '../../core/api/config';
 
 export interface Profile {
   readonly name: string;
