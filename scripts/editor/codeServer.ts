@@ -1,14 +1,15 @@
 /**
  * Starts code-server (VS Code in the browser) the way the tests need it: its own process group, a fresh
  * user-data and extensions folder in a temp dir, our packaged extension installed, bound to a free
- * loopback port, no auth. stop() kills the whole group, so no server outlives a failed test.
+ * loopback port, no auth. stop() kills the whole group, so no server outlives a failed test. Which
+ * code-server (VS Code version) runs is paths.ts's EDITOR unless the caller names one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CODE_SERVER_ENTRY } from './paths';
+import { EDITOR, type Editor } from './paths';
 
 export interface CodeServerOptions {
   /** The folder the workbench opens. */
@@ -24,6 +25,8 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   /** Keep workspace trust on, so the folder opens untrusted (Restricted Mode); off by default. */
   workspaceTrust?: boolean;
+  /** The editor to run; paths.ts's EDITOR (ENDPOINT_STUDIO_EDITOR) by default. */
+  editor?: Editor;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -37,6 +40,8 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'security.workspace.trust.enabled': false,
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
+  // VS Code 1.10x and later open the Chat view in a secondary side bar on first start, narrowing the editor.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 /**
  * Settings VS Code declares machine-scoped. code-server reads those only from <user-data>/Machine/settings.json
@@ -56,12 +61,16 @@ export class CodeServer {
     readonly url: string,
     readonly port: number,
     readonly tempDir: string,
+    readonly editor: Editor,
     private readonly child: ChildProcess,
   ) {}
 
   static async start(options: CodeServerOptions): Promise<CodeServer> {
-    if (!existsSync(CODE_SERVER_ENTRY)) {
-      throw new Error(`code-server is not installed at ${CODE_SERVER_ENTRY}: run \`npm run setup:editor\` first`);
+    const editor = options.editor ?? EDITOR;
+    if (!existsSync(editor.entry) || !existsSync(editor.node)) {
+      throw new Error(
+        `code-server ${editor.codeServerVersion} (VS Code ${editor.name}) is not installed at ${editor.entry}: run \`npm run setup:editor\` first`,
+      );
     }
     const tempDir = mkdtempSync(join(tmpdir(), 'endpoint-studio-editor-'));
     const dirs = {
@@ -87,7 +96,7 @@ export class CodeServer {
 
     for (const vsix of options.extensions ?? []) {
       if (!existsSync(vsix)) throw new Error(`extension package not found: ${vsix} (run \`npm run package\`)`);
-      const install = spawnSync(process.execPath, [CODE_SERVER_ENTRY, ...common, '--force', '--install-extension', vsix], {
+      const install = spawnSync(editor.node, [editor.entry, ...common, '--force', '--install-extension', vsix], {
         env,
         encoding: 'utf8',
         timeout: START_TIMEOUT_MS,
@@ -99,7 +108,7 @@ export class CodeServer {
 
     const port = await freePort();
     const args = [
-      CODE_SERVER_ENTRY,
+      editor.entry,
       ...common,
       '--auth',
       'none',
@@ -113,8 +122,8 @@ export class CodeServer {
       options.workspace,
     ];
     // detached: its own process group, so stop() reaches the extension host and language server too.
-    const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const server = new CodeServer(`http://127.0.0.1:${port}/`, port, tempDir, child);
+    const child = spawn(editor.node, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = new CodeServer(`http://127.0.0.1:${port}/`, port, tempDir, editor, child);
     running.add(server);
     try {
       await server.waitForListening();
