@@ -8,8 +8,11 @@ import { ServerCatalog } from './features/catalogStatus';
 import { registerCodeActions } from './features/codeActions';
 import { registerCompletion } from './features/completion';
 import { SpecDiagnostics } from './features/diagnostics';
+import { registerFormatting } from './features/formatting';
 import { registerHover } from './features/hover';
 import { registerInlayHints } from './features/inlayHints';
+import { registerLinks } from './features/links';
+import { registerOutline } from './features/outline';
 import { ServerSettings } from './features/settings';
 import { registerInitialize, type ServerOptions } from './session';
 import { SpecDocuments } from './specDocuments';
@@ -38,6 +41,9 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   registerHover(connection, specs, catalog);
   registerCodeActions(connection, specs, catalog);
   registerInlayHints(connection, specs, catalog, session, settings);
+  registerOutline(connection, specs);
+  registerFormatting(connection, specs, session);
+  registerLinks(connection, specs, catalog, session);
   documents.listen(connection);
   connection.listen();
 }

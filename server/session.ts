@@ -12,6 +12,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver';
 import type { InlayHintSettings, ServerInitializationOptions } from '../core/protocol';
+import { TEMPLATE_SCHEME } from './features/links';
 
 export interface ServerOptions {
   /** Milliseconds to wait after the last change before pushing diagnostics (clients that do not pull them). */
@@ -83,6 +84,13 @@ function serverCapabilities(pullDiagnostics: boolean): ServerCapabilities {
     hoverProvider: true,
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     inlayHintProvider: { resolveProvider: false },
+    documentSymbolProvider: { label: 'Endpoint Studio' },
+    foldingRangeProvider: true,
+    selectionRangeProvider: true,
+    documentFormattingProvider: true,
+    documentRangeFormattingProvider: true,
+    documentLinkProvider: { resolveProvider: false },
+    workspace: { textDocumentContent: { schemes: [TEMPLATE_SCHEME] } },
     ...(pullDiagnostics ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
   };
 }
