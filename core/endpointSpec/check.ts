@@ -162,27 +162,8 @@ function documentDiagnostics(
   context: ValidationContext,
 ): SpecDiagnostic[] {
   const diagnostics: SpecDiagnostic[] = [];
-  const add = (
-    span: TextSpan,
-    severity: Severity,
-    code: string,
-    message: string,
-    path: JsonPath,
-    hints: { suggestion?: string; related?: readonly string[] } = {},
-  ): void => {
-    const end = Math.max(span.offset, Math.min(limit, span.offset + span.length));
-    diagnostics.push({
-      range: { start: lines.positionAt(span.offset), end: lines.positionAt(end) },
-      offset: span.offset,
-      length: end - span.offset,
-      severity,
-      code,
-      message,
-      path,
-      documentIndex: index,
-      ...(hints.suggestion !== undefined ? { suggestion: hints.suggestion } : {}),
-      ...(hints.related !== undefined ? { related: hints.related } : {}),
-    });
+  const add = (span: TextSpan, problem: DiagnosticFacts): void => {
+    diagnostics.push(diagnosticAt(lines, span, limit, problem, index));
   };
   const noteOmitted = (omitted: number): void => {
     const last = diagnostics.at(-1);
@@ -190,7 +171,7 @@ function documentDiagnostics(
       diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };
   for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT))
-    add(problem, problem.severity, problem.code, problem.message, []);
+    add(problem, { ...problem, path: [] });
   noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
@@ -200,10 +181,30 @@ function documentDiagnostics(
   const problems = validateSpecData(document.data, mode, context);
   for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) {
     const span = locatePath(document.root, problem.path, problem.target, document.span);
-    add(span, problem.severity, problem.code, problem.message, problem.path, problem);
+    add(span, problem);
   }
   noteOmitted(problems.length - MAX_PROBLEMS_PER_DOCUMENT);
   return diagnostics;
+}
+
+/** What a diagnostic says, apart from where. */
+type DiagnosticFacts = Pick<SpecDiagnostic, 'severity' | 'code' | 'message' | 'path' | 'suggestion' | 'related'>;
+
+/** The diagnostic for `problem` at `span` of the text `lines` holds, cut at `limit`, in document `index`. */
+export function diagnosticAt(lines: TextDocument, span: TextSpan, limit: number, problem: DiagnosticFacts, index: number): SpecDiagnostic {
+  const end = Math.max(span.offset, Math.min(limit, span.offset + span.length));
+  return {
+    range: { start: lines.positionAt(span.offset), end: lines.positionAt(end) },
+    offset: span.offset,
+    length: end - span.offset,
+    severity: problem.severity,
+    code: problem.code,
+    message: problem.message,
+    path: problem.path,
+    documentIndex: index,
+    ...(problem.suggestion !== undefined ? { suggestion: problem.suggestion } : {}),
+    ...(problem.related !== undefined ? { related: problem.related } : {}),
+  };
 }
 
 /** The order every result uses: by position, then by code. */

@@ -1,0 +1,259 @@
+/**
+ * Environments: an overlay (`<base>.<env>.endpoint.yaml`, first key `extends: ./<base>.endpoint.yaml`) holds
+ * only what differs from its base, and the endpoint it deploys is the base with the overlay merged in by JSON
+ * Merge Patch (RFC 7396). The merged body is checked with every rule, and each problem is put on the text that
+ * caused it: the overlay's line when the overlay set the value, the base's line otherwise. Pure (texts in,
+ * problems out); reading the base from disk is core/environments' work.
+ */
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { diagnosticAt, type SpecDiagnostic } from './check';
+import { locatePath } from './locate';
+import { parseSpecText } from './parse';
+import type { SpecProblem } from './problem';
+import { validateAgainstSchema } from './schemaValidation';
+import { findProperty, formatFieldPath, type JsonPath, type SpecDocument, type SpecFormat, type TextSpan } from './tree';
+import { toServiceBody, validateSpecData, type ValidationContext } from './validate';
+
+/** The overlay's key naming its base: read by the editor and the CLI, never sent to the service. */
+export const EXTENDS_KEY = 'extends';
+
+/** What an environment may be called: it is part of file names, profile mappings and variable names. */
+const ENVIRONMENT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
+
+/** `sdxl.prod.endpoint.yaml` → `prod`: the last dot-separated part before `.endpoint.`, if there are two. */
+export function environmentOfFile(fileName: string): string | undefined {
+  const stem = /([^/\\]+)\.endpoint\.(?:ya?ml|json)$/i.exec(fileName)?.[1];
+  const dot = stem?.lastIndexOf('.') ?? -1;
+  if (!stem || dot <= 0) return undefined;
+  const environment = stem.slice(dot + 1);
+  return ENVIRONMENT_NAME.test(environment) ? environment : undefined;
+}
+
+/** Where a document names its base: the `extends` property, its value when it is a string. */
+export interface ExtendsEntry {
+  readonly keySpan: TextSpan;
+  /** The value's span (the key's when there is no value). */
+  readonly valueSpan: TextSpan;
+  readonly target?: string;
+  /** Whether `extends` is the document's first key, as the format asks. */
+  readonly first: boolean;
+}
+
+export function extendsEntry(document: SpecDocument | undefined): ExtendsEntry | undefined {
+  const root = document?.root;
+  const property = findProperty(root, EXTENDS_KEY);
+  if (!property || root?.kind !== 'object') return undefined;
+  const value = property.value;
+  return {
+    keySpan: property.keySpan,
+    valueSpan: value ?? property.keySpan,
+    ...(value?.kind === 'scalar' && typeof value.value === 'string' ? { target: value.value } : {}),
+    first: root.properties[0] === property,
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** RFC 7396: maps merge key by key, `null` removes a key, anything else (arrays included) replaces whole. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isRecord(patch)) return patch;
+  const result: Record<string, unknown> = isRecord(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) Reflect.deleteProperty(result, key);
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+/** The overlay's data without `extends`: the patch it applies. */
+export function overlayPatch(data: unknown): Record<string, unknown> {
+  if (!isRecord(data)) return {};
+  const patch = { ...data };
+  Reflect.deleteProperty(patch, EXTENDS_KEY);
+  return patch;
+}
+
+/**
+ * Whether the overlay wrote the value at `path` of the merged body: it holds that path, or replaced (or
+ * removed) an ancestor of it whole. Otherwise the value, or its absence, comes from the base.
+ */
+export function overlayOwns(patch: unknown, path: JsonPath): boolean {
+  let node: unknown = patch;
+  for (const segment of path) {
+    if (!isRecord(node)) return true;
+    if (typeof segment !== 'string' || !Object.hasOwn(node, segment)) return false;
+    node = node[segment];
+  }
+  return true;
+}
+
+/** The arrays the overlay replaces whole, as field paths (`gpu.pools`): the plan says so. */
+export function replacedArrays(patch: unknown, base: unknown, path: JsonPath = []): string[] {
+  if (!isRecord(patch)) return [];
+  return Object.entries(patch).flatMap(([key, value]) => {
+    const at = [...path, key];
+    const before = isRecord(base) ? base[key] : undefined;
+    if (Array.isArray(value) && before !== undefined) return [formatFieldPath(at)];
+    return replacedArrays(value, before, at);
+  });
+}
+
+export interface OverlaySource {
+  readonly text: string;
+  readonly format: SpecFormat;
+  /** The file's name as messages show it (`sdxl.prod.endpoint.yaml`). */
+  readonly name: string;
+  readonly environment: string;
+}
+
+export interface BaseSource {
+  readonly text: string;
+  readonly format: SpecFormat;
+  readonly name: string;
+}
+
+export interface OverlayCheck {
+  /** Problems on the overlay's own lines, the broken `extends` and the base's share of the merged body included. */
+  readonly overlay: SpecDiagnostic[];
+  /**
+   * Problems the merged body has and the base alone does not, on the base's lines, each saying the
+   * environment; `setInOverlay` when the overlay wrote the value (the base only shows it).
+   */
+  readonly base: (SpecDiagnostic & { readonly setInOverlay: boolean })[];
+  /** The body the environment deploys (without `extends`); undefined while the overlay or its base is broken. */
+  readonly merged?: Record<string, unknown>;
+  /** Arrays of the base the overlay replaces whole. */
+  readonly replacedArrays: readonly string[];
+}
+
+/** An overlay's problems, given its base (its text) or why the base cannot be read (`baseError`). */
+export function checkOverlay(
+  overlay: OverlaySource,
+  base: BaseSource | { readonly error: string },
+  context: ValidationContext = {},
+): OverlayCheck {
+  const overlayText = located(overlay.text, overlay.format);
+  const fail = (extra: SpecDiagnostic[]): OverlayCheck => ({ overlay: [...overlayText.syntax, ...extra], base: [], replacedArrays: [] });
+  const document = overlayText.documents[0];
+  if (overlayText.documents.length !== 1)
+    return fail([
+      overlayText.at(
+        { offset: overlayText.documents[1]?.span.offset ?? 0, length: 0 },
+        'overlay-one-document',
+        'an overlay holds one document',
+      ),
+    ]);
+  if (document.data === undefined && overlayText.syntax.some((d) => d.severity === 'error')) return fail([]);
+  const entry = extendsEntry(document);
+  if (!entry) return fail([]);
+  const patch = overlayPatch(document.data);
+  const entryProblems = extendsProblems(entry, overlayText);
+  if ('error' in base) {
+    // No target at all is said once, by extendsProblems.
+    const baseProblem = entry.target === undefined ? [] : [overlayText.at(entry.valueSpan, 'overlay-base', base.error)];
+    return fail([...entryProblems, ...baseProblem, ...ownProblems(patch, document, overlayText)]);
+  }
+  const baseText = located(base.text, base.format);
+  const baseDocument = baseText.documents[0];
+  const baseBroken = baseBrokenReason(base, baseText);
+  if (baseBroken)
+    return fail([
+      ...entryProblems,
+      overlayText.at(entry.valueSpan, 'overlay-base', baseBroken),
+      ...ownProblems(patch, document, overlayText),
+    ]);
+  const merged = mergePatch(baseDocument.data, patch) as Record<string, unknown>;
+  const alone = new Set(validateSpecData(baseDocument.data, 'create', context).map(problemKey));
+  const result: OverlayCheck = {
+    overlay: [...overlayText.syntax, ...entryProblems],
+    base: [],
+    merged: toServiceBody(merged),
+    replacedArrays: replacedArrays(patch, baseDocument.data),
+  };
+  for (const problem of validateSpecData(merged, 'create', context)) {
+    const setInOverlay = overlayOwns(patch, problem.path);
+    if (setInOverlay) result.overlay.push(overlayText.locate(document, problem));
+    if (alone.has(problemKey(problem))) continue;
+    const inBase = baseText.locate(baseDocument, problem);
+    result.base.push({
+      ...inBase,
+      message: `in ${overlay.environment}: ${problem.message}${setInOverlay ? ` (set in ${overlay.name})` : ''}`,
+      setInOverlay,
+    });
+    if (!setInOverlay)
+      result.overlay.push(
+        overlayText.at(
+          entry.valueSpan,
+          problem.code,
+          `${problem.message} (${formatFieldPath(problem.path)} in ${base.name})`,
+          problem.severity,
+        ),
+      );
+  }
+  if (merged.name !== undefined && merged.name === (baseDocument.data as Record<string, unknown>).name)
+    result.overlay.push(
+      overlayText.at(
+        entry.keySpan,
+        'overlay-same-name',
+        `this environment keeps the base's name ${JSON.stringify(merged.name)}: set its own name, or it and the base's endpoint look like one endpoint`,
+        'warning',
+      ),
+    );
+  return result;
+}
+
+/** Why a base cannot be extended, or undefined when it can. */
+function baseBrokenReason(base: BaseSource, text: LocatedText): string | undefined {
+  if (text.documents.length !== 1)
+    return `the base ${base.name} holds ${text.documents.length} documents; an overlay extends a file of one spec`;
+  const document = text.documents[0];
+  if (document.data === undefined || text.syntax.some((d) => d.severity === 'error'))
+    return `the base ${base.name} does not parse; fix it first`;
+  const nested = extendsEntry(document);
+  if (nested)
+    return `the base ${base.name} is itself an overlay (it extends ${nested.target ?? '?'}); an overlay extends a base spec, one level only`;
+  if (!isRecord(document.data)) return `the base ${base.name} is not a mapping of fields`;
+  return undefined;
+}
+
+function extendsProblems(entry: ExtendsEntry, text: LocatedText): SpecDiagnostic[] {
+  const problems: SpecDiagnostic[] = [];
+  if (!entry.first) problems.push(text.at(entry.keySpan, 'overlay-extends-first', `${EXTENDS_KEY} must be the overlay's first key`));
+  if (entry.target === undefined)
+    problems.push(
+      text.at(entry.valueSpan, 'overlay-base', `${EXTENDS_KEY} takes the relative path of the base spec, e.g. ./worker.endpoint.yaml`),
+    );
+  return problems;
+}
+
+/** With no base to merge into, the overlay's own values are still checked against the schema, nothing required. */
+function ownProblems(patch: Record<string, unknown>, document: SpecDocument, text: LocatedText): SpecDiagnostic[] {
+  return validateAgainstSchema(patch, 'create')
+    .filter((problem) => problem.code !== 'missing-property')
+    .map((problem) => text.locate(document, problem));
+}
+
+const problemKey = (problem: SpecProblem): string => `${problem.code}|${JSON.stringify(problem.path)}|${problem.message}`;
+
+interface LocatedText {
+  readonly documents: SpecDocument[];
+  readonly syntax: SpecDiagnostic[];
+  at(span: TextSpan, code: string, message: string, severity?: SpecDiagnostic['severity']): SpecDiagnostic;
+  locate(document: SpecDocument, problem: SpecProblem): SpecDiagnostic;
+}
+
+function located(text: string, format: SpecFormat): LocatedText {
+  const documents = parseSpecText(text, format);
+  const lines = TextDocument.create('spec', 'spec', 0, text);
+  const at = (span: TextSpan, code: string, message: string, severity: SpecDiagnostic['severity'] = 'error'): SpecDiagnostic =>
+    diagnosticAt(lines, span, text.length, { severity, code, message, path: [] }, 0);
+  return {
+    documents,
+    syntax: documents.flatMap((document, index) =>
+      document.syntaxProblems.map((problem) => diagnosticAt(lines, problem, text.length, { ...problem, path: [] }, index)),
+    ),
+    at,
+    locate: (document, problem) =>
+      diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), text.length, problem, 0),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * An overlay's base, found on disk (or in the editor's open documents) and checked with it: the rules of
+ * `extends` that need files (the base exists, lies in the workspace, has the overlay's format, is not the
+ * overlay itself) live here, so the language server and the CLI refuse the same bases with the same words.
+ */
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import {
+  checkOverlay,
+  environmentOfFile,
+  EXTENDS_KEY,
+  extendsEntry,
+  type BaseSource,
+  type OverlayCheck,
+} from '../endpointSpec/overlay';
+import { parseSpecText } from '../endpointSpec/parse';
+import type { SpecFormat } from '../endpointSpec/tree';
+import type { ValidationContext } from '../endpointSpec/validate';
+import { isSpecFile, specFormatOf } from '../protocol/specFiles';
+
+/** The text of a spec file by absolute path (an open editor's text first), or undefined when there is none. */
+export type ReadSpecText = (path: string) => string | undefined;
+
+export interface OverlayFile {
+  /** Absolute path of the overlay. */
+  readonly path: string;
+  readonly text: string;
+  readonly format: SpecFormat;
+}
+
+export interface CheckedOverlay extends OverlayCheck {
+  readonly environment?: string;
+  /** Absolute path of the base, once `extends` named one that exists. */
+  readonly basePath?: string;
+}
+
+/** Whether `file` is an overlay: its (only) document has an `extends` key. */
+export function overlayTarget(text: string, format: SpecFormat): string | null | undefined {
+  if (!text.includes(EXTENDS_KEY)) return undefined;
+  const entry = parseSpecText(text, format)
+    .map((document) => extendsEntry(document))
+    .find((found) => found !== undefined);
+  return entry ? (entry.target ?? null) : undefined;
+}
+
+/** The overlay checked against its base; `roots` are the folders a base may lie in (the workspace). */
+export function checkOverlayFile(file: OverlayFile, read: ReadSpecText, roots: readonly string[], context: ValidationContext = {}): CheckedOverlay {
+  const environment = environmentOfFile(file.path);
+  const source = { text: file.text, format: file.format, name: basename(file.path), environment: environment ?? '?' };
+  const target = overlayTarget(file.text, file.format);
+  if (!environment) {
+    const stem = basename(file.path).replace(/\.endpoint\.(ya?ml|json)$/i, '');
+    return { ...checkOverlay(source, { error: `an overlay's file name says its environment: ${stem}.<environment>.endpoint.${file.format === 'json' ? 'json' : 'yaml'}` }, context) };
+  }
+  if (typeof target !== 'string') return { ...checkOverlay(source, { error: 'no base named' }, context), environment };
+  const base = findBase(file, target, read, roots);
+  if ('error' in base) return { ...checkOverlay(source, base, context), environment };
+  return { ...checkOverlay(source, base, context), environment, basePath: base.path };
+}
+
+function findBase(file: OverlayFile, target: string, read: ReadSpecText, roots: readonly string[]): (BaseSource & { path: string }) | { error: string } {
+  if (isAbsolute(target) || /^[a-z][a-z0-9+.-]*:/i.test(target))
+    return { error: `${EXTENDS_KEY} takes a path relative to this file (./${basename(target)}), not ${target}` };
+  const path = resolve(dirname(file.path), target);
+  if (path === file.path) return { error: `${target} is this file: an overlay extends its base, not itself` };
+  if (!roots.some((root) => isInside(path, root))) return { error: `${target} lies outside the workspace; a base sits beside its overlays` };
+  if (!isSpecFile(path)) return { error: `${target} is not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json)` };
+  const format = specFormatOf(path);
+  if (format !== file.format)
+    return { error: `${target} is ${format.toUpperCase()} and this overlay is ${file.format.toUpperCase()}: an overlay and its base share one format` };
+  const text = read(path);
+  if (text === undefined) return { error: `${target} does not exist` };
+  const back = overlayTarget(text, format);
+  if (typeof back === 'string' && resolve(dirname(path), back) === file.path)
+    return { error: `${target} extends this file back: a cycle; the base must be a plain spec` };
+  return { text, format, name: basename(path), path };
+}
+
+function isInside(path: string, root: string): boolean {
+  const fromRoot = relative(root, path);
+  return fromRoot !== '' && !fromRoot.startsWith(`..${sep}`) && fromRoot !== '..' && !isAbsolute(fromRoot);
+}
