@@ -1,14 +1,25 @@
-/** The catalog's source and age in the status bar, and the Refresh Catalog command. */
+/**
+ * Where the catalog a spec is checked against comes from and how old it is, as a language status item of
+ * spec files (it says nothing about any other file), with the Refresh Catalog command.
+ */
 import * as vscode from 'vscode';
 import {
   CATALOG_STATUS_NOTIFICATION,
-  isSpecFile,
   onNotification,
   REFRESH_CATALOG_REQUEST,
   sendRequest,
+  SPEC_DOCUMENT_PATTERNS,
   type CatalogStatus,
 } from '../core/protocol';
+// Types only: this module is in the bundle loaded after activation, which must not carry the language client again.
 import type { LanguageServerHost } from './languageClient';
+
+/** Spec files: by their languages (untitled ones too), and by name when a user's association gives them plain YAML or JSON. */
+export const SPEC_STATUS_SELECTOR: vscode.DocumentSelector = [
+  { language: 'endpoint-yaml' },
+  { language: 'endpoint-json' },
+  ...SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern })),
+];
 
 export function age(fetchedAt: string | undefined, now = Date.now()): string {
   if (!fetchedAt) return 'unknown age';
@@ -19,20 +30,42 @@ export function age(fetchedAt: string | undefined, now = Date.now()): string {
   return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
 }
 
+/** What the item says in each state: its text, the detail beside it, and whether it is a warning. */
+function describe(status: CatalogStatus): { text: string; detail: string; warning: boolean } {
+  const failed = status.error ? `; last refresh failed: ${status.error}` : '';
+  switch (status.state) {
+    case 'live':
+      return { text: `$(database) Catalog ${age(status.fetchedAt)}`, detail: `fetched from the service${failed}`, warning: !!status.error };
+    case 'cached':
+      return { text: `$(warning) Catalog ${age(status.fetchedAt)}`, detail: `from the cache, offline${failed}`, warning: true };
+    case 'pinned':
+      return { text: '$(pinned) Catalog pinned', detail: 'from a catalog file', warning: false };
+    case 'none':
+      return {
+        text: '$(circle-slash) No catalog',
+        detail: 'pools, GPU types, flavors and templates are not checked; sign in first',
+        warning: true,
+      };
+  }
+}
+
 export class CatalogStatusItem implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('endpointStudio.catalog', vscode.StatusBarAlignment.Right, 90);
-  // The status bar item is disposable without being a vscode.Disposable instance.
-  private readonly disposables: { dispose(): unknown }[] = [];
+  private readonly item = vscode.languages.createLanguageStatusItem('endpointStudio.spec.catalog', SPEC_STATUS_SELECTOR);
+  // The status item is disposable without being a vscode.Disposable instance.
+  private readonly disposables: { dispose(): unknown }[] = [this.item];
   private status: CatalogStatus = { state: 'none' };
+  // The age is counted from the last status, so the text is written again as time passes.
+  private readonly ticker = setInterval(() => {
+    this.render();
+  }, 60_000);
 
   constructor(
     private readonly host: LanguageServerHost,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.item.name = 'Endpoint Studio Catalog';
-    this.item.command = 'endpointStudio.catalog.refresh';
+    this.item.command = { title: 'Refresh', command: 'endpointStudio.catalog.refresh', tooltip: 'Refresh the catalog now' };
     this.disposables.push(
-      this.item,
       host.onDidStart((client) => {
         this.disposables.push(
           onNotification(client, CATALOG_STATUS_NOTIFICATION, (status) => {
@@ -41,8 +74,8 @@ export class CatalogStatusItem implements vscode.Disposable {
         );
       }),
       vscode.commands.registerCommand('endpointStudio.catalog.refresh', () => this.refresh()),
-      vscode.window.onDidChangeActiveTextEditor(() => {
-        this.render();
+      new vscode.Disposable(() => {
+        clearInterval(this.ticker);
       }),
     );
     this.render();
@@ -55,35 +88,26 @@ export class CatalogStatusItem implements vscode.Disposable {
   }
 
   private render(): void {
-    const spec = isSpecFile(vscode.window.activeTextEditor?.document.fileName ?? '');
-    const { state, fetchedAt, error } = this.status;
-    const labels = {
-      live: `$(database) Catalog ${age(fetchedAt)}`,
-      cached: `$(warning) Catalog ${age(fetchedAt)} (offline)`,
-      pinned: '$(pinned) Catalog pinned',
-      none: '$(circle-slash) No catalog',
-    };
-    this.item.text = labels[state];
-    this.item.tooltip = new vscode.MarkdownString(
-      state === 'none'
-        ? 'No catalog: pools, GPU types, flavors and templates are not checked. Sign in or use the local emulator, then refresh.'
-        : `Catalog ${state === 'pinned' ? 'from a pinned file' : `fetched ${fetchedAt ?? ''}`}${error ? `\n\nLast refresh failed: ${error}` : ''}\n\nClick to refresh.`,
-    );
-    if (spec) this.item.show();
-    else this.item.hide();
+    const { text, detail, warning } = describe(this.status);
+    this.item.text = text;
+    this.item.detail = detail;
+    this.item.severity = warning ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
   }
 
   private async refresh(): Promise<void> {
     const client = this.host.client;
     if (!client) return;
-    const status = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Refreshing the catalog' }, () =>
-      sendRequest(client, REFRESH_CATALOG_REQUEST),
-    );
-    this.show(status);
-    if (status.error)
-      void vscode.window.showWarningMessage(`catalog refresh failed, using the catalog from ${age(status.fetchedAt)}: ${status.error}`);
-    else if (status.state === 'none')
-      void vscode.window.showInformationMessage('no catalog to refresh: sign in or use the local emulator first');
+    this.item.busy = true;
+    try {
+      const status = await sendRequest(client, REFRESH_CATALOG_REQUEST);
+      this.show(status);
+      if (status.error)
+        void vscode.window.showWarningMessage(`catalog refresh failed, using the catalog from ${age(status.fetchedAt)}: ${status.error}`);
+      else if (status.state === 'none')
+        void vscode.window.showInformationMessage('no catalog to refresh: sign in or use the local emulator first');
+    } finally {
+      this.item.busy = false;
+    }
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@
 import type * as vscode from 'vscode';
 import { registerAgents } from './agents';
 import { registerAuthCommands } from './auth/commands';
+import { ProfileLanguageStatus } from './auth/profileLanguageStatus';
 import type { ProfileStore } from './auth/profiles';
 import { Session } from './auth/session';
 import { ProfileStatusItem } from './auth/statusBar';
@@ -35,6 +36,7 @@ export async function registerFeatures(
     restarts,
     new ProfileStatusItem(session),
     new CatalogStatusItem(host, log),
+    new ProfileLanguageStatus(session),
     registerAuthCommands(session.profiles, log),
     registerNewSpecCommand(),
     registerDeploy(session, log),

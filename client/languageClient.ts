@@ -1,7 +1,7 @@
 /** Starts the language server for spec files and restarts it when its environment changes. */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { SPEC_DOCUMENT_PATTERNS } from '../core/protocol';
+import { SPEC_DOCUMENT_PATTERNS, type ServerInitializationOptions } from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
 import type { ResolvedProfile } from './auth/profiles';
 import { noteAppliedQuickFixes } from './walkthrough';
@@ -11,6 +11,16 @@ import { noteAppliedQuickFixes } from './walkthrough';
  * `files.associations` may give them plain `yaml` or `json`, and they are specs all the same.
  */
 export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
+
+/**
+ * The settings the server takes, in the shape of the `endpointStudio` section it also reads through
+ * workspace/configuration (and again on each change, which it registers for); sent at start so the first
+ * inlay hints already follow them.
+ */
+function serverInitializationOptions(): ServerInitializationOptions {
+  const hints = vscode.workspace.getConfiguration('endpointStudio.inlayHints');
+  return { inlayHints: { defaults: hints.get<boolean>('defaults', true), cost: hints.get<boolean>('cost', true) } };
+}
 
 /**
  * Owns the language client. A restart builds a new client, because the server's environment (the
@@ -51,6 +61,7 @@ export class LanguageServerHost implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: SPEC_DOCUMENT_SELECTOR,
       outputChannel: this.log,
+      initializationOptions: serverInitializationOptions,
       middleware: { provideCodeActions: noteAppliedQuickFixes },
       // Pull on every change, with no delay: the server reads a burst's cancellations before it checks, so
       // only the latest text is checked, and a spec's check takes far less than a frame.
