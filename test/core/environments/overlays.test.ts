@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { mergePatch, overlayOwns, replacedArrays } from '../../../core/endpointSpec/overlay';
+import { isProtected, keyVariableOf, parseEnvironments, profileOf } from '../../../core/environments/config';
 import { checkOverlayFile } from '../../../core/environments/overlays';
 
 const ROOT = '/work/space';
@@ -145,4 +146,24 @@ test('with its base broken, the overlay’s own values are still checked, nothin
     JSON.stringify(problems),
   );
   assert.ok(!problems.some((d) => d.code === 'missing-property'));
+});
+
+test('environments file: profiles, key variables and protection; a key or a URL in it is refused', () => {
+  const good = parseEnvironments(
+    'environments:\n  prod:\n    profile: prod\n    protected: true\n  staging:\n    keyVariable: STAGING_KEY\n',
+  );
+  assert.deepEqual(good.problems, []);
+  assert.equal(profileOf('prod', good.config), 'prod');
+  assert.equal(isProtected('prod', good.config), true);
+  assert.equal(isProtected('staging', good.config), false);
+  assert.equal(keyVariableOf('staging', good.config), 'STAGING_KEY');
+  assert.equal(keyVariableOf('pre-prod', good.config), 'ENDPOINT_STUDIO_API_KEY_PRE_PROD');
+  assert.equal(profileOf('__proto__', good.config), undefined);
+  const text = 'environments:\n  prod:\n    profile: prod\n    apiKey: abc\n    apiUrl: https://evil.example\n';
+  const bad = parseEnvironments(text);
+  assert.deepEqual(bad.config.environments, {});
+  assert.equal(bad.problems.length, 2);
+  for (const problem of bad.problems) assert.match(problem.message, /never a key or a service URL/);
+  assert.equal(text.slice(bad.problems[0].span.offset).split(':')[0], 'apiKey');
+  assert.equal(parseEnvironments('environments: [').problems.length > 0, true);
 });
