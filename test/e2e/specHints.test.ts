@@ -11,20 +11,7 @@ import { after } from 'node:test';
 import { DEFAULT_DEV_API_KEY, startEmulator, type RunningEmulator } from '../../emulator/index';
 import { useEditorSession, type EditorSession, type EditorSessionOptions } from './support/session';
 import { waitUntil, type Workbench } from './support/workbench';
-
-const SPEC = `name: hinted
-type: QUEUE
-image: myorg/worker:1.0
-gpu:
-  pools: [AMPERE_24, ADA_24]
-  excludedTypes: ["NVIDIA L4"]
-workers:
-  min: 2
-  max: 5
-scaling:
-  type: QUEUE_DELAY
-  queueDelay: 4
-`;
+import { PRICED_SPEC } from '../support/pricedSpec';
 
 let emulator: RunningEmulator;
 after(() => emulator.close());
@@ -64,7 +51,7 @@ const line = (lines: string[], start: string): string => lines.find((l) => l.tri
 editorTest(
   'inlay hints show the defaults a spec leaves out and the cost per hour at workers.min and workers.max',
   async (workbench, session) => {
-    await workbench.openNewFile(session.workspace, 'hinted.endpoint.yaml', SPEC);
+    await workbench.openNewFile(session.workspace, 'hinted.endpoint.yaml', PRICED_SPEC);
     // The cost needs the catalog, read from the emulator once the server has started.
     const lines = await untilLines(workbench, 'the inlay hints', (shown) => /\$1\.80–\$3\.45\/h/.test(line(shown, 'max:')));
     assert.match(line(lines, 'excludedTypes:'), /excludedTypes: \["NVIDIA L4"\]\s*count 1$/);
@@ -76,7 +63,7 @@ editorTest(
 );
 
 editorTest('the endpointStudio.inlayHints settings switch each kind off, and on again', async (workbench, session) => {
-  await workbench.openNewFile(session.workspace, 'switched.endpoint.yaml', SPEC);
+  await workbench.openNewFile(session.workspace, 'switched.endpoint.yaml', PRICED_SPEC);
   await untilLines(
     workbench,
     'the inlay hints',
@@ -92,7 +79,7 @@ editorTest('the endpointStudio.inlayHints settings switch each kind off, and on 
     const plain = await untilLines(workbench, 'no inlay hints at all', (shown) => !/\/h/.test(shown.join('\n')));
     assert.deepEqual(
       plain.map((l) => l.trimEnd()),
-      SPEC.split('\n'),
+      PRICED_SPEC.split('\n'),
       'the lines show the text alone',
     );
     await workbench.page.screenshot({ path: '/tmp/es-spec-inlay-hints-off.png' });
@@ -105,7 +92,7 @@ editorTest('the endpointStudio.inlayHints settings switch each kind off, and on 
 editorTest(
   'the language status of a spec names the catalog and the profile, each with its command; other files have none',
   async (workbench, session) => {
-    await workbench.openNewFile(session.workspace, 'status.endpoint.yaml', SPEC);
+    await workbench.openNewFile(session.workspace, 'status.endpoint.yaml', PRICED_SPEC);
     const status = workbench.page.locator('.statusbar-item[id="status.languageStatus"]');
     await status.waitFor();
     const items = workbench.page.locator('.hover-language-status');

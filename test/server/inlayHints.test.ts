@@ -17,20 +17,7 @@ import { DEFAULT_DEV_API_KEY, startEmulator, type RunningEmulator } from '../../
 import { analyze } from '../../server/languageService';
 import { inlayHintsIn } from '../../server/languageService/inlayHints';
 import { LspClient } from '../support/lspClient';
-
-const SPEC = `name: hinted
-type: QUEUE
-image: myorg/worker:1.0
-gpu:
-  pools: [AMPERE_24, ADA_24]
-  excludedTypes: ["NVIDIA L4"]
-workers:
-  min: 2
-  max: 5
-scaling:
-  type: QUEUE_DELAY
-  queueDelay: 4
-`;
+import { PRICED_SPEC } from '../support/pricedSpec';
 
 /** `line:character label`, one per hint, in the order the server gave them. */
 function rendered(hints: InlayHint[]): string[] {
@@ -71,7 +58,7 @@ describe('inlay hints over LSP', () => {
   it('shows each default left out at the end of its object, and the cost per hour at workers.min and workers.max', async () => {
     const client = await start();
     const uri = specUri();
-    await client.open(uri, SPEC);
+    await client.open(uri, PRICED_SPEC);
     const hints = await client.inlayHints(uri);
     assert.deepEqual(rendered(hints), [
       '5:30 count 1',
@@ -90,7 +77,7 @@ describe('inlay hints over LSP', () => {
   it('shows no default for a written field, nor for one the spec rules out (idleTimeout on a QUEUE endpoint scaling on REQUEST_COUNT)', async () => {
     const client = await start();
     const uri = specUri();
-    const text = SPEC.replace('  max: 5\n', '  max: 5\n  idleTimeout: 30\n').replace(
+    const text = PRICED_SPEC.replace('  max: 5\n', '  max: 5\n  idleTimeout: 30\n').replace(
       'pools: [AMPERE_24, ADA_24]',
       'pools: [ADA_24]\n  count: 1',
     );
@@ -101,7 +88,7 @@ describe('inlay hints over LSP', () => {
       'only the costs, of ADA_24 alone',
     );
     const ruledOut = specUri();
-    await client.open(ruledOut, SPEC.replace('type: QUEUE_DELAY\n  queueDelay: 4', 'type: REQUEST_COUNT\n  requestCount: 4'));
+    await client.open(ruledOut, PRICED_SPEC.replace('type: QUEUE_DELAY\n  queueDelay: 4', 'type: REQUEST_COUNT\n  requestCount: 4'));
     assert.ok(!rendered(await client.inlayHints(ruledOut)).some((h) => h.includes('idleTimeout')));
   });
 
@@ -127,10 +114,10 @@ describe('inlay hints over LSP', () => {
   it('answers only the range asked for, and nothing for a document that is not a spec', async () => {
     const client = await start();
     const uri = specUri();
-    await client.open(uri, SPEC);
+    await client.open(uri, PRICED_SPEC);
     const middle = await client.inlayHints(uri, { start: { line: 6, character: 0 }, end: { line: 9, character: 0 } });
     assert.deepEqual(rendered(middle), ['7:8 $0.72–$1.38/h', '8:8 $1.80–$3.45/h', '8:8 idleTimeout 10 s']);
-    await client.open('file:///hints/other.yaml', SPEC);
+    await client.open('file:///hints/other.yaml', PRICED_SPEC);
     assert.deepEqual(await client.inlayHints('file:///hints/other.yaml'), []);
   });
 
@@ -140,7 +127,7 @@ describe('inlay hints over LSP', () => {
       capabilities: { workspace: { configuration: true, inlayHint: { refreshSupport: true } }, textDocument: { diagnostic: {} } },
     });
     const uri = specUri();
-    await client.open(uri, SPEC);
+    await client.open(uri, PRICED_SPEC);
     assert.ok(
       rendered(await client.inlayHints(uri)).every((h) => !h.includes('$')),
       'no cost hint',
