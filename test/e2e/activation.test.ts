@@ -14,10 +14,9 @@ import { after, before, test } from 'node:test';
 import { CodeServer } from '../../scripts/editor/codeServer';
 import { packagedExtensionPath } from '../../scripts/editor/paths';
 import { extensionLog } from './support/editorProcesses';
-import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, waitUntil, Workbench } from './support/workbench';
+import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, WALKTHROUGH_TAB, waitUntil, Workbench } from './support/workbench';
 
 const EXTENSION_ID = 'endpoint-studio.endpoint-studio';
-const WALKTHROUGH_TAB = '.tab[aria-label^="Walkthrough: Endpoint Studio"]';
 
 let workspace: string;
 let server: CodeServer | undefined;

@@ -11,10 +11,9 @@ import { test } from 'node:test';
 import { EXAMPLES_DIR } from '../../scripts/editor/paths';
 import { extensionLog } from './support/editorProcesses';
 import { useEditorSession } from './support/session';
-import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, waitUntil, type Workbench } from './support/workbench';
+import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, WALKTHROUGH_TAB, waitUntil, type PageNode, type Workbench } from './support/workbench';
 
 const WALKTHROUGH = 'endpoint-studio.endpoint-studio#endpointStudio.gettingStarted';
-const WALKTHROUGH_TAB = '.tab[aria-label^="Walkthrough: Endpoint Studio"]';
 const FIRST_OPEN_LINE = 'opening the getting-started walkthrough (first activation)';
 
 const { editorTest, session } = useEditorSession('walkthrough', {
@@ -143,7 +142,10 @@ test('the walkthrough opens by itself on the first activation, and not after a r
     START_TIMEOUT_MS,
   );
   assert.equal(extensionLog(server).split(FIRST_OPEN_LINE).length - 1, 1, extensionLog(server));
-  assert.equal(await workbench.page.locator(WALKTHROUGH_TAB).count(), 0);
+  const tabs = await workbench.page
+    .locator('.tab')
+    .evaluateAll((els) => (els as unknown as PageNode[]).map((e) => e.getAttribute('aria-label')));
+  assert.equal(await workbench.page.locator(WALKTHROUGH_TAB).count(), 0, `tabs after the reload: ${tabs.join(', ')}`);
 });
 
 editorTest('each step is checked once it is done, on the local emulator', async (workbench, { workspace }) => {

@@ -30,6 +30,12 @@ export interface PageNode {
   querySelector(selector: string): PageNode | null;
 }
 
+/**
+ * The tab of our walkthrough. VS Code 1.100 labels it "Walkthrough: <title>"; 1.139 keeps the label it opened
+ * with, "Welcome", and shows the title only on the page.
+ */
+export const WALKTHROUGH_TAB = '.tab[aria-label^="Walkthrough: Endpoint Studio"], .tab[aria-label^="Welcome"]';
+
 /** The id of the extension's status bar item, which exists from activation on. */
 export const PROFILE_STATUS_ITEM = 'endpointStudio.profile';
 
@@ -372,7 +378,8 @@ export class Workbench {
   /** Opens the quick-fix menu (Ctrl+.) at the cursor and applies the action whose title contains `title`. */
   async applyQuickFix(title: string): Promise<string[]> {
     await this.page.keyboard.press('Control+.');
-    const menu = this.page.locator('.action-widget');
+    // Newer VS Code adds an (empty) submenu panel that is also an .action-widget.
+    const menu = this.page.locator('.action-widget:not(.action-list-submenu-panel)');
     const actions = menu.locator('.monaco-list-row.action');
     await actions.filter({ hasText: title }).first().waitFor();
     const titles = await actions.evaluateAll((rows) => (rows as unknown as PageNode[]).map((r) => r.getAttribute('aria-label') ?? ''));
