@@ -3,15 +3,9 @@
  * `extends` that need files (the base exists, lies in the workspace, has the overlay's format, is not the
  * overlay itself) live here, so the language server and the CLI refuse the same bases with the same words.
  */
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import {
-  checkOverlay,
-  environmentOfFile,
-  EXTENDS_KEY,
-  extendsEntry,
-  type BaseSource,
-  type OverlayCheck,
-} from '../endpointSpec/overlay';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { checkOverlay, environmentOfFile, EXTENDS_KEY, extendsEntry, type BaseSource, type OverlayCheck } from '../endpointSpec/overlay';
 import { parseSpecText } from '../endpointSpec/parse';
 import type { SpecFormat } from '../endpointSpec/tree';
 import type { ValidationContext } from '../endpointSpec/validate';
@@ -33,6 +27,36 @@ export interface CheckedOverlay extends OverlayCheck {
   readonly basePath?: string;
 }
 
+/** A spec file's text from disk; undefined when it cannot be read. */
+export const readSpecFromDisk: ReadSpecText = (path) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The overlays of `basePath` on disk: spec files beside it whose `extends` names it, with their environment.
+ * `read` gives each candidate's text (an open editor's first).
+ */
+export function overlaysOf(basePath: string, read: ReadSpecText = readSpecFromDisk): { path: string; environment: string }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(basePath));
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const path = join(dirname(basePath), name);
+    const environment = environmentOfFile(name);
+    if (!environment || path === basePath || !isSpecFile(name)) return [];
+    const text = read(path);
+    const target = text === undefined ? undefined : overlayTarget(text, specFormatOf(path));
+    return typeof target === 'string' && resolve(dirname(path), target) === basePath ? [{ path, environment }] : [];
+  });
+}
+
 /** Whether `file` is an overlay: its (only) document has an `extends` key. */
 export function overlayTarget(text: string, format: SpecFormat): string | null | undefined {
   if (!text.includes(EXTENDS_KEY)) return undefined;
@@ -43,13 +67,26 @@ export function overlayTarget(text: string, format: SpecFormat): string | null |
 }
 
 /** The overlay checked against its base; `roots` are the folders a base may lie in (the workspace). */
-export function checkOverlayFile(file: OverlayFile, read: ReadSpecText, roots: readonly string[], context: ValidationContext = {}): CheckedOverlay {
+export function checkOverlayFile(
+  file: OverlayFile,
+  read: ReadSpecText,
+  roots: readonly string[],
+  context: ValidationContext = {},
+): CheckedOverlay {
   const environment = environmentOfFile(file.path);
   const source = { text: file.text, format: file.format, name: basename(file.path), environment: environment ?? '?' };
   const target = overlayTarget(file.text, file.format);
   if (!environment) {
     const stem = basename(file.path).replace(/\.endpoint\.(ya?ml|json)$/i, '');
-    return { ...checkOverlay(source, { error: `an overlay's file name says its environment: ${stem}.<environment>.endpoint.${file.format === 'json' ? 'json' : 'yaml'}` }, context) };
+    return {
+      ...checkOverlay(
+        source,
+        {
+          error: `an overlay's file name says its environment: ${stem}.<environment>.endpoint.${file.format === 'json' ? 'json' : 'yaml'}`,
+        },
+        context,
+      ),
+    };
   }
   if (typeof target !== 'string') return { ...checkOverlay(source, { error: 'no base named' }, context), environment };
   const base = findBase(file, target, read, roots);
@@ -57,16 +94,24 @@ export function checkOverlayFile(file: OverlayFile, read: ReadSpecText, roots: r
   return { ...checkOverlay(source, base, context), environment, basePath: base.path };
 }
 
-function findBase(file: OverlayFile, target: string, read: ReadSpecText, roots: readonly string[]): (BaseSource & { path: string }) | { error: string } {
+function findBase(
+  file: OverlayFile,
+  target: string,
+  read: ReadSpecText,
+  roots: readonly string[],
+): (BaseSource & { path: string }) | { error: string } {
   if (isAbsolute(target) || /^[a-z][a-z0-9+.-]*:/i.test(target))
     return { error: `${EXTENDS_KEY} takes a path relative to this file (./${basename(target)}), not ${target}` };
   const path = resolve(dirname(file.path), target);
   if (path === file.path) return { error: `${target} is this file: an overlay extends its base, not itself` };
-  if (!roots.some((root) => isInside(path, root))) return { error: `${target} lies outside the workspace; a base sits beside its overlays` };
+  if (!roots.some((root) => isInside(path, root)))
+    return { error: `${target} lies outside the workspace; a base sits beside its overlays` };
   if (!isSpecFile(path)) return { error: `${target} is not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json)` };
   const format = specFormatOf(path);
   if (format !== file.format)
-    return { error: `${target} is ${format.toUpperCase()} and this overlay is ${file.format.toUpperCase()}: an overlay and its base share one format` };
+    return {
+      error: `${target} is ${format.toUpperCase()} and this overlay is ${file.format.toUpperCase()}: an overlay and its base share one format`,
+    };
   const text = read(path);
   if (text === undefined) return { error: `${target} does not exist` };
   const back = overlayTarget(text, format);

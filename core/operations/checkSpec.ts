@@ -7,7 +7,9 @@ import type { ApiClient } from '../api';
 import { Catalog } from '../endpointSpec/catalog/catalog';
 import { fetchCatalogData } from '../catalog/fetch';
 import { checkSpecText, type SpecDiagnostic } from '../endpointSpec/check';
+import { parseSpecText } from '../endpointSpec/parse';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
+import { checkOverlayFile, overlayTarget, type ReadSpecText } from '../environments/overlays';
 
 /** Where the catalog rules get their GPU types, flavors, data centers and templates from. */
 export type CatalogSource =
@@ -19,6 +21,12 @@ export interface CheckSpecInput {
   readonly text: string;
   readonly format: SpecFormat;
   readonly catalog: CatalogSource;
+  /**
+   * Where the text lives, so an overlay (`extends`) is checked merged into its base: `read` gives a spec
+   * file's text by absolute path, `roots` are the folders a base may lie in. Without it an overlay is
+   * checked as a spec on its own, which it never passes.
+   */
+  readonly file?: { readonly path: string; readonly read: ReadSpecText; readonly roots: readonly string[] };
 }
 
 /** One document of the text, with whether it holds a spec at all (an empty document does not). */
@@ -26,6 +34,19 @@ export interface CheckedDocument {
   readonly index: number;
   readonly document: SpecDocument;
   readonly isSpec: boolean;
+  /** What deploying the document sends: its data, or for an overlay its base with it merged in (undefined while broken). */
+  readonly body: unknown;
+}
+
+/** What an overlay adds to its check. */
+export interface OverlayFacts {
+  readonly environment?: string;
+  /** Absolute path of the base, once found. */
+  readonly basePath?: string;
+  /** Problems of the merged body on the base's lines that the base alone does not have, each naming the environment. */
+  readonly baseDiagnostics: readonly (SpecDiagnostic & { readonly setInOverlay: boolean })[];
+  /** Arrays of the base the overlay replaces whole (`gpu.pools`), for the plan to say. */
+  readonly replacedArrays: readonly string[];
 }
 
 export interface CheckSpecResult {
@@ -35,12 +56,32 @@ export interface CheckSpecResult {
   readonly catalog?: Catalog;
   /** Why the live catalog was not used (the check still ran, without catalog rules). */
   readonly catalogError?: string;
+  /** Present when the text is an overlay checked with its base. */
+  readonly overlay?: OverlayFacts;
 }
 
 export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult> {
   const resolved = await resolveCatalog(input.catalog);
-  const checked = checkSpecText(input.text, input.format, 'create', resolved.catalog ? { catalog: resolved.catalog } : {});
-  const documents = checked.documents.map((document, index) => ({ index, document, isSpec: isSpecDocument(document) }));
+  const context = resolved.catalog ? { catalog: resolved.catalog } : {};
+  const { file } = input;
+  if (file && overlayTarget(input.text, input.format) !== undefined) {
+    const checked = checkOverlayFile({ path: file.path, text: input.text, format: input.format }, file.read, file.roots, context);
+    const documents = parseSpecText(input.text, input.format).map((document, index) => ({
+      index,
+      document,
+      isSpec: true,
+      body: checked.merged,
+    }));
+    const { environment, basePath, base: baseDiagnostics, replacedArrays } = checked;
+    return { documents, diagnostics: checked.overlay, ...resolved, overlay: { environment, basePath, baseDiagnostics, replacedArrays } };
+  }
+  const checked = checkSpecText(input.text, input.format, 'create', context);
+  const documents = checked.documents.map((document, index) => ({
+    index,
+    document,
+    isSpec: isSpecDocument(document),
+    body: document.data,
+  }));
   return { documents, diagnostics: checked.diagnostics, ...resolved };
 }
 

@@ -4,7 +4,7 @@
  * no stdout, no prompts: progress and confirmation arrive through callbacks, results as values.
  */
 export { checkSpec, fetchCatalogData, fetchLiveCatalog, hasErrors } from './checkSpec';
-export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult } from './checkSpec';
+export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult, OverlayFacts } from './checkSpec';
 export { decideNamesakes, namesakeNote, planDeploy } from './planDeploy';
 export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';
 export { applyDeploy, needsApplying } from './applyDeploy';
