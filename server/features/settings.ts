@@ -7,16 +7,19 @@
  */
 import { DidChangeConfigurationNotification, type Connection } from 'vscode-languageserver';
 import { SETTINGS_SECTION } from '../../core/protocol';
-import { withInitializationOptions, type ServerSession } from '../session';
+import { withInitializationOptions, type ServerOptions, type ServerSession } from '../session';
 
 export class ServerSettings {
   private readonly listeners = new Set<() => void>();
+  /** The options as initialize left them: a setting the client's section leaves out falls back to these. */
+  private base?: ServerOptions;
 
   constructor(
     private readonly connection: Connection,
     private readonly session: ServerSession,
   ) {
     session.onInitialized(() => {
+      this.base = session.options;
       void this.watch();
       void this.read();
     });
@@ -59,7 +62,7 @@ export class ServerSettings {
     if (typeof section !== 'object' || section === null) return;
     const { debounceMs, inlayHints } = section as Record<string, unknown>;
     const before = JSON.stringify(this.session.options);
-    this.session.options = withInitializationOptions(this.session.options, { debounceMs, inlayHints });
+    this.session.options = withInitializationOptions(this.base ?? this.session.options, { debounceMs, inlayHints });
     if (JSON.stringify(this.session.options) === before) return;
     for (const listener of this.listeners) listener();
   }

@@ -21,7 +21,6 @@ export interface SpecInlayHint {
   readonly label: string;
   /** Markdown. */
   readonly tooltip: string;
-  readonly kind: 'default' | 'cost';
 }
 
 /** The cost per hour a field implies: `workers.min` the always-on cost, `workers.max` the cost at full scale. */
@@ -44,7 +43,7 @@ export function inlayHintsIn(
     if (document.span.offset > spanEnd(range) || spanEnd(document.span) < range.offset) continue;
     hints.push(...documentHints(text, document, options, catalog));
   }
-  // Stable: hints at one offset keep the schema's order, the inner object's fields before the root's.
+  // A stable sort: hints at one offset keep the order the schema states its defaults in.
   return hints.filter((h) => h.offset >= range.offset && h.offset <= spanEnd(range)).sort((a, b) => a.offset - b.offset);
 }
 
@@ -62,11 +61,9 @@ function documentHints(text: string, document: SpecDocument, options: InlayHintS
         offset: place.offset,
         label: `${place.label} ${valueText(field, value)}`,
         tooltip: defaultTooltip(field, value),
-        kind: 'default',
       });
     const perHour = cost && costAt(field, cost);
-    if (cost && perHour)
-      hints.push({ offset: place.offset, label: `${formatUsdRange(perHour)}/h`, tooltip: costMarkdown(cost), kind: 'cost' });
+    if (cost && perHour) hints.push({ offset: place.offset, label: `${formatUsdRange(perHour)}/h`, tooltip: costMarkdown(cost) });
   }
   return hints;
 }
@@ -107,7 +104,7 @@ function placeOf(text: string, root: ObjectNode, field: string, data: unknown): 
 
 /** After the object's last property (a new field is added after it), or just inside `{` when it has none. */
 function appendOffset(text: string, object: ObjectNode): number {
-  const last = object.properties[object.properties.length - 1] as (typeof object.properties)[number] | undefined;
+  const last = object.properties.at(-1);
   if (!last) return object.flow ? object.offset + 1 : trimmedEnd(text, object, object.offset);
   return trimmedEnd(text, last.value ?? last.keySpan, last.keySpan.offset);
 }

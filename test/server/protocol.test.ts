@@ -236,6 +236,16 @@ describe('initialization options', () => {
       assert.deepEqual(withInitializationOptions(defaults, sent), defaults, JSON.stringify(sent));
     }
   });
+
+  it('switch each kind of inlay hint, a kind left out or of the wrong type keeping its value', () => {
+    assert.deepEqual(withInitializationOptions(defaults, { inlayHints: { cost: false } }).inlayHints, { defaults: true, cost: false });
+    const off = { ...defaults, inlayHints: { defaults: false, cost: false } };
+    assert.deepEqual(withInitializationOptions(off, { inlayHints: { defaults: true, cost: 'no' } }).inlayHints, {
+      defaults: true,
+      cost: false,
+    });
+    for (const inlayHints of [null, 'off', false]) assert.deepEqual(withInitializationOptions(off, { inlayHints }), off);
+  });
 });
 
 /** `**\/*.endpoint.{yaml,yml}` → one glob per alternative; globs here have at most one brace group. */
