@@ -18,7 +18,7 @@ import { documentSymbols, type SpecSymbol, type SpecSymbolKind } from '../langua
 import { rangeAt, type SpecDocuments } from '../specDocuments';
 
 const SYMBOL_KINDS: Record<SpecSymbolKind, SymbolKind> = {
-  document: SymbolKind.Module,
+  document: SymbolKind.File,
   object: SymbolKind.Object,
   array: SymbolKind.Array,
   string: SymbolKind.String,

@@ -108,8 +108,8 @@ describe('document symbols, folding and selection', () => {
       '    type  QUEUE_DELAY',
       '    queueDelay  4',
     ]);
-    // Kinds: a document is a module, an enum value an enum member, an env entry a variable.
-    assert.equal(symbols[0].kind, 2);
+    // Kinds: a document is a file, an enum value an enum member, an env entry a variable.
+    assert.equal(symbols[0].kind, 1);
     assert.equal(child(symbols[0], 'type')?.kind, 22);
     assert.equal(child(child(symbols[0], 'env'), 'LOG_LEVEL')?.kind, 13);
     // Ranges: the second root starts after the marker; a key's selection is the key, its range key and value.

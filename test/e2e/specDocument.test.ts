@@ -1,0 +1,184 @@
+/**
+ * A spec as a document in a real VS Code (code-server in headless Chromium): the Outline shows the tree of a
+ * two-document spec with its details, the breadcrumbs show the path to the cursor, a mapping and a comment
+ * block fold, and Format Document writes the canonical style and keeps the comments. All of it comes from
+ * the language server; each test writes a file of its own.
+ */
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useEditorSession } from './support/session';
+import { waitUntil, type PageNode, type Workbench } from './support/workbench';
+
+// Inlay hints and CodeLenses (other features of the same server) would show up in the editor's text.
+const { editorTest } = useEditorSession('spec-document', {
+  userSettings: { 'editor.inlayHints.enabled': 'off', 'editor.codeLens': false },
+});
+
+const TWO_DOCUMENTS = `# Two endpoints in one file:
+# a GPU queue worker and a CPU one.
+name: sdxl-worker
+type: QUEUE
+image: myorg/sdxl-worker:1.4.2
+gpu:
+  pools: [ADA_24, AMPERE_24]
+workers:
+  min: 0
+  max: 3
+scaling:
+  type: QUEUE_DELAY
+  queueDelay: 4
+---
+name: cpu-worker
+type: QUEUE
+image: myorg/cpu-worker:1.0.0
+cpu:
+  - id: cpu3c
+    vcpuCount: 4
+scaling:
+  type: QUEUE_DELAY
+  queueDelay: 4
+`;
+
+/** The Outline view's rows as `label description`, once `until` accepts them. */
+async function outlineRows(workbench: Workbench, until: (rows: string[]) => boolean): Promise<string[]> {
+  const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header h3.title', { hasText: /^Outline$/ }) });
+  await workbench.runCommand('Explorer: Focus on Outline View');
+  await pane.locator('.monaco-list-row').first().waitFor();
+  // The Outline lists only the rows in view: the file tree above it is folded away to give it the height.
+  const folders = workbench.page.locator('.pane:has(.explorer-folders-view) > .pane-header');
+  if ((await folders.getAttribute('aria-expanded')) === 'true') await folders.click();
+  let rows: string[] = [];
+  await waitUntil(
+    async () => {
+      // No named helpers inside: the callback runs in the page, where tsx's __name shim does not exist.
+      rows = await pane.locator('.monaco-list-row').evaluateAll((elements) =>
+        (elements as unknown as PageNode[]).map((row) =>
+          [row.querySelector('.label-name'), row.querySelector('.label-description')]
+            .map((part) => part?.textContent?.trim() ?? '')
+            .join(' ')
+            .trim(),
+        ),
+      );
+      return until(rows);
+    },
+    'the Outline to show the spec',
+    () => rows.join(' | '),
+  );
+  return rows;
+}
+
+editorTest('the Outline shows the tree of a two-document spec', async (workbench, session) => {
+  await workbench.openNewFile(session.workspace, 'outline-two.endpoint.yaml', TWO_DOCUMENTS);
+  const rows = await outlineRows(workbench, (r) => r.includes('cpu-worker QUEUE · myorg/cpu-worker:1.0.0'));
+  for (const expected of [
+    'sdxl-worker QUEUE · myorg/sdxl-worker:1.4.2',
+    'gpu ADA_24, AMPERE_24',
+    'pools ADA_24, AMPERE_24',
+    'workers 0–3',
+    'max 3',
+    'scaling QUEUE_DELAY 4',
+    'cpu-worker QUEUE · myorg/cpu-worker:1.0.0',
+    'cpu cpu3c ×4',
+  ]) {
+    assert.ok(rows.includes(expected), `"${expected}" missing from the Outline: ${rows.join(' | ')}`);
+  }
+  // The two documents are the roots, in file order, each before its own keys.
+  assert.ok(rows.indexOf('sdxl-worker QUEUE · myorg/sdxl-worker:1.4.2') < rows.indexOf('workers 0–3'), rows.join(' | '));
+  assert.ok(rows.indexOf('workers 0–3') < rows.indexOf('cpu-worker QUEUE · myorg/cpu-worker:1.0.0'), rows.join(' | '));
+  await workbench.screenshot('spec-document--outline');
+});
+
+editorTest('the breadcrumbs show the path to the cursor', async (workbench, session) => {
+  await workbench.openNewFile(session.workspace, 'breadcrumbs.endpoint.yaml', TWO_DOCUMENTS);
+  await workbench.goTo(10, 8); // `max: 3` in the first document's workers
+  const crumbs = workbench.page.locator('.editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item');
+  let path: string[] = [];
+  await waitUntil(
+    async () => {
+      path = (await crumbs.allInnerTexts()).map((text) => text.trim());
+      return path.slice(-3).join(' > ') === 'sdxl-worker > workers > max';
+    },
+    'the breadcrumbs to show sdxl-worker > workers > max',
+    () => path.join(' > '),
+  );
+  await workbench.goTo(19, 8); // `id: cpu3c` in the second document
+  await waitUntil(
+    async () => {
+      path = (await crumbs.allInnerTexts()).map((text) => text.trim());
+      return path.slice(-4).join(' > ') === 'cpu-worker > cpu > cpu3c > id';
+    },
+    'the breadcrumbs to follow the cursor into the second document',
+    () => path.join(' > '),
+  );
+});
+
+editorTest('a mapping and a comment block fold', async (workbench, session) => {
+  await workbench.openNewFile(session.workspace, 'folding.endpoint.yaml', TWO_DOCUMENTS);
+  await workbench.goTo(8, 1); // `workers:`
+  await workbench.page.keyboard.press('Control+Shift+BracketLeft'); // Fold
+  let text = '';
+  await waitUntil(
+    async () => !(text = await workbench.editorText()).includes('max: 3'),
+    'the workers mapping to fold',
+    () => text,
+  );
+  assert.match(text, /workers:/);
+  assert.match(text, /scaling:/, 'only the mapping folds');
+  // A comment block has no indentation to fold by: only the server's range folds it.
+  await workbench.runCommand('Fold All Block Comments');
+  await waitUntil(
+    async () => !(text = await workbench.editorText()).includes('a GPU queue worker'),
+    'the header comment block to fold',
+    () => text,
+  );
+  assert.match(await workbench.editorText(), /# Two endpoints in one file:/);
+});
+
+editorTest('Format Document writes the canonical style and keeps the comments', async (workbench, session) => {
+  const messy = `# The worker behind the image service.
+name:   "image-worker"    # shown in the console
+type: 'QUEUE'
+image: "myorg/image-worker:2.0.0"
+gpu:
+    # the cheapest pools first
+    pools: [ ADA_24,  AMPERE_24 ]
+
+
+workers:
+    min: 0
+    max: 2
+env:
+    PORT: "8080"
+    MODE: 'fast'
+`;
+  await workbench.openNewFile(session.workspace, 'format.endpoint.yaml', messy);
+  await workbench.runCommand('Format Document');
+  await workbench.waitForEditorText(/MODE: fast/);
+  await workbench.page.keyboard.press('Control+S');
+  const file = join(session.workspace, 'format.endpoint.yaml');
+  const canonical = [
+    '# The worker behind the image service.',
+    'name: image-worker # shown in the console',
+    'type: QUEUE',
+    'image: myorg/image-worker:2.0.0',
+    'gpu:',
+    '  # the cheapest pools first',
+    '  pools: [ADA_24, AMPERE_24]',
+    '',
+    '',
+    'workers:',
+    '  min: 0',
+    '  max: 2',
+    'env:',
+    '  PORT: "8080"',
+    '  MODE: fast',
+    '',
+  ].join('\n');
+  let saved = '';
+  await waitUntil(
+    () => (saved = readFileSync(file, 'utf8')) === canonical,
+    'the formatted spec to be saved',
+    () => saved,
+  );
+});
