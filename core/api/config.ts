@@ -81,16 +81,19 @@ export type Environment = Record<string, string | undefined>;
 /**
  * `ENDPOINT_STUDIO_API_URL`, `ENDPOINT_STUDIO_JOBS_URL`, `ENDPOINT_STUDIO_API_KEY` (falling back to
  * `RUNPOD_API_KEY`, the name the service's own tools use). Blank values count as unset.
+ * `keyVariable` names the one variable an environment's key is read from instead (`ENDPOINT_STUDIO_API_KEY_PROD`),
+ * with no fall back: a deploy to production never goes out on the default key because its own is missing.
  */
-export function configFromEnvironment(env: Environment = process.env): ApiClientConfig {
+export function configFromEnvironment(env: Environment = process.env, options: { keyVariable?: string } = {}): ApiClientConfig {
   const value = (name: string): string | undefined => {
     const v = env[name]?.trim();
     return v ? v : undefined;
   };
+  const { keyVariable } = options;
   return {
     apiUrl: value('ENDPOINT_STUDIO_API_URL') ?? DEFAULT_API_URL,
     jobsUrl: value('ENDPOINT_STUDIO_JOBS_URL') ?? DEFAULT_JOBS_URL,
-    apiKey: value('ENDPOINT_STUDIO_API_KEY') ?? value('RUNPOD_API_KEY') ?? '',
+    apiKey: (keyVariable !== undefined ? value(keyVariable) : (value('ENDPOINT_STUDIO_API_KEY') ?? value('RUNPOD_API_KEY'))) ?? '',
   };
 }
 

@@ -1,0 +1,101 @@
+/**
+ * Which environment a spec file deploys to, and with what: an overlay (`<base>.<env>.endpoint.yaml` whose
+ * first key is `extends`) deploys to its environment, a base to none. The environment's settings come from
+ * `.endpoint-studio/environments.yaml` at the workspace root (the folder that holds the bindings), so every
+ * front-end asks the same file the same question: which key variable (CI), which profile (the editor),
+ * whether a typed confirmation is needed. The settings never hold a key; reading it is the front-end's.
+ */
+import { basename, resolve } from 'node:path';
+import { findWorkspaceRoot } from '../deploy/bindings';
+import { environmentOfFile } from '../endpointSpec/overlay';
+import { isProtected, keyVariableOf, profileOf, readEnvironments, type EnvironmentsProblem } from '../environments/config';
+import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
+import { specFormatOf } from '../protocol/specFiles';
+
+/** An environment as a deploy needs it. */
+export interface DeployEnvironment {
+  readonly name: string;
+  /** The environment variable holding its key where there is no keychain (CI, the command line, the MCP server). */
+  readonly keyVariable: string;
+  /** A deploy asks for the environment's name, typed, before it applies. */
+  readonly protected: boolean;
+  /** The editor's sign-in profile for it, when the file names one. */
+  readonly profile?: string;
+}
+
+export interface EnvironmentSettingsResult {
+  readonly environment: DeployEnvironment;
+  /** Problems of the environments file; a broken file leaves every environment at its defaults. */
+  readonly problems: readonly EnvironmentsProblem[];
+  /** The workspace root the file was looked for in. */
+  readonly root: string;
+}
+
+/** The settings of `name` for the spec file at `specPath` (its workspace's environments file), or `root` when given. */
+export function environmentSettings(name: string, specPath: string, root: string = findWorkspaceRoot(specPath)): EnvironmentSettingsResult {
+  const { config, problems } = readEnvironments(root);
+  const profile = profileOf(name, config);
+  return {
+    environment: {
+      name,
+      keyVariable: keyVariableOf(name, config),
+      protected: isProtected(name, config),
+      ...(profile !== undefined ? { profile } : {}),
+    },
+    problems,
+    root,
+  };
+}
+
+/** The environment an overlay file deploys to (from its name, once its text has `extends`); undefined for a base. */
+export function environmentOfSpecFile(path: string, text: string): string | undefined {
+  if (overlayTarget(text, specFormatOf(path)) === undefined) return undefined;
+  return environmentOfFile(basename(path));
+}
+
+export type EnvironmentSpecResult =
+  { readonly ok: true; readonly path: string; readonly environment: string } | { readonly ok: false; readonly message: string };
+
+/**
+ * The spec file that deploys `path` to `environment`: the file itself when it is that environment's overlay,
+ * the base's overlay of that environment when `path` is a base; refused for another environment's overlay
+ * or a base without one.
+ */
+export function specForEnvironment(path: string, environment: string, read: ReadSpecText = readSpecFromDisk): EnvironmentSpecResult {
+  const absolute = resolve(path);
+  const text = read(absolute);
+  if (text === undefined) return { ok: false, message: `cannot read ${path}` };
+  const own = environmentOfSpecFile(absolute, text);
+  if (own !== undefined)
+    return own === environment
+      ? { ok: true, path: absolute, environment }
+      : { ok: false, message: `${path} is the ${own} overlay, not ${environment}'s` };
+  if (overlayTarget(text, specFormatOf(absolute)) !== undefined)
+    return { ok: false, message: `${path} extends a base but its name says no environment (<base>.<environment>.endpoint.yaml)` };
+  const overlay = overlaysOf(absolute, read).find((o) => o.environment === environment);
+  if (!overlay) {
+    const others = overlaysOf(absolute, read).map((o) => o.environment);
+    const known = others.length > 0 ? ` (it has ${others.join(', ')})` : '';
+    return { ok: false, message: `${path} has no ${environment} overlay${known}: add ${overlayNameFor(absolute, environment)}` };
+  }
+  return { ok: true, path: overlay.path, environment };
+}
+
+/** `sdxl.endpoint.yaml` + `prod` → `sdxl.prod.endpoint.yaml`, beside the base. */
+function overlayNameFor(basePath: string, environment: string): string {
+  return basename(basePath).replace(/\.endpoint\.(ya?ml|json)$/i, (suffix) => `.${environment}${suffix}`);
+}
+
+/**
+ * The files among `paths` (absolute, as a folder or glob expanded) that deploy to `environment`: its
+ * overlays, and the overlay of that environment of each base listed (once each), in the order given.
+ * A base without such an overlay, or another environment's overlay, is left out.
+ */
+export function filesForEnvironment(paths: readonly string[], environment: string, read: ReadSpecText = readSpecFromDisk): string[] {
+  const chosen = new Set<string>();
+  for (const path of paths) {
+    const picked = specForEnvironment(path, environment, read);
+    if (picked.ok) chosen.add(picked.path);
+  }
+  return [...chosen];
+}
