@@ -11,6 +11,7 @@ import { environmentOfFile } from '../endpointSpec/overlay';
 import { isProtected, keyVariableOf, profileOf, readEnvironments, type EnvironmentsProblem } from '../environments/config';
 import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
 import { specFormatOf } from '../protocol/specFiles';
+import type { CheckSpecInput } from './checkSpec';
 
 /** An environment as a deploy needs it. */
 export interface DeployEnvironment {
@@ -98,4 +99,14 @@ export function filesForEnvironment(paths: readonly string[], environment: strin
     if (picked.ok) chosen.add(picked.path);
   }
   return [...chosen];
+}
+
+/**
+ * Where a spec file lives, for `checkSpec` to merge an overlay into its base read from disk. A base may lie in
+ * `folder` (the current directory, an agent's workspace) or in the spec's own workspace (the nearest folder
+ * with `.endpoint-studio/` or `.git`, where its bindings and environments file are): never elsewhere.
+ */
+export function specFileOnDisk(path: string, folder: string): NonNullable<CheckSpecInput['file']> {
+  const absolute = resolve(path);
+  return { path: absolute, read: readSpecFromDisk, roots: [resolve(folder), findWorkspaceRoot(absolute)] };
 }
