@@ -8,13 +8,25 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { Catalog, type CatalogData } from '../core/endpointSpec/catalog/catalog';
 import { checkSpecText, type SpecDiagnostic } from '../core/endpointSpec/check';
 import type { ValidationContext } from '../core/endpointSpec/validate';
+import { checkOverlayFile, overlayTarget } from '../core/environments/overlays';
+import { specFileOnDisk } from '../core/operations/environments';
 import { specFormatOf } from '../core/protocol';
 import { readSpecFileResultSync, unreadableLine, type UnreadableCode } from './inputs';
 
-/** A file's problems, or why it could not be read (said on stderr, in file order, by the caller). */
+/**
+ * A file's problems, or why it could not be read (said on stderr, in file order, by the caller). An overlay's
+ * outcome also carries the problems its base's lines hold for it (`inBase`), which the caller reports in the base.
+ */
 export type FileOutcome =
-  | { readonly file: string; readonly diagnostics: SpecDiagnostic[] }
+  | { readonly file: string; readonly diagnostics: SpecDiagnostic[]; readonly inBase?: BaseProblems }
   | { readonly file: string; readonly unreadable: string; readonly code: UnreadableCode };
+
+/** Problems of an overlay's merged body that lie on its base's lines and that the base, not the overlay, wrote. */
+export interface BaseProblems {
+  /** Absolute path of the base. */
+  readonly path: string;
+  readonly diagnostics: SpecDiagnostic[];
+}
 
 /** What the checks run against, in a form a worker thread can be sent. */
 export interface CheckCatalog {
@@ -61,9 +73,24 @@ function checkHere(files: string[], catalog: CheckCatalog): FileOutcome[] {
   const context = validationContext(catalog);
   return files.map((file) => {
     const read = readSpecFileResultSync(file);
-    if ('text' in read) return { file, diagnostics: checkSpecText(read.text, specFormatOf(file), 'create', context).diagnostics };
-    return { file, unreadable: unreadableLine('validate', file, read.reason), code: read.code };
+    if (!('text' in read)) return { file, unreadable: unreadableLine('validate', file, read.reason), code: read.code };
+    const format = specFormatOf(file);
+    if (overlayTarget(read.text, format) === undefined)
+      return { file, diagnostics: checkSpecText(read.text, format, 'create', context).diagnostics };
+    return checkOverlayHere(file, read.text, context);
   });
+}
+
+/**
+ * An overlay merged into its base, as `checkSpec` checks it when told where the file lives (`specFileOnDisk`):
+ * the base must lie under the current directory or in the overlay's own repository, as a workspace folder bounds it in the editor.
+ */
+function checkOverlayHere(file: string, text: string, context: ValidationContext): FileOutcome {
+  const { path, read, roots } = specFileOnDisk(file, process.cwd());
+  const checked = checkOverlayFile({ path, text, format: specFormatOf(file) }, read, roots, context);
+  const inBase = checked.base.filter((d) => !d.setInOverlay).map(({ setInOverlay: _, ...d }) => d);
+  if (checked.basePath === undefined || inBase.length === 0) return { file, diagnostics: checked.overlay };
+  return { file, diagnostics: checked.overlay, inBase: { path: checked.basePath, diagnostics: inBase } };
 }
 
 function checkInWorker(files: string[], catalog: CheckCatalog): Promise<FileOutcome[]> {

@@ -13,7 +13,7 @@ import { readCommandLine, usageError } from './args';
 import { chooseCatalog, type CatalogChoice } from './catalogChoice';
 import { diagnosticLine, type CliIo } from './inputs';
 import type { ServiceIo } from './service';
-import { summaryLine, type ValidateReport } from './validateReport';
+import { placeBaseProblems, summaryLine, type ValidateReport } from './validateReport';
 import { SPEC_FILE_GLOB } from '../core/protocol';
 
 export type { CliIo } from './inputs';
@@ -21,7 +21,9 @@ export type { CliIo } from './inputs';
 export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json|github|sarif] [--catalog FILE | --offline] <files, folders or globs...>
 
 Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
-schema and every rule of the service. Folders are searched for spec files.
+schema and every rule of the service. Folders are searched for spec files. An overlay
+(<base>.<env>.endpoint.yaml, first key extends) is checked merged into its base, which must
+lie under the current directory; each problem is reported in the file that wrote it.
 
   --format text   file:line:col: severity code message (default); which catalog was used on stderr
   --format json   one JSON array of {file, range, severity, code, message, path, catalog}
@@ -75,10 +77,11 @@ export async function runValidate(args: string[], io: ServiceIo): Promise<number
   const chosen = await chooseCatalog('validate', options, io);
   if (chosen === false) return 2;
 
-  const outcomes = await checkFiles(files, {
+  const checked = await checkFiles(files, {
     ...(chosen.catalog ? { data: chosen.catalog.data } : {}),
     ...(chosen.liveProperties ? { liveProperties: [...chosen.liveProperties] } : {}),
   });
+  const outcomes = placeBaseProblems(checked, process.cwd());
   for (const outcome of outcomes) if ('unreadable' in outcome) io.err(outcome.unreadable);
   // Without a key or a snapshot nothing was asked of the catalog, as before there was one: no line.
   if (chosen.expected && (format === 'text' || format === 'github'))

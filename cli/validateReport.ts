@@ -2,9 +2,11 @@
  * What every output format of `validate` is made from: the files' outcomes, whether the catalog checks that
  * were expected could not run, and the folder the run's paths are told relative to. The formats for other
  * programs (GitHub's workflow commands, SARIF) name files the way those programs resolve them: relative to
- * the repository root, which is where a workflow step runs.
+ * the repository root, which is where a workflow step runs. An overlay's problems that its base wrote are
+ * reported in the base (`placeBaseProblems`), once, whichever formats print them.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { FileOutcome } from './checkFiles';
 
 export interface ValidateReport {
@@ -22,6 +24,32 @@ export function reportPath(base: string, file: string): string {
   if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) return absolute;
   return inside.split(sep).join('/');
 }
+
+/**
+ * Each problem in the file that wrote it: an overlay's share of its base's problems joins the base's outcome (the
+ * base's entry when the run lists it, one more entry when it does not), sorted among the base's own by position.
+ */
+export function placeBaseProblems(outcomes: readonly FileOutcome[], base: string): FileOutcome[] {
+  const placed: FileOutcome[] = outcomes.map((outcome) =>
+    'diagnostics' in outcome ? { file: outcome.file, diagnostics: outcome.diagnostics } : outcome,
+  );
+  const byPath = new Map(placed.map((outcome, index) => [resolve(base, outcome.file), index]));
+  for (const outcome of outcomes) {
+    if (!('inBase' in outcome) || outcome.inBase === undefined) continue;
+    const { path, diagnostics } = outcome.inBase;
+    const index = byPath.get(path);
+    const target = index === undefined ? undefined : placed[index];
+    if (target !== undefined && !('diagnostics' in target)) continue;
+    const merged = [...(target?.diagnostics ?? []), ...diagnostics].sort(byPosition);
+    const file = target?.file ?? reportPath(base, path);
+    if (index === undefined) byPath.set(path, placed.push({ file, diagnostics: merged }) - 1);
+    else placed[index] = { file, diagnostics: merged };
+  }
+  return placed;
+}
+
+const byPosition = (a: SpecDiagnostic, b: SpecDiagnostic): number =>
+  a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code);
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
