@@ -37,6 +37,8 @@ export interface SpecDiagnostic {
   readonly documentIndex: number;
   readonly suggestion?: string;
   readonly related?: readonly string[];
+  /** The place in another file this problem comes from or shows up in (an overlay's base, a base's overlay). */
+  readonly origin?: { readonly path: string; readonly range: Range; readonly message: string };
 }
 
 /**
@@ -170,8 +172,7 @@ function documentDiagnostics(
     if (omitted > 0 && last)
       diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };
-  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT))
-    add(problem, { ...problem, path: [] });
+  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) add(problem, { ...problem, path: [] });
   noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;

@@ -103,6 +103,8 @@ export interface OverlaySource {
   readonly format: SpecFormat;
   /** The file's name as messages show it (`sdxl.prod.endpoint.yaml`). */
   readonly name: string;
+  /** Where the file lives, for the origins of problems shown in the other file; the name when absent. */
+  readonly path?: string;
   readonly environment: string;
 }
 
@@ -110,6 +112,7 @@ export interface BaseSource {
   readonly text: string;
   readonly format: SpecFormat;
   readonly name: string;
+  readonly path?: string;
 }
 
 export interface OverlayCheck {
@@ -163,6 +166,8 @@ export function checkOverlay(
       ...ownProblems(patch, document, overlayText),
     ]);
   const merged = mergePatch(baseDocument.data, patch) as Record<string, unknown>;
+  const basePath = base.path ?? base.name;
+  const overlayPath = overlay.path ?? overlay.name;
   const alone = new Set(validateSpecData(baseDocument.data, 'create', context).map(problemKey));
   const result: OverlayCheck = {
     overlay: [...overlayText.syntax, ...entryProblems],
@@ -172,23 +177,32 @@ export function checkOverlay(
   };
   for (const problem of validateSpecData(merged, 'create', context)) {
     const setInOverlay = overlayOwns(patch, problem.path);
-    if (setInOverlay) result.overlay.push(overlayText.locate(document, problem));
+    const inOverlay = setInOverlay ? overlayText.locate(document, problem) : undefined;
+    if (inOverlay) result.overlay.push(inOverlay);
+    // What the base has on its own it shows itself; only what this environment breaks is said again.
     if (alone.has(problemKey(problem))) continue;
     const inBase = baseText.locate(baseDocument, problem);
+    const extendsLine = overlayText.at(
+      entry.valueSpan,
+      problem.code,
+      `${problem.message} (${formatFieldPath(problem.path)} in ${base.name})`,
+      problem.severity,
+    );
+    if (!inOverlay)
+      result.overlay.push({
+        ...extendsLine,
+        origin: { path: basePath, range: inBase.range, message: `${formatFieldPath(problem.path)}, as the base sets it` },
+      });
     result.base.push({
       ...inBase,
       message: `in ${overlay.environment}: ${problem.message}${setInOverlay ? ` (set in ${overlay.name})` : ''}`,
       setInOverlay,
+      origin: {
+        path: overlayPath,
+        range: (inOverlay ?? extendsLine).range,
+        message: setInOverlay ? `set here for ${overlay.environment}` : `the ${overlay.environment} overlay`,
+      },
     });
-    if (!setInOverlay)
-      result.overlay.push(
-        overlayText.at(
-          entry.valueSpan,
-          problem.code,
-          `${problem.message} (${formatFieldPath(problem.path)} in ${base.name})`,
-          problem.severity,
-        ),
-      );
   }
   if (merged.name !== undefined && merged.name === (baseDocument.data as Record<string, unknown>).name)
     result.overlay.push(

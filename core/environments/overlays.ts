@@ -74,7 +74,7 @@ export function checkOverlayFile(
   context: ValidationContext = {},
 ): CheckedOverlay {
   const environment = environmentOfFile(file.path);
-  const source = { text: file.text, format: file.format, name: basename(file.path), environment: environment ?? '?' };
+  const source = { text: file.text, format: file.format, name: basename(file.path), path: file.path, environment: environment ?? '?' };
   const target = overlayTarget(file.text, file.format);
   if (!environment) {
     const stem = basename(file.path).replace(/\.endpoint\.(ya?ml|json)$/i, '');
