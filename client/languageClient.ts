@@ -1,6 +1,6 @@
 /** Starts the language server for spec files and restarts it when its environment changes. */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
 import { SPEC_DOCUMENT_PATTERNS, type ServerInitializationOptions } from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
 import type { ResolvedProfile } from './auth/profiles';
@@ -21,6 +21,13 @@ function serverInitializationOptions(): ServerInitializationOptions {
   const hints = vscode.workspace.getConfiguration('endpointStudio.inlayHints');
   return { inlayHints: { defaults: hints.get<boolean>('defaults', true), cost: hints.get<boolean>('cost', true) } };
 }
+
+/**
+ * A JSON spec already has VS Code's JSON outline (package.json's `jsonLanguageParticipants`): the server's
+ * symbols would list every key a second time, in a group of their own, so there the Outline is VS Code's.
+ */
+const symbolsUnlessJson: Middleware['provideDocumentSymbols'] = (document, token, next) =>
+  /json/.test(document.languageId) ? undefined : next(document, token);
 
 /**
  * Owns the language client. A restart builds a new client, because the server's environment (the
@@ -62,7 +69,7 @@ export class LanguageServerHost implements vscode.Disposable {
       documentSelector: SPEC_DOCUMENT_SELECTOR,
       outputChannel: this.log,
       initializationOptions: serverInitializationOptions,
-      middleware: { provideCodeActions: noteAppliedQuickFixes },
+      middleware: { provideCodeActions: noteAppliedQuickFixes, provideDocumentSymbols: symbolsUnlessJson },
       // Pull on every change, with no delay: the server reads a burst's cancellations before it checks, so
       // only the latest text is checked, and a spec's check takes far less than a frame.
       diagnosticPullOptions: { onChange: true, onSave: false },

@@ -182,3 +182,17 @@ env:
     () => saved,
   );
 });
+
+editorTest('the Outline of a JSON spec lists each key once', async (workbench, session) => {
+  const spec = { name: 'json-worker', type: 'QUEUE', image: 'myorg/json-worker:1', workers: { min: 1, max: 4 } };
+  await workbench.openNewFile(session.workspace, 'outline-json.endpoint.json', `${JSON.stringify(spec, null, 2)}\n`);
+  const rows = await outlineRows(workbench, (r) => r.some((row) => row.startsWith('max')));
+  await workbench.screenshot('spec-document--outline-json');
+  // VS Code's own JSON outline (the spec language takes part in JSON's features), not a second copy from the server.
+  assert.ok(!rows.some((row) => /^(Endpoint Studio|JSON Language Features)$/.test(row)), `no groups: ${rows.join(' | ')}`);
+  assert.deepEqual(
+    rows.filter((row) => /^(name|max) /.test(row)),
+    ['name json-worker', 'max 4'],
+    rows.join(' | '),
+  );
+});
