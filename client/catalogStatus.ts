@@ -3,14 +3,7 @@
  * spec files (it says nothing about any other file), with the Refresh Catalog command.
  */
 import * as vscode from 'vscode';
-import {
-  CATALOG_STATUS_NOTIFICATION,
-  onNotification,
-  REFRESH_CATALOG_REQUEST,
-  sendRequest,
-  SPEC_DOCUMENT_PATTERNS,
-  type CatalogStatus,
-} from '../core/protocol';
+import { REFRESH_CATALOG_REQUEST, sendRequest, SPEC_DOCUMENT_PATTERNS, type CatalogStatus } from '../core/protocol';
 // Types only: this module is in the bundle loaded after activation, which must not carry the language client again.
 import type { LanguageServerHost } from './languageClient';
 
@@ -53,7 +46,7 @@ export class CatalogStatusItem implements vscode.Disposable {
   private readonly item = vscode.languages.createLanguageStatusItem('endpointStudio.spec.catalog', SPEC_STATUS_SELECTOR);
   // The status item is disposable without being a vscode.Disposable instance.
   private readonly disposables: { dispose(): unknown }[] = [this.item];
-  private status: CatalogStatus = { state: 'none' };
+  private status: CatalogStatus;
   // The age is counted from the last status, so the text is written again as time passes.
   private readonly ticker = setInterval(() => {
     this.render();
@@ -65,13 +58,10 @@ export class CatalogStatusItem implements vscode.Disposable {
   ) {
     this.item.name = 'Endpoint Studio Catalog';
     this.item.command = { title: 'Refresh', command: 'endpointStudio.catalog.refresh', tooltip: 'Refresh the catalog now' };
+    this.status = host.catalogStatus;
     this.disposables.push(
-      host.onDidStart((client) => {
-        this.disposables.push(
-          onNotification(client, CATALOG_STATUS_NOTIFICATION, (status) => {
-            this.show(status);
-          }),
-        );
+      host.onDidChangeCatalogStatus((status) => {
+        this.show(status);
       }),
       vscode.commands.registerCommand('endpointStudio.catalog.refresh', () => this.refresh()),
       new vscode.Disposable(() => {

@@ -1,7 +1,13 @@
 /** Starts the language server for spec files and restarts it when its environment changes. */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
-import { SPEC_DOCUMENT_PATTERNS, type ServerInitializationOptions } from '../core/protocol';
+import {
+  CATALOG_STATUS_NOTIFICATION,
+  onNotification,
+  SPEC_DOCUMENT_PATTERNS,
+  type CatalogStatus,
+  type ServerInitializationOptions,
+} from '../core/protocol';
 import { serverEnvironment } from './serverEnvironment';
 import type { ResolvedProfile } from './auth/profiles';
 import { noteAppliedQuickFixes } from './walkthrough';
@@ -38,6 +44,8 @@ export class LanguageServerHost implements vscode.Disposable {
   private current?: LanguageClient;
   private readonly listeners = new Set<(client: LanguageClient) => void>();
   private restarting: Promise<void> = Promise.resolve();
+  private catalog: CatalogStatus = { state: 'none' };
+  private readonly catalogListeners = new Set<(status: CatalogStatus) => void>();
   private profile?: ResolvedProfile;
 
   constructor(
@@ -47,6 +55,16 @@ export class LanguageServerHost implements vscode.Disposable {
 
   get client(): LanguageClient | undefined {
     return this.current;
+  }
+
+  /** The catalog's status as the server last sent it (kept here because it may come before the features load). */
+  get catalogStatus(): CatalogStatus {
+    return this.catalog;
+  }
+
+  onDidChangeCatalogStatus(listener: (status: CatalogStatus) => void): vscode.Disposable {
+    this.catalogListeners.add(listener);
+    return new vscode.Disposable(() => this.catalogListeners.delete(listener));
   }
 
   /** Called with every new client, so features can attach their notifications again. */
@@ -75,6 +93,11 @@ export class LanguageServerHost implements vscode.Disposable {
       diagnosticPullOptions: { onChange: true, onSave: false },
     };
     const client = new LanguageClient('endpointStudio', 'Endpoint Studio Language Server', serverOptions, clientOptions);
+    // Before start: the server sends its first status as soon as it runs.
+    onNotification(client, CATALOG_STATUS_NOTIFICATION, (status) => {
+      this.catalog = status;
+      for (const listener of this.catalogListeners) listener(status);
+    });
     await client.start();
     this.current = client;
     for (const listener of this.listeners) listener(client);
@@ -106,5 +129,6 @@ export class LanguageServerHost implements vscode.Disposable {
   dispose(): void {
     void this.current?.dispose();
     this.listeners.clear();
+    this.catalogListeners.clear();
   }
 }
