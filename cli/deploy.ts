@@ -1,7 +1,9 @@
 /**
  * `endpoint-studio plan|deploy|pull|bind`: the operations layer over files, for terminals and CI. This
  * module asks, renders and reports; checking, planning, applying and binding are `core/operations`.
- * The service and key come from ENDPOINT_STUDIO_API_URL / ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY).
+ * The service and key come from ENDPOINT_STUDIO_API_URL / ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY); an
+ * environment's overlay (--env, or given directly) deploys on its own key variable, and a protected one asks
+ * for its name typed (or, with no terminal, --yes).
  * Exit codes: 0 done (or nothing to do), 1 invalid spec, refused plan, unbound namesake or API problem,
  * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes).
  */
@@ -11,7 +13,18 @@ import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
-import { applyDeploy, bindSpec, checkSpec, needsApplying, pullSpec, readSpecBindings, type NamesakePolicy } from '../core/operations';
+import {
+  applyDeploy,
+  bindSpec,
+  checkSpec,
+  filesForEnvironment,
+  needsApplying,
+  pullSpec,
+  readSpecBindings,
+  specFileOnDisk,
+  specForEnvironment,
+  type NamesakePolicy,
+} from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { readCommandLine, usageError } from './args';
 import { adoptNamesakes, heading, plansAsText, prepare, type PlannedDocument, type Prepared } from './deployPrepare';
@@ -19,15 +32,18 @@ import { isPlanFormat, planFiles } from './plan';
 import { expandInputs } from './validate';
 import { readSpecFile } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
+import { reportPath } from './validateReport';
 
 export interface DeployIo extends ServiceIo {
   /** Asks a yes/no question; absent in a non-interactive run, where deploy needs --yes. */
   confirm?(question: string): Promise<boolean>;
+  /** Asks for a typed answer (a protected environment's name); absent where stdin is no terminal. */
+  ask?(question: string): Promise<string>;
 }
 
 export const DEPLOY_HELP = `Usage:
-  endpoint-studio plan [--format text|json|markdown] [--document N] [--catalog FILE] [--adopt] <specs...>
-  endpoint-studio deploy [--yes] [--document N] [--catalog FILE] [--adopt | --create-new] <spec>
+  endpoint-studio plan [--format text|json|markdown] [--env ENV] [--document N] [--catalog FILE] [--adopt] <specs...>
+  endpoint-studio deploy [--yes] [--env ENV] [--document N] [--catalog FILE] [--adopt | --create-new] <spec>
   endpoint-studio pull [--format yaml|json] <endpointId>
   endpoint-studio bind [--document N] <spec> <endpointId>
 
@@ -45,6 +61,12 @@ An unbound spec whose name is already taken by live endpoints is not deployed: d
 exits 1 and names them. --adopt binds the spec to its one namesake and updates it to the
 spec; --create-new creates another endpoint of that name on purpose.
 
+--env ENV     the ENV environment: its overlays (<base>.ENV.endpoint.yaml) among the files
+              and folders given, or a base's overlay of that environment. An overlay given
+              without --env is planned as its environment. An environment's key is read
+              from its own variable only: ENDPOINT_STUDIO_API_KEY_<ENV>, or the keyVariable
+              that .endpoint-studio/environments.yaml names. A protected environment asks
+              for its name typed on a terminal; with no terminal, --yes.
 --document N  only the Nth document (0-based) of a multi-document YAML file.
 The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY.
 
@@ -65,6 +87,7 @@ function commandLine(command: DeployCommand) {
       catalog: { type: 'string' },
       adopt: { type: 'boolean', default: false },
       'create-new': { type: 'boolean', default: false },
+      env: { type: 'string' },
     },
     allowPositionals: true,
   } as const;
@@ -82,12 +105,14 @@ interface Options {
   readonly yes: boolean;
   readonly catalogPath?: string;
   readonly namesakes: NamesakePolicy;
+  /** The environment asked for with --env. */
+  readonly environment?: string;
 }
 
 /** The flags each command takes (plan takes --yes and pull --catalog and ignores them, as they always have). */
 const FLAGS_OF: Record<DeployCommand, readonly string[]> = {
-  plan: ['yes', 'format', 'document', 'catalog', 'adopt'],
-  deploy: ['yes', 'document', 'catalog', 'adopt', 'create-new'],
+  plan: ['yes', 'format', 'document', 'catalog', 'adopt', 'env'],
+  deploy: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'env'],
   pull: ['format', 'catalog'],
   bind: ['document'],
 };
@@ -105,7 +130,7 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
   const spec = commandLine(command);
   const line = readCommandLine(spec, args, io);
   if (typeof line === 'number') return line;
-  const { yes, format, document, catalog, adopt } = line.values;
+  const { yes, format, document, catalog, adopt, env } = line.values;
   const createNew = line.values['create-new'];
   const given = {
     yes,
@@ -114,10 +139,17 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
     catalog: catalog !== undefined,
     adopt,
     'create-new': createNew,
+    env: env !== undefined,
   };
   const foreign = foreignFlag(command, given);
   if (foreign !== undefined) return usageError(spec, io, foreign);
   if (adopt && createNew) return usageError(spec, io, '--adopt and --create-new exclude each other');
+  if (env !== undefined && !ENVIRONMENT_NAME.test(env))
+    return usageError(
+      spec,
+      io,
+      `--env takes an environment name (letters, digits, - and _), as in <base>.<env>.endpoint.yaml; got: ${env || 'nothing'}`,
+    );
   if (document !== undefined && !/^\d+$/.test(document))
     return usageError(spec, io, `--document takes a document index (0, 1, ...); got: ${document || 'nothing'}`);
   const { positionals } = line;
@@ -135,8 +167,12 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
     yes,
     catalogPath: catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined),
     namesakes: adopt ? 'adopt' : createNew ? 'create-new' : 'refuse',
+    ...(env !== undefined ? { environment: env } : {}),
   };
 }
+
+/** What an environment may be called: the part of an overlay's file name before `.endpoint.`. */
+const ENVIRONMENT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 
 function neededArguments(command: DeployCommand): string {
   if (command === 'pull') return 'an endpoint id is needed';
@@ -149,15 +185,39 @@ export async function runPlan(args: string[], io: DeployIo): Promise<number> {
   if (typeof options === 'number') return options;
   const format = options.format ?? 'text';
   if (!isPlanFormat(format)) return usageError(commandLine('plan'), io, `--format takes text, json or markdown; got: ${format}`);
-  const files = await expandInputs(options.inputs, io);
+  const expanded = await expandInputs(options.inputs, io);
+  if (expanded === undefined) return 2;
+  const files = options.environment === undefined ? expanded : environmentFiles('plan', options, expanded, io);
   if (files === undefined) return 2;
   if (options.document !== undefined && files.length > 1) return usageError(commandLine('plan'), io, '--document needs a single spec file');
   return planFiles({ ...options, format, files }, io);
 }
 
+/**
+ * The files of `options.environment` among those given: its overlays, and each base's overlay of it. A file
+ * named directly that has none is an error; a folder or glob just contributes the overlays it holds.
+ */
+function environmentFiles(command: DeployCommand, options: Options, files: readonly string[], io: DeployIo): string[] | undefined {
+  const environment = options.environment ?? '';
+  for (const named of options.inputs.filter((input) => files.includes(input))) {
+    const picked = specForEnvironment(named, environment);
+    if (!picked.ok) {
+      io.err(`endpoint-studio ${command}: ${picked.message}`);
+      return undefined;
+    }
+  }
+  const chosen = filesForEnvironment(files, environment).map((path) => reportPath(process.cwd(), path));
+  if (chosen.length === 0)
+    io.err(`endpoint-studio ${command}: no ${environment} overlay (<base>.${environment}.endpoint.yaml) among the files given`);
+  return chosen.length === 0 ? undefined : chosen;
+}
+
 export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
-  const options = parseOptions('deploy', args, io);
-  if (typeof options === 'number') return options;
+  const parsed = parseOptions('deploy', args, io);
+  if (typeof parsed === 'number') return parsed;
+  const picked = parsed.environment === undefined ? undefined : environmentFiles('deploy', parsed, [parsed.file], io);
+  if (picked === undefined && parsed.environment !== undefined) return 2;
+  const options = picked ? { ...parsed, file: picked[0] } : parsed;
   const prepared = await prepare('deploy', options, io);
   if ('exitCode' in prepared) return prepared.exitCode;
   const adopted = await adoptNamesakes(prepared, 'deploy', options.namesakes, io);
@@ -169,10 +229,12 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   }
   const work = prepared.planned.filter((p) => needsApplying(p.planned.plan, p.planned.target));
   if (work.length === 0) return 0;
-  if (!options.yes) {
-    const declined = await askToApply(work.length, io);
-    if (declined !== undefined) return declined;
-  }
+  const declined = prepared.environment?.protected
+    ? await askProtected(prepared.environment.name, options.yes, io)
+    : options.yes
+      ? undefined
+      : await askToApply(work.length, io);
+  if (declined !== undefined) return declined;
   let exitCode = 0;
   for (const item of work) exitCode = Math.max(exitCode, await applyDocument(prepared, item, io));
   return exitCode;
@@ -201,7 +263,12 @@ export async function runBind(args: string[], io: DeployIo): Promise<number> {
   const documentIndex = options.document ?? 0;
   const text = await readSpecFile(file, 'bind', io);
   if (text === undefined) return 2;
-  const checked = await checkSpec({ text, format: specFormatOf(file), catalog: { kind: 'none' } });
+  const checked = await checkSpec({
+    text,
+    format: specFormatOf(file),
+    catalog: { kind: 'none' },
+    file: specFileOnDisk(file, process.cwd()),
+  });
   const document = checked.documents.at(documentIndex);
   if (!document?.isSpec) {
     io.err(`endpoint-studio bind: ${file} has no spec document ${documentIndex}`);
@@ -215,7 +282,11 @@ export async function runBind(args: string[], io: DeployIo): Promise<number> {
     return 1;
   }
   const ref = { ...bindings.location, documentIndex };
-  const bound = await bindSpec({ client, document: ref, endpointId, spec: document.document.data as Spec });
+  if (document.body === undefined) {
+    io.err(`endpoint-studio bind: ${file} has errors (its base cannot be merged); run endpoint-studio validate ${file}`);
+    return 1;
+  }
+  const bound = await bindSpec({ client, document: ref, endpointId, spec: document.body as Spec });
   if (!bound.ok) {
     io.err(`endpoint-studio bind: ${bound.message}`);
     return 1;
@@ -243,6 +314,34 @@ export async function terminalConfirm(question: string): Promise<boolean> {
   } finally {
     prompt.close();
   }
+}
+
+/** A typed answer on the terminal, for `DeployIo.ask` when stdin is a TTY; the prompt on stderr, so stdout stays the plan. */
+export async function terminalAsk(question: string): Promise<string> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await prompt.question(`${question} `)).trim();
+  } finally {
+    prompt.close();
+  }
+}
+
+/**
+ * A protected environment: on a terminal its name must be typed, --yes or not; with no terminal, --yes is
+ * the confirmation. Undefined to go on; otherwise exit status 3, after saying why nothing was applied.
+ */
+async function askProtected(environment: string, yes: boolean, io: DeployIo): Promise<3 | undefined> {
+  if (!io.ask) {
+    if (yes) return undefined;
+    io.err(
+      `endpoint-studio deploy: not applied: ${environment} is a protected environment; confirm with --yes (there is no terminal to type its name)`,
+    );
+    return 3;
+  }
+  const typed = await io.ask(`${environment} is a protected environment. Type its name to apply the plan to it:`);
+  if (typed === environment) return undefined;
+  io.err(`endpoint-studio deploy: not applied: typed ${JSON.stringify(typed)}, not ${JSON.stringify(environment)}`);
+  return 3;
 }
 
 /** Undefined when the person said yes; otherwise exit status 3, after saying why nothing was applied. */

@@ -1,21 +1,29 @@
 /**
  * What `plan` and `deploy` share before anything changes: read the spec, check it (the operations
- * layer's `checkSpec`), find each document's binding and plan it (`planDeploy`), apply the namesake
- * policy, saying on stderr what a person should know. Nothing is sent to the service for a spec with errors.
+ * layer's `checkSpec`, an overlay merged into its base), find each document's binding and plan it
+ * (`planDeploy`, with the body a deploy sends), apply the namesake policy, saying on stderr what a
+ * person should know. An overlay is planned as its environment, on that environment's key. Nothing
+ * is sent to the service for a spec with errors.
  */
+import { join, relative } from 'node:path';
 import type { ApiClient } from '../core/api';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import type { Spec } from '../core/deploy/effective';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { SpecDocument } from '../core/endpointSpec/tree';
+import { ENVIRONMENTS_FILE } from '../core/environments/config';
 import { renderPlan } from '../core/deploy/render';
 import {
   checkSpec,
   decideNamesakes,
+  environmentSettings,
   planDeploy,
   readSpecBindings,
+  specFileOnDisk,
   type CheckedDocument,
+  type CheckSpecResult,
+  type DeployEnvironment,
   type EndpointSummary,
   type NamesakePolicy,
   type PlanDeployResult,
@@ -35,7 +43,14 @@ export interface PrepareOptions {
 export interface PlannedDocument {
   readonly index: number;
   readonly document: SpecDocument;
+  /** What deploying it sends: for an overlay, its base with the overlay merged in. */
+  readonly body: Spec;
   readonly planned: Extract<PlanDeployResult, { ok: true }>;
+}
+
+/** The environment an overlay deploys to, with the arrays of its base it replaces whole. */
+export interface PlannedEnvironment extends DeployEnvironment {
+  readonly replacedArrays: readonly string[];
 }
 
 export interface Prepared {
@@ -48,13 +63,23 @@ export interface Prepared {
   readonly planned: PlannedDocument[];
   /** Prices for the plan's always-on cost line: the --catalog file, else the service's catalog. */
   readonly prices?: Catalog;
+  /** Set for an overlay: the environment it deploys to. */
+  readonly environment?: PlannedEnvironment;
 }
 
 /** Why a file was not planned, said on stderr already; JSON and Markdown plans show it as an entry of its own. */
 export interface PrepareFailure {
   readonly exitCode: 1 | 2;
   readonly code:
-    'catalog-unreadable' | UnreadableCode | 'spec-invalid' | 'no-spec' | 'no-document' | 'no-api-key' | 'bindings-unreadable' | 'api-error';
+    | 'catalog-unreadable'
+    | UnreadableCode
+    | 'spec-invalid'
+    | 'no-spec'
+    | 'no-document'
+    | 'no-api-key'
+    | 'bindings-unreadable'
+    | 'environments-invalid'
+    | 'api-error';
   readonly message: string;
   readonly diagnostics?: readonly SpecDiagnostic[];
 }
@@ -97,9 +122,11 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   }
   const { text } = read;
   const wanted = await wantedDocuments(command, options, text, catalog, io);
-  if (!Array.isArray(wanted)) return wanted;
+  if ('exitCode' in wanted) return wanted;
+  const environment = wanted.checked.overlay && environmentOf(command, file, wanted.checked.overlay, io);
+  if (environment && 'exitCode' in environment) return environment;
 
-  const client = serviceClient(command, said, { announceRateLimits: true });
+  const client = serviceClient(command, said, { announceRateLimits: true, ...(environment ? { environment } : {}) });
   if (typeof client === 'number') return failure(2, 'no-api-key', said.last);
   const bindings = readSpecBindings(file);
   if (!bindings.ok) {
@@ -109,10 +136,10 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   const { root, key } = bindings.location;
   const planned: PlannedDocument[] = [];
   let listed: readonly EndpointSummary[] | undefined;
-  for (const { document, index } of wanted) {
+  for (const { document, index, body } of wanted.documents) {
     const result = await planDeploy({
       client,
-      spec: document.data as Spec,
+      spec: body as Spec,
       binding: bindings.binding(index),
       ...(listed ? { listed } : {}),
     });
@@ -125,9 +152,30 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
         `endpoint-studio: ${key} (document ${index}) was bound to endpoint ${result.target.binding.endpointId}, which no longer exists; a deploy creates a new one`,
       );
     listed = result.listed ?? listed;
-    planned.push({ index, document, planned: result });
+    planned.push({ index, document, body: body as Spec, planned: result });
   }
-  return { file, text, root, key, client, planned, prices: catalog ?? (await readPriceCatalog(client)) };
+  const prices = catalog ?? (await readPriceCatalog(client));
+  return { file, text, root, key, client, planned, prices, ...(environment ? { environment } : {}) };
+}
+
+/**
+ * The environment an overlay deploys to, from its workspace's environments file; refused while that file is
+ * broken, since a protection it would set must never be skipped by a typo.
+ */
+function environmentOf(
+  command: string,
+  file: string,
+  overlay: NonNullable<CheckSpecResult['overlay']>,
+  io: CliIo,
+): PlannedEnvironment | PrepareFailure | undefined {
+  if (overlay.environment === undefined) return undefined;
+  const settings = environmentSettings(overlay.environment, file);
+  if (settings.problems.length > 0) {
+    const message = `${join(settings.root, ENVIRONMENTS_FILE)} has problems (${settings.problems.map((p) => p.message).join('; ')}); fix it first (nothing was sent)`;
+    io.err(`endpoint-studio ${command}: ${message}`);
+    return failure(2, 'environments-invalid', message);
+  }
+  return { ...settings.environment, replacedArrays: overlay.replacedArrays };
 }
 
 /** The documents to plan, their problems printed; or why not when there is none or one has errors. */
@@ -137,18 +185,29 @@ async function wantedDocuments(
   text: string,
   catalog: Catalog | undefined,
   io: CliIo,
-): Promise<CheckedDocument[] | PrepareFailure> {
+): Promise<{ documents: CheckedDocument[]; checked: CheckSpecResult } | PrepareFailure> {
   const checked = await checkSpec({
     text,
     format: specFormatOf(options.file),
     catalog: catalog ? { kind: 'snapshot', catalog } : { kind: 'none' },
+    file: specFileOnDisk(options.file, process.cwd()),
   });
   const wanted = checked.documents.filter(({ index, isSpec }) => (options.document === undefined || options.document === index) && isSpec);
   if (wanted.length === 0) return nothingToPlan(command, options, checked.diagnostics, io);
   const diagnostics = checked.diagnostics.filter((d) => wanted.some((w) => w.index === d.documentIndex));
-  if (diagnostics.some((d) => d.severity === 'error')) return refuseErrors(command, options.file, diagnostics, io);
-  if (diagnostics.length > 0) io.err(diagnostics.map((d) => diagnosticLine(options.file, d)).join('\n'));
-  return wanted;
+  const inBase = baseLines(checked);
+  if (diagnostics.some((d) => d.severity === 'error') || wanted.some((w) => w.body === undefined))
+    return refuseErrors(command, options.file, diagnostics, io, inBase);
+  if (diagnostics.length > 0) io.err([...diagnostics.map((d) => diagnosticLine(options.file, d)), ...inBase].join('\n'));
+  return { documents: wanted, checked };
+}
+
+/** An overlay's problems that its base wrote, on the base's lines: where a person fixes them. */
+function baseLines(checked: CheckSpecResult): string[] {
+  const { overlay } = checked;
+  if (overlay?.basePath === undefined) return [];
+  const base = relative(process.cwd(), overlay.basePath);
+  return overlay.baseDiagnostics.filter((d) => !d.setInOverlay).map((d) => diagnosticLine(base, d));
 }
 
 function nothingToPlan(command: string, options: PrepareOptions, diagnostics: readonly SpecDiagnostic[], io: CliIo): PrepareFailure {
@@ -164,8 +223,14 @@ function nothingToPlan(command: string, options: PrepareOptions, diagnostics: re
 }
 
 /** Prints the problems (errors and any warnings next to them) and refuses the spec: exit status 1. */
-function refuseErrors(command: string, file: string, diagnostics: readonly SpecDiagnostic[], io: CliIo): PrepareFailure {
-  io.err(diagnostics.map((d) => diagnosticLine(file, d)).join('\n'));
+function refuseErrors(
+  command: string,
+  file: string,
+  diagnostics: readonly SpecDiagnostic[],
+  io: CliIo,
+  inBase: readonly string[] = [],
+): PrepareFailure {
+  io.err([...diagnostics.map((d) => diagnosticLine(file, d)), ...inBase].join('\n'));
   io.err(`endpoint-studio ${command}: ${file} has errors; fix them first (nothing was sent)`);
   return failure(1, 'spec-invalid', `${file} has errors; fix them first (nothing was sent)`, diagnostics);
 }
@@ -194,7 +259,7 @@ export async function adoptNamesakes(
       );
       return 1;
     }
-    const adopted = await planDeploy({ client: prepared.client, spec: item.document.data as Spec, adopt: decision.endpointId });
+    const adopted = await planDeploy({ client: prepared.client, spec: item.body, adopt: decision.endpointId });
     if (!adopted.ok) {
       io.err(`endpoint-studio ${command}: cannot adopt endpoint ${decision.endpointId}: ${adopted.message}`);
       return 1;
@@ -215,6 +280,32 @@ export const documentTitle = (prepared: Prepared, item: PlannedDocument): string
 
 export function plansAsText(prepared: Prepared, always = false): string {
   return prepared.planned
-    .map((item) => `${heading(prepared, item, always)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}`)
+    .map(
+      (item) =>
+        `${heading(prepared, item, always)}${environmentHeader(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}${replacedLine(prepared)}`,
+    )
     .join('');
+}
+
+/** The endpoint a plan deploys to: the bound (or adopted) one's id, or a new one. */
+export function endpointOfPlan(item: PlannedDocument): string {
+  const { plan, target } = item.planned;
+  if (plan.kind !== 'create') return plan.endpointId;
+  return target.kind === 'adopted' ? target.endpointId : 'a new endpoint';
+}
+
+/** `environment prod (protected), key from $ENDPOINT_STUDIO_API_KEY_PROD, endpoint ep_1`: before an overlay's plan. */
+function environmentHeader(prepared: Prepared, item: PlannedDocument): string {
+  const { environment } = prepared;
+  if (!environment) return '';
+  const protection = environment.protected ? ' (protected)' : '';
+  return `environment ${environment.name}${protection}, key from $${environment.keyVariable}, endpoint ${endpointOfPlan(item)}\n`;
+}
+
+/** The base's arrays the overlay replaces whole, said after its plan: JSON Merge Patch never merges lists. */
+function replacedLine(prepared: Prepared): string {
+  const arrays = prepared.environment?.replacedArrays ?? [];
+  return arrays.length === 0
+    ? ''
+    : `  replaced whole by the ${prepared.environment?.name ?? ''} overlay (not merged with the base): ${arrays.join(', ')}\n`;
 }

@@ -46,10 +46,17 @@ const io: CliIo = {
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
 
-/** Confirmation prompts only where a person can answer them; CI gets the plan and exit code 3. */
+/**
+ * Confirmation prompts only where a person can answer them; CI gets the plan and exit code 3. A protected
+ * environment's name is typed wherever stdin is a terminal (the prompt on stderr, so stdout stays the plan).
+ */
 async function deployIo() {
-  const { terminalConfirm } = await import('./deploy.js');
-  return { ...io, confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined };
+  const { terminalAsk, terminalConfirm } = await import('./deploy.js');
+  return {
+    ...io,
+    confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined,
+    ask: process.stdin.isTTY ? terminalAsk : undefined,
+  };
 }
 
 async function main(argv: string[]): Promise<number | undefined> {

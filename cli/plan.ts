@@ -2,7 +2,8 @@
  * `endpoint-studio plan` over every file given: each is read, checked and planned on its own, so one
  * bad file never hides the others' plans, and printed as text, one JSON array, or Markdown for a pull
  * request (the rendering is core's; this module only gathers and prints). A file that could not be
- * planned is an entry of its own in JSON and a section in Markdown, with a code saying why.
+ * planned is an entry of its own in JSON and a section in Markdown, with a code saying why. An environment's
+ * overlay is its own section (entry) and names its environment.
  */
 import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCost } from '../core/deploy/planCost';
@@ -12,6 +13,7 @@ import { decideNamesakes, type NamesakePolicy } from '../core/operations';
 import {
   adoptNamesakes,
   documentTitle,
+  endpointOfPlan,
   plansAsText,
   prepare,
   type PlannedDocument,
@@ -107,6 +109,7 @@ function jsonEntries(result: FilePlan): Record<string, unknown>[] {
       ...(planned.namesakes.length > 0 ? { namesakes: planned.namesakes } : {}),
       ...(planned.target.kind === 'adopted' ? { adopts: planned.target.endpointId } : {}),
       ...(refusal !== undefined ? { refusal } : {}),
+      ...(prepared.environment ? { environment: prepared.environment } : {}),
       cost: cost ?? null,
     };
   });
@@ -126,10 +129,12 @@ function markdownSections(result: FilePlan): MarkdownSection[] {
   const { prepared } = result;
   return prepared.planned.map((item) => {
     const refusal = refusalOf(item);
+    const { environment } = prepared;
     const markdown = renderPlanMarkdown(item.planned.plan, {
-      title: documentTitle(prepared, item),
+      title: environment ? `${environment.name}: ${documentTitle(prepared, item)}` : documentTitle(prepared, item),
       ...(prepared.prices ? { catalog: prepared.prices } : {}),
       ...(refusal !== undefined ? { refusal } : {}),
+      ...(environment ? { environment: { ...environment, endpoint: endpointOfPlan(item) } } : {}),
     });
     return { action: refusal === undefined ? item.planned.plan.kind : 'refused', markdown };
   });

@@ -2,7 +2,8 @@
  * A plan as GitHub-flavoured Markdown, for a pull request's job summary or comment: one section per
  * spec document with the action in its heading, the changed fields as a `field | live | spec` table,
  * the always-on cost line and the notes. The same facts as the text plan (`render.ts`), laid out for
- * a reviewer who reads it in a browser rather than a terminal.
+ * a reviewer who reads it in a browser rather than a terminal. An environment's overlay gets a line naming
+ * the environment, its key variable and endpoint, and the base's arrays it replaces whole.
  */
 import type { Catalog } from '../endpointSpec/catalog/catalog';
 import type { Change } from './diff';
@@ -20,6 +21,30 @@ export interface MarkdownSectionOptions {
   readonly catalog?: Catalog;
   /** Why a deploy would refuse a plan that is itself fine (a create next to unbound namesakes): the action becomes `refused`. */
   readonly refusal?: string;
+  /** The environment an overlay deploys to. */
+  readonly environment?: MarkdownEnvironment;
+}
+
+export interface MarkdownEnvironment {
+  readonly name: string;
+  readonly protected: boolean;
+  /** The variable its key is read from (the command line's), when there is one to name. */
+  readonly keyVariable?: string;
+  /** `ep_1`, or `a new endpoint`. */
+  readonly endpoint: string;
+  /** Arrays of the base the overlay replaces whole. */
+  readonly replacedArrays: readonly string[];
+}
+
+/** `**Environment:** `prod` (protected) · key from `ENDPOINT_STUDIO_API_KEY_PROD` · endpoint `ep_1``, and the replaced arrays. */
+function environmentLines(environment: MarkdownEnvironment): string[] {
+  const parts = [`**Environment:** ${code(environment.name)}${environment.protected ? ' (protected)' : ''}`];
+  if (environment.keyVariable !== undefined) parts.push(`key from ${code(environment.keyVariable)}`);
+  parts.push(`endpoint ${environment.endpoint.startsWith('a ') ? plain(environment.endpoint) : code(environment.endpoint)}`);
+  const lines = [parts.join(' · '), ''];
+  if (environment.replacedArrays.length > 0)
+    lines.push(`**Replaced whole by the overlay** (not merged with the base): ${environment.replacedArrays.map(code).join(', ')}`, '');
+  return lines;
 }
 
 /** Text inside a code span in a table cell: pipes escaped (GFM splits cells on them first), backticks fenced. */
@@ -98,6 +123,7 @@ export function renderPlanMarkdown(plan: DeploymentPlan, options: MarkdownSectio
   const { lines, notes } = body(plan);
   const action: PlanAction = options.refusal === undefined ? plan.kind : 'refused';
   const out = [`### ${plain(options.title)}: ${action}`, ''];
+  if (options.environment) out.push(...environmentLines(options.environment));
   if (options.refusal !== undefined) out.push(`**Deploy refuses this:** ${plain(options.refusal)}.`, '');
   out.push(...lines);
   const cost = options.catalog && planCostLine(plan, options.catalog);
