@@ -14,6 +14,7 @@ import { ProfileStatusItem } from './auth/statusBar';
 import { registerBilling } from './billing';
 import { CatalogStatusItem } from './catalogStatus';
 import { registerDeploy } from './deploy';
+import { registerEnvironments, SpecClients } from './environments';
 import { registerExplorer } from './explorer';
 import { registerJobs } from './jobs';
 import type { LanguageServerHost } from './languageClient';
@@ -31,6 +32,7 @@ export async function registerFeatures(
   // The server reads the catalog with the profile's key: a new profile needs a new server process.
   const restarts = session.onDidChange(() => void host.useProfile(session.profile));
   await host.useProfile(session.profile);
+  const specClients = new SpecClients(session);
   return [
     session,
     restarts,
@@ -39,7 +41,9 @@ export async function registerFeatures(
     new ProfileLanguageStatus(session),
     registerAuthCommands(session.profiles, log),
     registerNewSpecCommand(),
-    registerDeploy(session, log),
+    specClients,
+    registerDeploy(specClients, log),
+    registerEnvironments(specClients),
     registerExplorer(context, session, log),
     registerLogs(context, session, log),
     registerJobs(context, session, log),

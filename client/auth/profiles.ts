@@ -50,22 +50,31 @@ export class ProfileStore {
 
   /** The profile to call the service with, or undefined when signed out (and no key in the environment). */
   async resolveActive(): Promise<ResolvedProfile | undefined> {
+    const active = this.activeName === undefined ? undefined : await this.resolveStored(this.activeName);
+    return active ?? this.resolveEnvironment();
+  }
+
+  /**
+   * A profile by name, whether active or not (an environment deploys with its own): a stored profile with its
+   * key, or `environment` for the key in the process environment; undefined when it is not signed in here.
+   */
+  async resolveNamed(name: string): Promise<ResolvedProfile | undefined> {
+    return (await this.resolveStored(name)) ?? (name === ENVIRONMENT_PROFILE ? this.resolveEnvironment() : undefined);
+  }
+
+  private async resolveStored(name: string): Promise<ResolvedProfile | undefined> {
+    const stored = this.list().find((p) => p.name === name);
+    const apiKey = stored && (await this.context.secrets.get(secretName(stored.name)));
+    if (!stored || !apiKey) return undefined;
     const urls = this.settingsUrls();
-    const active = this.list().find((p) => p.name === this.activeName);
-    if (active) {
-      const apiKey = await this.context.secrets.get(secretName(active.name));
-      if (apiKey)
-        return {
-          name: active.name,
-          apiUrl: active.apiUrl ?? urls.apiUrl,
-          jobsUrl: active.jobsUrl ?? urls.jobsUrl,
-          apiKey,
-          keySource: 'secret storage',
-        };
-    }
+    return { name, apiUrl: stored.apiUrl ?? urls.apiUrl, jobsUrl: stored.jobsUrl ?? urls.jobsUrl, apiKey, keySource: 'secret storage' };
+  }
+
+  private resolveEnvironment(): ResolvedProfile | undefined {
     const fromEnvironment = process.env.ENDPOINT_STUDIO_API_KEY?.trim() || process.env.RUNPOD_API_KEY?.trim();
-    if (fromEnvironment) return { name: ENVIRONMENT_PROFILE, ...urls, apiKey: fromEnvironment, keySource: 'environment' };
-    return undefined;
+    return fromEnvironment
+      ? { name: ENVIRONMENT_PROFILE, ...this.settingsUrls(), apiKey: fromEnvironment, keySource: 'environment' }
+      : undefined;
   }
 
   async save(profile: Profile, apiKey: string): Promise<void> {

@@ -48,15 +48,7 @@ export class Session implements vscode.Disposable {
     const profile = vscode.workspace.isTrusted ? await this.profiles.resolveActive() : undefined;
     if (profile) {
       try {
-        const api = createApiClient({
-          apiUrl: profile.apiUrl,
-          jobsUrl: profile.jobsUrl,
-          apiKey: profile.apiKey,
-          // Entries are redacted by the client; they never carry the key.
-          log: (entry) => {
-            this.log.trace(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`);
-          },
-        });
+        const api = this.clientOf(profile);
         const offQuota = api.onRateLimit((snapshot) => {
           this.quota.fire(snapshot);
         });
@@ -79,6 +71,19 @@ export class Session implements vscode.Disposable {
     // extension, while the language server waits for this reload to start. The `when` clauses follow a moment later.
     void vscode.commands.executeCommand('setContext', 'endpointStudio.signedIn', this.current !== undefined);
     this.changed.fire();
+  }
+
+  /** A client for `profile`, logged like the session's own; the caller keeps it (an environment's profile, say). */
+  clientOf(profile: ResolvedProfile): ApiClient {
+    return createApiClient({
+      apiUrl: profile.apiUrl,
+      jobsUrl: profile.jobsUrl,
+      apiKey: profile.apiKey,
+      // Entries are redacted by the client; they never carry the key.
+      log: (entry) => {
+        this.log.trace(`${entry.method} ${entry.url} ${entry.status ?? entry.note ?? ''} ${entry.durationMs}ms`);
+      },
+    });
   }
 
   /** Says what went wrong in the user's terms: `<action> failed: <reason>`, with the next step for 401/403. */

@@ -6,21 +6,24 @@
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { bindSpec } from '../../core/operations';
-import type { Session } from '../auth/session';
+import type { SpecClients } from '../environments/clients';
 import type { LiveStates } from './specState';
 import { resolveTarget, targetBindings, type SpecTarget } from './target';
 
-export function registerBindCommand(session: Session, states: LiveStates): vscode.Disposable {
+export function registerBindCommand(clients: SpecClients, states: LiveStates): vscode.Disposable {
   return vscode.commands.registerCommand('endpointStudio.deploy.bind', (uri?: vscode.Uri, index?: unknown) =>
-    bindToEndpoint(session, states, uri, index),
+    bindToEndpoint(clients, states, uri, index),
   );
 }
 
-async function bindToEndpoint(session: Session, states: LiveStates, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const api = session.api;
-  if (!api) return void vscode.window.showWarningMessage('binding needs a signed-in profile');
+async function bindToEndpoint(clients: SpecClients, states: LiveStates, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
+  const { session } = clients;
   const target = await resolveTarget(uri, index, 'bind');
   if (!target) return;
+  // An environment's endpoint lives in its profile's account: the list to pick from is that account's.
+  const client = await clients.forSpec(target.text.uri);
+  if (!client.ok) return void vscode.window.showWarningMessage(`binding needs a signed-in profile: ${client.reason}`);
+  const { api } = client.client;
   const bindings = targetBindings(target);
   if (!bindings.ok) return void vscode.window.showErrorMessage(`bind refused: ${bindings.error}`);
   let endpoints: Endpoint[];
@@ -40,7 +43,7 @@ async function bindToEndpoint(session: Session, states: LiveStates, uri: vscode.
     spec: target.spec,
   });
   states.invalidate();
-  if (!bound.ok) return void vscode.window.showErrorMessage(`bind failed: ${session.redact(bound.message)}`);
+  if (!bound.ok) return void vscode.window.showErrorMessage(`bind failed: ${api.redact(bound.message)}`);
   const changes = bound.drift.length;
   void vscode.window.showInformationMessage(
     `Bound the spec to ${bound.endpoint.name} (${bound.endpoint.id}): ${changes === 0 ? 'it matches the spec' : `it differs in ${changes} field${changes === 1 ? '' : 's'}; a deploy updates it`}`,

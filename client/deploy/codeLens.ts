@@ -15,7 +15,7 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     const lenses: vscode.CodeLens[] = [];
-    for (const info of specDocuments(document)) {
+    for (const info of await specDocuments(document)) {
       if (!info.spec) continue;
       const args = [document.uri, info.index];
       const state = await this.states.get(document.uri, info);
@@ -75,7 +75,8 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
           tooltip: 'Live configuration (left) against this spec (right)',
         }),
       );
-      if (changes > 0) {
+      // An overlay holds only what differs: the live configuration cannot replace it.
+      if (changes > 0 && !info.overlay) {
         lenses.push(
           new vscode.CodeLens(info.range, {
             title: `$(cloud-download) Pull live config`,

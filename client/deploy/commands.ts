@@ -3,7 +3,8 @@
  * state (naming any namesakes), applies with read-back and binds; this module asks (the plan as a
  * live ↔ spec diff and a modal), shows progress and reports. The spec's errors are the language
  * server's, already on screen. Problem answers land on the spec lines their `errors` paths name.
- * Drift: show it, or pull the live configuration into the spec.
+ * Drift: show it, or pull the live configuration into the spec. An overlay deploys its merged body to its
+ * environment's endpoint with that environment's profile (environmentDeploy.ts).
  */
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../core/api';
@@ -22,9 +23,11 @@ import {
 } from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
+import type { SpecClients } from '../environments/clients';
 import { noteDeployed } from '../walkthrough';
 import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
+import { confirmProtected, deployClientFor, planHeader, type DeployClient } from './environmentDeploy';
 import { chooseForNamesakes } from './namesakes';
 import { bindingFor, type LiveStates } from './specState';
 import { resolveTarget, targetBindings, type SpecTarget } from './target';
@@ -32,6 +35,7 @@ import { resolveTarget, targetBindings, type SpecTarget } from './target';
 /** What the deploy commands share. */
 interface DeployContext {
   readonly session: Session;
+  readonly clients: SpecClients;
   readonly states: LiveStates;
   readonly log: vscode.LogOutputChannel;
   /** Where the service's answer to a failed deploy is marked, on the spec lines it names. */
@@ -41,17 +45,18 @@ interface DeployContext {
 type Planned = Extract<PlanDeployResult, { ok: true }>;
 type Applied = Extract<ApplyDeployResult, { ok: true }>;
 
-export function registerDeployCommands(session: Session, states: LiveStates, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerDeployCommands(clients: SpecClients, states: LiveStates, log: vscode.LogOutputChannel): vscode.Disposable {
   const problems = vscode.languages.createDiagnosticCollection('endpoint-studio-deploy');
-  const context: DeployContext = { session, states, log, problems };
+  const session = clients.session;
+  const context: DeployContext = { session, clients, states, log, problems };
   return vscode.Disposable.from(
     problems,
     vscode.commands.registerCommand('endpointStudio.deploy.run', (uri?: vscode.Uri, index?: unknown) => deploy(context, uri, index)),
-    vscode.commands.registerCommand('endpointStudio.deploy.diff', (uri?: vscode.Uri, index?: unknown) => showDiff(uri, index)),
+    vscode.commands.registerCommand('endpointStudio.deploy.diff', (uri?: vscode.Uri, index?: unknown) => showDiff(clients, uri, index)),
     vscode.commands.registerCommand('endpointStudio.deploy.pullIntoSpec', (uri?: vscode.Uri, index?: unknown) =>
       pullIntoSpec(context, uri, index),
     ),
-    registerBindCommand(session, states),
+    registerBindCommand(clients, states),
     vscode.workspace.onDidChangeTextDocument((event) => {
       problems.delete(event.document.uri);
     }),
@@ -87,10 +92,11 @@ function showProblems(problems: vscode.DiagnosticCollection, { text, info }: Spe
 
 /** Deploys one spec document: resolve it, check it, plan and confirm, apply, report. */
 async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const api = await signedInApi(context.session);
-  if (!api) return;
   const target = await resolveTarget(uri, index);
   if (!target) return;
+  const client = await deployClientFor(context.clients, target);
+  if (!client) return;
+  const { api } = client;
   context.problems.delete(target.text.uri);
   if (refusedForErrors(target)) return;
   const bindings = targetBindings(target);
@@ -102,21 +108,12 @@ async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index
     return;
   }
   if (planned.target.kind === 'missing' && !(await createAnew(planned.target.binding.endpointId, ref))) return;
-  const confirmed = await confirmPlan(context.session, api, target, planned);
-  if (!confirmed) return;
+  const confirmed = await confirmPlan(context.session, client, target, planned);
+  if (!confirmed || !(await confirmProtected(target.environment))) return;
   const outcome = await applyWithProgress(api, confirmed, target, ref);
   context.states.invalidate();
   if (outcome.ok) reportSuccess(context.log, outcome, confirmed);
   else reportFailure(context, target, outcome.applied.failure);
-}
-
-/** The client to deploy with; without a profile, offers to sign in or to use the local emulator. */
-async function signedInApi(session: Session): Promise<ApiClient | undefined> {
-  if (session.api) return session.api;
-  const choice = await vscode.window.showWarningMessage('deploy needs a signed-in profile', 'Sign In', 'Use Local Emulator');
-  if (choice === 'Sign In') void vscode.commands.executeCommand('endpointStudio.auth.signIn');
-  if (choice === 'Use Local Emulator') void vscode.commands.executeCommand('endpointStudio.emulator.use');
-  return undefined;
 }
 
 /** A spec the language server finds errors in is not sent: the Problems panel says why. */
@@ -146,27 +143,29 @@ async function createAnew(endpointId: string, ref: SpecDocumentRef): Promise<boo
  * Shows the plan as a live ↔ spec diff and asks; the plan the user agreed to. A create next to
  * namesakes asks first whether to update one of them and bind it, or to create another.
  */
-async function confirmPlan(session: Session, api: ApiClient, target: SpecTarget, planned: Planned): Promise<Planned | undefined> {
+async function confirmPlan(session: Session, client: DeployClient, target: SpecTarget, planned: Planned): Promise<Planned | undefined> {
   const { plan } = planned;
+  const { api } = client;
   if (!needsApplying(plan, planned.target) && plan.kind === 'unchanged')
     return void vscode.window.showInformationMessage(
       `${plan.endpointName} (${plan.endpointId}) already matches the spec: nothing to deploy`,
     );
   // Catalog prices give the plan its always-on cost line; without them the line is left out.
-  const summary = renderPlan(plan, { catalog: await readPriceCatalog(api, { timeoutMs: 5000 }) });
-  await showPlanDiff(target, planned);
+  const summary = `${renderPlan(plan, { catalog: await readPriceCatalog(api, { timeoutMs: 5000 }) })}${replacedNote(target)}`;
+  const header = planHeader(client, plan.kind === 'create' ? 'new endpoint' : plan.endpointId);
+  await showPlanDiff(target, planned, client, header);
   if (plan.kind === 'refused')
     return void vscode.window.showErrorMessage(`deploy refused: ${plan.problems.map((p) => p.message).join('; ')}`, {
       modal: true,
       detail: summary,
     });
-  if (plan.kind === 'create' && planned.namesakes.length > 0) return adoptOrCreate(session, api, target, planned, summary);
+  if (plan.kind === 'create' && planned.namesakes.length > 0) return adoptOrCreate(session, client, target, planned, summary);
   // An adopted namesake that already matches needs no question beyond the one that chose it.
   if (plan.kind === 'unchanged') return planned;
   const verb = plan.kind === 'create' ? 'Create' : 'Update';
   const bindNote = planned.target.kind === 'adopted' ? '\n\nThe spec will be bound to this endpoint.' : '';
   const answer = await vscode.window.showInformationMessage(
-    `${verb} endpoint "${String(target.spec.name)}" on ${session.profile?.name}?`,
+    `${verb} endpoint "${String(target.spec.name)}"? ${header}`,
     { modal: true, detail: `${summary}${bindNote}` },
     verb,
   );
@@ -178,7 +177,7 @@ async function confirmPlan(session: Session, api: ApiClient, target: SpecTarget,
 /** The namesake question; adopting one replans as an update of it, which is shown and confirmed in turn. */
 async function adoptOrCreate(
   session: Session,
-  api: ApiClient,
+  client: DeployClient,
   target: SpecTarget,
   planned: Planned,
   summary: string,
@@ -187,21 +186,27 @@ async function adoptOrCreate(
   await vscode.window.showTextDocument(target.text, { preview: false });
   if (choice === undefined) return undefined;
   if (choice.action === 'create') return planned;
-  const adopted = await planDeploy({ client: api, spec: target.spec, adopt: choice.endpointId });
+  const adopted = await planDeploy({ client: client.api, spec: target.spec, adopt: choice.endpointId });
   if (!adopted.ok) {
     session.reportError('deploy', new Error(`cannot read endpoint ${choice.endpointId}: ${adopted.message}`));
     return;
   }
-  return confirmPlan(session, api, target, adopted);
+  return confirmPlan(session, client, target, adopted);
 }
 
-async function showPlanDiff(target: SpecTarget, { plan, namesakes }: Planned): Promise<void> {
+/** The arrays an overlay replaces whole, which a reader of the merged plan could take for a merge. */
+function replacedNote({ info }: SpecTarget): string {
+  const replaced = info.overlay?.replacedArrays ?? [];
+  return replaced.length > 0 ? `\nReplaced whole by this environment (not merged with the base): ${replaced.join(', ')}` : '';
+}
+
+async function showPlanDiff(target: SpecTarget, { plan, namesakes }: Planned, client: DeployClient, header: string): Promise<void> {
   const taken = namesakes.length > 0 ? ` (name taken by ${namesakes.map((e) => e.id).join(', ')})` : '';
   await vscode.commands.executeCommand(
     'vscode.diff',
-    liveUri(plan.kind === 'create' ? undefined : plan.endpointId),
+    liveUri(plan.kind === 'create' ? undefined : plan.endpointId, client.profile),
     specUri(target.text.uri, target.info.index),
-    `${plan.kind === 'create' ? `New endpoint${taken}` : plan.endpointName}: live ↔ spec`,
+    `${plan.kind === 'create' ? `New endpoint${taken}` : plan.endpointName}: live ↔ spec (${header})`,
     { preview: true },
   );
 }
@@ -260,22 +265,28 @@ function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Appli
   );
 }
 
-async function showDiff(uri: vscode.Uri | undefined, index: unknown): Promise<void> {
+async function showDiff(clients: SpecClients, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
   const target = await resolveTarget(uri, index, 'diff');
   if (!target) return;
   const { binding } = bindingFor(target.text.uri, target.info.index);
+  const client = await clients.forSpec(target.text.uri);
   const name = target.spec.name;
+  const where = target.environment ? ` (${target.environment.name})` : '';
   await vscode.commands.executeCommand(
     'vscode.diff',
-    liveUri(binding?.endpointId),
+    liveUri(binding?.endpointId, client.ok ? client.client.profile.name : target.environment?.profile),
     specUri(target.text.uri, target.info.index),
-    `${typeof name === 'string' ? name : 'spec'}: live ↔ spec`,
+    `${typeof name === 'string' ? name : 'spec'}${where}: live ↔ spec`,
   );
 }
 
 /** Drift the other way: the live configuration, read fresh, replaces the spec document (undo brings it back). */
 async function pullIntoSpec(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
   const target = await resolveTarget(uri, index, 'pull');
+  if (target?.info.overlay)
+    return void vscode.window.showErrorMessage(
+      'pull refused: this file is an overlay, which holds only what differs from its base; use Diff and edit the overlay or its base',
+    );
   const live = target ? await context.states.get(target.text.uri, target.info, true) : undefined;
   const api = context.session.api;
   if (!target || live?.kind !== 'bound' || !api)

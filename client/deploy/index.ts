@@ -1,7 +1,7 @@
 /** The deploy feature: CodeLenses, the deploy/diff/pull/bind commands, and the live virtual documents. */
 import * as vscode from 'vscode';
 import { SPEC_DOCUMENT_PATTERNS } from '../../core/protocol';
-import type { Session } from '../auth/session';
+import type { SpecClients } from '../environments/clients';
 import { DeployCodeLensProvider } from './codeLens';
 import { registerDeployCommands } from './commands';
 import { LIVE_SCHEME, LiveDocumentProvider, SPEC_SCHEME } from './liveDocuments';
@@ -9,18 +9,18 @@ import { LiveStates } from './specState';
 
 const SPEC_SELECTOR: vscode.DocumentSelector = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
 
-export function registerDeploy(session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
-  const states = new LiveStates(session);
+export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChannel): vscode.Disposable {
+  const states = new LiveStates(clients);
   const lenses = new DeployCodeLensProvider(states);
-  const content = new LiveDocumentProvider(session);
+  const content = new LiveDocumentProvider(clients);
   return vscode.Disposable.from(
     states,
     lenses,
     vscode.languages.registerCodeLensProvider(SPEC_SELECTOR, lenses),
     vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),
-    registerDeployCommands(session, states, log),
-    session.onDidChange(() => {
+    registerDeployCommands(clients, states, log),
+    clients.session.onDidChange(() => {
       states.invalidate();
     }),
   );

@@ -1,40 +1,44 @@
 /**
  * Read-only virtual documents for diffs: `endpoint-studio-live:/<id>.yaml` is a live endpoint as a
- * spec; `endpoint-studio-spec:/<path>?<index>` is a spec document as it would be sent.
+ * spec (read with the profile its fragment names, else the active one); `endpoint-studio-spec:/<path>?<index>`
+ * is a spec document as it would be sent, an overlay merged into its base.
  */
 import * as vscode from 'vscode';
 import { liveAsSpec } from '../../core/deploy';
 import { serializeSpec } from '../../core/endpointSpec/serialize';
 import { toServiceBody } from '../../core/endpointSpec/validate';
-import type { Session } from '../auth/session';
+import type { SpecClients } from '../environments/clients';
 import { specDocuments } from './specState';
 
 export const LIVE_SCHEME = 'endpoint-studio-live';
 export const SPEC_SCHEME = 'endpoint-studio-spec';
 
 export class LiveDocumentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly clients: SpecClients) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     if (uri.scheme === SPEC_SCHEME) {
       const source = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri.fragment));
-      const info = specDocuments(source).at(Number(uri.query) || 0);
+      const info = (await specDocuments(source)).at(Number(uri.query) || 0);
+      if (info?.overlay?.firstError !== undefined) return `# this environment's spec is broken: ${info.overlay.firstError}\n`;
       return info?.spec ? `${serializeSpec(toServiceBody(info.spec), 'yaml')}\n` : '';
     }
     const id = uri.path.replace(/^\//, '').replace(/\.yaml$/, '');
     if (!id) return '# a new endpoint: nothing is deployed yet\n';
-    const api = this.session.api;
-    if (!api) return '# signed out: sign in to read the live configuration\n';
+    const profile = uri.fragment;
+    const client = profile ? await this.clients.forProfile(profile) : this.clients.active();
+    if (!client) return `# ${profile ? `profile ${profile} is not signed in` : 'signed out'}: sign in to read the live configuration\n`;
     try {
-      return `${serializeSpec(liveAsSpec(await api.serverless.get(id)), 'yaml')}\n`;
+      return `${serializeSpec(liveAsSpec(await client.api.serverless.get(id)), 'yaml')}\n`;
     } catch (error) {
-      return `# the live configuration could not be read: ${this.session.redact(error instanceof Error ? error.message : String(error))}\n`;
+      return `# the live configuration could not be read: ${client.api.redact(error instanceof Error ? error.message : String(error))}\n`;
     }
   }
 }
 
-export function liveUri(endpointId: string | undefined): vscode.Uri {
-  return vscode.Uri.from({ scheme: LIVE_SCHEME, path: `/${endpointId ?? ''}.yaml`, query: String(Date.now()) });
+/** A live endpoint's document; `profile` names the account to read it from (an environment's), else the active one. */
+export function liveUri(endpointId: string | undefined, profile?: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: LIVE_SCHEME, path: `/${endpointId ?? ''}.yaml`, query: String(Date.now()), fragment: profile ?? '' });
 }
 
 export function specUri(source: vscode.Uri, documentIndex: number): vscode.Uri {

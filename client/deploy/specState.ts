@@ -1,30 +1,29 @@
 /**
  * What the editor knows about each spec document's deployment: its binding (from the committed
  * `.endpoint-studio/deployments.json`), the live endpoint and the drift between them. Live reads are
- * cached for a minute and made only for bound specs, so CodeLenses never flood the service.
+ * cached for a minute and made only for bound specs, so CodeLenses never flood the service. An overlay's
+ * drift is its merged body against the endpoint, read with its environment's profile.
  */
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
-import {
-  driftBetween,
-  findWorkspaceRoot,
-  getBinding,
-  readBindings,
-  repairBinding,
-  specKey,
-  type Binding,
-  type Change,
-} from '../../core/deploy';
+import { driftBetween, getBinding, readBindings, repairBinding, specKey, type Binding, type Change } from '../../core/deploy';
 import { parseSpecText } from '../../core/endpointSpec/parse';
 import { specFormatOf } from '../../core/protocol';
 import type { SpecDocument } from '../../core/endpointSpec/tree';
-import type { Session } from '../auth/session';
+import type { SpecClients } from '../environments/clients';
+import { checkSpecFile, isOverlay, specRoot } from '../environments/specFile';
 
 export interface SpecDocumentInfo {
   readonly index: number;
   readonly document: SpecDocument;
+  /**
+   * What a deploy of the document sends (`CheckedDocument.body`): its data, or for an overlay its base with
+   * it merged in; undefined when it is not a mapping, or while the overlay or its base is broken.
+   */
   readonly spec: Record<string, unknown> | undefined;
   readonly range: vscode.Range;
+  /** Set for an overlay: the first error of its check (which refuses a deploy) and the base's arrays it replaces whole. */
+  readonly overlay?: { readonly firstError?: string; readonly replacedArrays: readonly string[] };
 }
 
 export type LiveState =
@@ -32,22 +31,46 @@ export type LiveState =
   | { kind: 'bound'; binding: Binding; endpoint: Endpoint; drift: Change[] }
   /** Bound, but the endpoint was deleted elsewhere. */
   | { kind: 'missing'; binding: Binding }
-  /** Bound, but the live endpoint could not be read (signed out, offline, 5xx). */
+  /** Bound, but the live endpoint could not be read (signed out, offline, 5xx, the environment's profile not signed in). */
   | { kind: 'unknown'; binding: Binding; reason: string };
 
 const LIVE_TTL_MS = 60_000;
 
-export function specDocuments(text: vscode.TextDocument): SpecDocumentInfo[] {
-  return parseSpecText(text.getText(), specFormatOf(text.fileName)).map((document, index) => {
+const asRecord = (data: unknown): Record<string, unknown> | undefined =>
+  typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+
+/**
+ * The spec documents of a file with the body each deploys. An overlay is checked with its base
+ * (`checkSpec`); any other file is only parsed, which gives the same body (`CheckedDocument.body` is the
+ * document's data) without validating a file of thousands of documents on every CodeLens request.
+ */
+export async function specDocuments(text: vscode.TextDocument): Promise<SpecDocumentInfo[]> {
+  const source = text.getText();
+  const rangeOf = (document: SpecDocument): vscode.Range => {
     const start = text.positionAt(document.root?.offset ?? document.span.offset);
-    const data = document.data;
-    const spec = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-    return { index, document, spec, range: new vscode.Range(start, start) };
-  });
+    return new vscode.Range(start, start);
+  };
+  if (!isOverlay(text.uri, source))
+    return parseSpecText(source, specFormatOf(text.fileName)).map((document, index) => ({
+      index,
+      document,
+      spec: asRecord(document.data),
+      range: rangeOf(document),
+    }));
+  const checked = await checkSpecFile(text.uri, source);
+  const firstError = checked.diagnostics.find((d) => d.severity === 'error')?.message;
+  const overlay = { replacedArrays: checked.overlay?.replacedArrays ?? [], ...(firstError === undefined ? {} : { firstError }) };
+  return checked.documents.map(({ index, document, body }) => ({
+    index,
+    document,
+    spec: asRecord(body),
+    range: rangeOf(document),
+    overlay,
+  }));
 }
 
 export function bindingFor(uri: vscode.Uri, documentIndex: number): { root: string; key: string; binding?: Binding; error?: string } {
-  const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? findWorkspaceRoot(uri.fsPath);
+  const root = specRoot(uri);
   const key = specKey(root, uri.fsPath);
   const read = readBindings(root);
   if (!read.ok) return { root, key, error: read.error };
@@ -59,21 +82,23 @@ export class LiveStates implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly session: Session) {}
+  constructor(private readonly clients: SpecClients) {}
 
-  /** The live state of a spec document; cached unless `fresh`. */
-  get(uri: vscode.Uri, info: SpecDocumentInfo, fresh = false): Promise<LiveState> {
+  /** The live state of a spec document, read with the profile of the file's environment; cached unless `fresh`. */
+  async get(uri: vscode.Uri, info: SpecDocumentInfo, fresh = false): Promise<LiveState> {
     const { binding } = bindingFor(uri, info.index);
-    if (!binding) return Promise.resolve({ kind: 'unbound' });
-    const key = binding.endpointId;
+    if (!binding) return { kind: 'unbound' };
+    const client = await this.clients.forSpec(uri);
+    if (!client.ok) return { kind: 'unknown', binding, reason: client.reason };
+    const { api, profile } = client.client;
+    // One account's endpoint id means nothing in another's.
+    const key = `${profile.name}/${binding.endpointId}`;
     const cached = this.cache.get(key);
     const spec = info.spec ?? {};
     const compute = async (): Promise<LiveState> => {
-      const api = this.session.api;
-      if (!api) return { kind: 'unknown', binding, reason: 'signed out' };
       const check = await repairBinding(api, binding, { timeoutMs: 10_000 });
       if (check.status === 'missing') return { kind: 'missing', binding };
-      if (check.status === 'error') return { kind: 'unknown', binding, reason: this.session.redact(check.error.message) };
+      if (check.status === 'error') return { kind: 'unknown', binding, reason: api.redact(check.error.message) };
       return { kind: 'bound', binding, endpoint: check.endpoint, drift: [] };
     };
     let entry = cached;

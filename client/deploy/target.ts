@@ -1,17 +1,22 @@
 /**
  * The spec document an editor command acts on, and where its binding lives: shared by deploy, diff,
- * pull and bind so each resolves "this spec" the same way (CodeLens arguments, else the cursor).
+ * pull and bind so each resolves "this spec" the same way (CodeLens arguments, else the cursor), with the body
+ * a deploy sends (an overlay merged into its base) and the environment it deploys to.
  */
 import * as vscode from 'vscode';
 import type { Spec } from '../../core/deploy';
 import { readSpecBindings, type SpecBindingsResult } from '../../core/operations';
+import { environmentOf, type SpecEnvironment } from '../environments/specFile';
 import { specDocuments, type SpecDocumentInfo } from './specState';
 
 /** The spec document a command acts on. */
 export interface SpecTarget {
   readonly text: vscode.TextDocument;
   readonly info: SpecDocumentInfo;
+  /** What a deploy sends: the document's data, or an overlay's base with it merged in. */
   readonly spec: Spec;
+  /** The environment an overlay deploys to. */
+  readonly environment?: SpecEnvironment;
 }
 
 /**
@@ -22,12 +27,15 @@ export async function resolveTarget(uri: vscode.Uri | undefined, index: unknown,
   const target = uri ?? vscode.window.activeTextEditor?.document.uri;
   if (!target) return void vscode.window.showInformationMessage(`open an endpoint spec to ${verb} it`);
   const text = await vscode.workspace.openTextDocument(target);
-  const documents = specDocuments(text);
+  const documents = await specDocuments(text);
   // Menus other than the CodeLenses pass their own context object second: only a number is an index.
   const chosen = typeof index === 'number' ? index : documentAtCursor(text, documents);
   const info = chosen >= 0 ? documents.at(chosen) : undefined;
+  if (info?.overlay?.firstError !== undefined)
+    return void vscode.window.showErrorMessage(`${verb} refused: this environment's spec is broken: ${info.overlay.firstError}`);
   if (!info?.spec) return void vscode.window.showErrorMessage(`${verb} refused: this document is not a spec (see the Problems panel)`);
-  return { text, info, spec: info.spec };
+  const environment = environmentOf(text.uri, text.getText());
+  return { text, info, spec: info.spec, ...(environment ? { environment } : {}) };
 }
 
 /** The index of the document holding the cursor; the first when the file is not the active editor. */

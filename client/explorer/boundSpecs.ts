@@ -1,10 +1,13 @@
 /**
  * Which spec in the workspace deployed to which endpoint, read from every
- * `.endpoint-studio/deployments.json` the deploy feature wrote (one per workspace root).
+ * `.endpoint-studio/deployments.json` the deploy feature wrote (one per workspace root), and the environment
+ * of each overlay among them, so the Endpoints view can say which endpoint is staging and which prod.
  */
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { BINDINGS_DIR, BINDINGS_FILE, readBindings } from '../../core/deploy';
+import { readSpecFromDisk } from '../../core/environments/overlays';
+import { environmentOfSpecFile } from '../../core/operations';
 
 export interface BoundSpec {
   readonly uri: vscode.Uri;
@@ -12,6 +15,8 @@ export interface BoundSpec {
   readonly documentIndex: number;
   /** The spec's path relative to its root, as the binding file keys it. */
   readonly key: string;
+  /** The environment the spec deploys to, when it is an overlay (`x.prod.endpoint.yaml` → `prod`). */
+  readonly environment?: string;
 }
 
 export const BINDINGS_GLOB = `**/${BINDINGS_DIR}/${BINDINGS_FILE}`;
@@ -29,7 +34,14 @@ export async function findBoundSpecs(log: vscode.LogOutputChannel): Promise<Map<
     }
     for (const [key, documents] of Object.entries(result.store)) {
       for (const [index, binding] of Object.entries(documents)) {
-        bound.set(binding.endpointId, { uri: vscode.Uri.file(join(root, ...key.split('/'))), documentIndex: Number(index), key });
+        const path = join(root, ...key.split('/'));
+        const environment = environmentOfSpecFile(path, readSpecFromDisk(path) ?? '');
+        bound.set(binding.endpointId, {
+          uri: vscode.Uri.file(path),
+          documentIndex: Number(index),
+          key,
+          ...(environment ? { environment } : {}),
+        });
       }
     }
   }

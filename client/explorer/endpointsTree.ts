@@ -196,9 +196,11 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         const item = new vscode.TreeItem(node.endpoint.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `endpoint/${node.endpoint.id}`;
         const spent = node.spend === undefined ? undefined : formatUsd(node.spend);
-        item.description = `${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
+        // The environment leads, so staging and prod of one service read apart at a glance.
+        const environment = node.spec?.environment;
+        item.description = `${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
         item.tooltip = new vscode.MarkdownString(
-          `${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
+          `${environment ? `Environment **${environment}**\n\n` : ''}${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
         );
         item.iconPath = new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
         // The type decides the menu: jobs for queue endpoints, a health ping for load balancers.

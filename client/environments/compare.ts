@@ -1,0 +1,118 @@
+/**
+ * Compare Environments: VS Code's diff of two environments' effective specs (each overlay merged into its base,
+ * as YAML, as a deploy would send it), or of an environment against its live endpoint, read with that
+ * environment's profile. Both sides are the deploy feature's virtual documents, so what is compared here is
+ * exactly what Diff and the plan show.
+ */
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { overlaysOf } from '../../core/environments/overlays';
+import { isSpecFile } from '../../core/protocol';
+import { liveUri, specUri } from '../deploy/liveDocuments';
+import { bindingFor } from '../deploy/specState';
+import type { SpecClients } from './clients';
+import { checkSpecFile, isOverlay, readOpenOrDisk } from './specFile';
+
+/** One member of a base's family: the base itself or one of its overlays. */
+interface Member {
+  readonly label: string;
+  readonly uri: vscode.Uri;
+}
+
+type Side = { readonly kind: 'spec'; readonly member: Member } | { readonly kind: 'live'; readonly member: Member };
+
+interface Pair extends vscode.QuickPickItem {
+  readonly left: Side;
+  readonly right: Side;
+}
+
+export function registerCompareCommand(clients: SpecClients): vscode.Disposable {
+  return vscode.commands.registerCommand('endpointStudio.environments.compare', (uri?: vscode.Uri) => compare(clients, uri));
+}
+
+async function compare(clients: SpecClients, uri: vscode.Uri | undefined): Promise<void> {
+  const start = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (start?.scheme !== 'file' || !isSpecFile(start.fsPath))
+    return void vscode.window.showInformationMessage('open an endpoint spec or one of its environments to compare them');
+  const family = await familyOf(start);
+  if ('error' in family) return void vscode.window.showErrorMessage(`compare refused: ${family.error}`);
+  if (family.members.length < 2)
+    return void vscode.window.showInformationMessage(
+      `${basename(start.fsPath)} has no environments: add an overlay named ${basename(start.fsPath).replace(/\.endpoint\./, '.<environment>.endpoint.')}`,
+    );
+  const picked = await vscode.window.showQuickPick(pairsOf(family.members, start), {
+    title: `Compare the environments of ${basename(family.base.fsPath)}`,
+    placeHolder: 'Two environments as deployed (merged into the base), or an environment and its live endpoint',
+    matchOnDescription: true,
+  });
+  if (picked) await openDiff(clients, picked);
+}
+
+/** The base of `uri` (itself, or the one its `extends` names) and every overlay of it. */
+async function familyOf(uri: vscode.Uri): Promise<{ base: vscode.Uri; members: Member[] } | { error: string }> {
+  const text = readOpenOrDisk(uri.fsPath) ?? '';
+  let basePath = uri.fsPath;
+  if (isOverlay(uri, text)) {
+    const checked = await checkSpecFile(uri, text);
+    if (checked.overlay?.basePath === undefined)
+      return { error: `${basename(uri.fsPath)} names no base that can be read (see the Problems panel)` };
+    basePath = checked.overlay.basePath;
+  }
+  const overlays = overlaysOf(basePath, readOpenOrDisk).sort((a, b) => a.environment.localeCompare(b.environment));
+  const base = vscode.Uri.file(basePath);
+  return {
+    base,
+    members: [
+      { label: 'base', uri: base },
+      ...overlays.map(({ path, environment }) => ({ label: environment, uri: vscode.Uri.file(path) })),
+    ],
+  };
+}
+
+/** Environment against environment first (the file in hand first), then each against its live endpoint. */
+function pairsOf(members: readonly Member[], current: vscode.Uri): Pair[] {
+  const environments = members.filter((m) => m.label !== 'base');
+  const pairs: Pair[] = [];
+  for (const [i, left] of members.entries())
+    for (const right of members.slice(i + 1))
+      pairs.push({
+        label: `${left.label} ↔ ${right.label}`,
+        description: `${basename(left.uri.fsPath)} ↔ ${basename(right.uri.fsPath)}`,
+        left: { kind: 'spec', member: left },
+        right: { kind: 'spec', member: right },
+      });
+  for (const member of [...environments, members[0]])
+    pairs.push({
+      label: `${member.label} ↔ live endpoint`,
+      description: `the endpoint ${basename(member.uri.fsPath)} is bound to`,
+      left: { kind: 'live', member },
+      right: { kind: 'spec', member },
+    });
+  const touches = (pair: Pair): boolean => [pair.left, pair.right].some((side) => side.member.uri.fsPath === current.fsPath);
+  return [...pairs.filter(touches), ...pairs.filter((pair) => !touches(pair))];
+}
+
+async function openDiff(clients: SpecClients, pair: Pair): Promise<void> {
+  const left = await sideUri(clients, pair.left);
+  if (!left) return;
+  const right = await sideUri(clients, pair.right);
+  if (!right) return;
+  const title =
+    pair.left.kind === 'live'
+      ? `${pair.left.member.label}: live ${left.label} ↔ spec`
+      : `${pair.left.member.label} ↔ ${pair.right.member.label} (as deployed)`;
+  await vscode.commands.executeCommand('vscode.diff', left.uri, right.uri, title, { preview: true });
+}
+
+async function sideUri(clients: SpecClients, side: Side): Promise<{ uri: vscode.Uri; label: string } | undefined> {
+  if (side.kind === 'spec') return { uri: specUri(side.member.uri, 0), label: side.member.label };
+  const { binding } = bindingFor(side.member.uri, 0);
+  if (!binding)
+    return void vscode.window.showInformationMessage(
+      `compare: ${basename(side.member.uri.fsPath)} is not deployed yet (no binding in .endpoint-studio/deployments.json)`,
+    );
+  const client = await clients.forSpec(side.member.uri);
+  if (!client.ok) return void vscode.window.showWarningMessage(`compare: the live endpoint cannot be read: ${client.reason}`);
+  const profile = client.client.profile.name;
+  return { uri: liveUri(binding.endpointId, profile), label: `${binding.endpointId} (profile ${profile})` };
+}
