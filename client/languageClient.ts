@@ -29,11 +29,14 @@ function serverInitializationOptions(): ServerInitializationOptions {
 }
 
 /**
- * A JSON spec already has VS Code's JSON outline (package.json's `jsonLanguageParticipants`): the server's
- * symbols would list every key a second time, in a group of their own, so there the Outline is VS Code's.
+ * Once VS Code's JSON features run, they give a JSON spec an outline of their own (package.json's
+ * `jsonLanguageParticipants`; VS Code 1.139 starts them for a JSON spec, 1.100 only for another JSON file).
+ * The server's symbols would then list every key a second time, in a group of their own, so they are left out.
  */
 const symbolsUnlessJson: Middleware['provideDocumentSymbols'] = (document, token, next) =>
-  /json/.test(document.languageId) ? undefined : next(document, token);
+  /json/.test(document.languageId) && vscode.extensions.getExtension('vscode.json-language-features')?.isActive
+    ? undefined
+    : next(document, token);
 
 /**
  * Owns the language client. A restart builds a new client, because the server's environment (the
