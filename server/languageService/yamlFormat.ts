@@ -6,6 +6,7 @@
  * sections it would collapse or add are put back as they were.
  */
 import * as YAML from 'yaml';
+import { MAX_ALIAS_COUNT } from '../../core/endpointSpec/parse';
 import type { JsonPath, TextSpan } from '../../core/endpointSpec/tree';
 import { inContractOrder } from './keyOrder';
 
@@ -82,7 +83,7 @@ export function formatYamlPiece(piece: string, style: YamlStyle): string | undef
 }
 
 function restyle(document: YAML.Document.Parsed, style: YamlStyle): void {
-  const data: unknown = style.contractKeyOrder ? document.toJS({ maxAliasCount: 100 }) : undefined;
+  const data = style.contractKeyOrder ? dataOf(document) : undefined;
   const visit = (node: unknown, path: JsonPath): void => {
     if (YAML.isMap(node)) {
       if (style.contractKeyOrder && data !== undefined) orderKeys(node, path, data);
@@ -104,6 +105,15 @@ function restyle(document: YAML.Document.Parsed, style: YamlStyle): void {
     }
   };
   visit(document.contents, []);
+}
+
+/** The document's data, which picks the schema's variants for the key order; undefined when aliases expand too far. */
+function dataOf(document: YAML.Document.Parsed): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A quoted one-line string is written plain; the library quotes it again where plain text would mean something else. */
