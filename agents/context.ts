@@ -14,11 +14,17 @@ import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
+import type { DeployEnvironment } from '../core/operations';
 import type { PlanTokenStore } from './planTokens';
 
 export interface AgentContext {
   /** The client to call the service with; undefined when there is no key. */
   readonly client: ApiClient | undefined;
+  /**
+   * The client of an environment's overlay (its own key), or why there is none. Without it, environments
+   * deploy on `client`, as a front-end with one signed-in account does.
+   */
+  readonly clientForEnvironment?: (environment: DeployEnvironment) => ApiClient | { readonly reason: string };
   /** Why there is no client, in words that say what to do about it. */
   readonly noClientReason: string;
   readonly writesAllowed: boolean;
@@ -60,6 +66,14 @@ export class ToolFailure extends Error {
 export function requireClient(context: AgentContext): ApiClient {
   if (!context.client) throw new ToolFailure(context.noClientReason);
   return context.client;
+}
+
+/** The client a spec deploys with: its environment's when the front-end keeps one per environment. */
+export function clientFor(context: AgentContext, environment: DeployEnvironment | undefined): ApiClient {
+  if (!environment || !context.clientForEnvironment) return requireClient(context);
+  const client = context.clientForEnvironment(environment);
+  if ('reason' in client) throw new ToolFailure(client.reason);
+  return client;
 }
 
 /** The service's answer as a failure: the status and reason, without the key. */

@@ -1,16 +1,18 @@
 /**
  * `plan_deploy` and `deploy_spec`: an agent deploys in two steps, like a person. The plan comes
  * with a token; deploying takes only that token, so what is applied is exactly the plan that was
- * shown, and only while the spec file and the live endpoint are as they were when it was made.
+ * shown, and only while the spec file and the live endpoint are as they were when it was made. An
+ * environment's plan deploys only that environment, and a protected one only when the deploy names it.
  */
 import { z } from 'zod';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCostLine } from '../core/deploy/planCost';
-import { applyDeploy, needsApplying } from '../core/operations';
-import { placeServiceProblem, problemLine, requireClient, ToolFailure, type AgentContext } from './context';
+import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations';
+import { placeServiceProblem, problemLine, requireClient, ToolFailure } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
+import type { PlanRecord } from './planTokens';
 import { defineTool, type ToolResult } from './tool';
 
 const planInput = z.object({
@@ -27,18 +29,26 @@ const planInput = z.object({
     .describe(
       'Only when the plan says endpoints with the spec name already exist: "adopt" updates the one namesake and binds the spec to it, "create-new" creates another endpoint of that name.',
     ),
+  environment: z
+    .string()
+    .regex(ENVIRONMENT_NAME)
+    .optional()
+    .describe(
+      "The environment to deploy (staging, prod, ...): with a base spec path, plans its overlay for that environment (<base>.<environment>.endpoint.yaml); with an overlay path, checks that the overlay is that environment's. An overlay path alone is planned as its own environment.",
+    ),
 });
 
 export const planDeployTool = defineTool({
   name: 'plan_deploy',
   title: 'Plan the deploy of a spec',
   description:
-    'Show what deploying a spec file would do, without changing anything: create a new endpoint, the fields an update of its bound endpoint changes (before = live, after = spec) with the change in always-on cost, nothing, or why it cannot be done. Returns a planToken valid for 15 minutes that deploy_spec takes to apply exactly this plan; show the plan to the user before deploying.',
+    'Show what deploying a spec file would do, without changing anything: create a new endpoint, the fields an update of its bound endpoint changes (before = live, after = spec) with the change in always-on cost, nothing, or why it cannot be done. An environment overlay (<base>.<environment>.endpoint.yaml, or a base with environment) is planned merged into its base, and the plan names the environment and the arrays the overlay replaces whole. Returns a planToken valid for 15 minutes (5 for a protected environment) that deploy_spec takes to apply exactly this plan; show the plan to the user before deploying.',
   writes: false,
   input: planInput,
   output: z.looseObject({
     file: z.string(),
     document: z.number(),
+    environment: z.looseObject({ name: z.string(), protected: z.boolean() }).optional(),
     kind: z.enum(['create', 'update', 'unchanged', 'refused']),
     plan: z.string(),
     changes: z.array(z.looseObject({ path: z.string() })),
@@ -46,11 +56,11 @@ export const planDeployTool = defineTool({
     planToken: z.string().optional(),
   }),
   async run(input, context): Promise<ToolResult> {
-    const client = requireClient(context);
-    const planned = await planSpec(client, context, input);
+    const planned = await planSpec(context, input);
+    const { client, environment } = planned;
     const { plan, target, namesakes } = planned.planned;
     const prices = await readPriceCatalog(client);
-    const planText = `${renderPlan(plan, prices ? { catalog: prices } : {})}${adoptionLine(planned)}`;
+    const planText = `${environmentLine(planned)}${renderPlan(plan, prices ? { catalog: prices } : {})}${replacedLine(planned)}${adoptionLine(planned)}`;
     const why = undeployable(planned);
     const token =
       why === undefined
@@ -62,12 +72,14 @@ export const planDeployTool = defineTool({
             planHash: planned.planHash,
             planText,
             ...(input.namesakes ? { namesakes: input.namesakes } : {}),
+            ...(environment ? { environment: environment.name, protected: environment.protected } : {}),
           })
         : undefined;
     const costLine = prices ? planCostLine(plan, prices) : undefined;
     const structured = {
-      file: input.path,
+      file: planned.ref.key,
       document: planned.document.index,
+      ...(environment ? { environment } : {}),
       kind: plan.kind,
       ...endpointOf(plan),
       ...(target.kind === 'adopted' ? { adopts: target.endpointId } : {}),
@@ -82,7 +94,7 @@ export const planDeployTool = defineTool({
       ...(token ? { planToken: token.token, expiresAt: token.expiresAt } : { notDeployable: why }),
     };
     const footer = token
-      ? `planToken: ${token.token} (expires ${token.expiresAt}); deploy_spec applies exactly this plan`
+      ? `planToken: ${token.token} (expires ${token.expiresAt}); deploy_spec applies exactly this plan${protectedNote(planned)}`
       : `not deployable: ${why ?? ''}`;
     return { text: `${planText}${footer}`, structured };
   },
@@ -110,6 +122,28 @@ function adoptionLine(planned: PlannedSpec): string {
     : `  adopt: deploying also ${binding}\n`;
 }
 
+/** `environment prod (protected), endpoint ep_1`: first, so the confirmation a user reads names where it goes. */
+function environmentLine(planned: PlannedSpec): string {
+  const { environment } = planned;
+  if (!environment) return '';
+  const { plan, target } = planned.planned;
+  const endpoint = plan.kind !== 'create' ? plan.endpointId : target.kind === 'adopted' ? target.endpointId : 'a new endpoint';
+  return `environment ${environment.name}${environment.protected ? ' (protected)' : ''}, endpoint ${endpoint}\n`;
+}
+
+/** JSON Merge Patch replaces lists whole: the plan says which of the base's the overlay drops. */
+function replacedLine(planned: PlannedSpec): string {
+  const arrays = planned.environment?.replacedArrays ?? [];
+  if (arrays.length === 0) return '';
+  return `  replaced whole by the ${planned.environment?.name ?? ''} overlay (not merged with the base): ${arrays.join(', ')}\n`;
+}
+
+function protectedNote(planned: PlannedSpec): string {
+  const { environment } = planned;
+  if (!environment?.protected) return '';
+  return `. ${environment.name} is a protected environment: deploy only after the user confirmed deploying to ${environment.name}, with deploy_spec's environment set to "${environment.name}"`;
+}
+
 function endpointOf(plan: DeploymentPlan): { endpointId?: string; endpointName?: string } {
   return plan.kind === 'create' ? {} : { endpointId: plan.endpointId, endpointName: plan.endpointName };
 }
@@ -118,9 +152,18 @@ export const deploySpecTool = defineTool({
   name: 'deploy_spec',
   title: 'Deploy a planned spec',
   description:
-    'Apply the plan that plan_deploy returned, by its planToken: create or update the endpoint, read it back and check it matches the spec, and record the binding in .endpoint-studio/deployments.json. Refused when the spec file or the live endpoint changed since the plan, or the token expired: plan again. Changes the service: only with writes allowed, and after the user saw the plan.',
+    'Apply the plan that plan_deploy returned, by its planToken: create or update the endpoint, read it back and check it matches the spec, and record the binding in .endpoint-studio/deployments.json. Refused when the spec file or the live endpoint changed since the plan, or the token expired: plan again. A token deploys only the environment it was planned for; a protected environment also needs environment set to its name, after the user confirmed it. Changes the service: only with writes allowed, and after the user saw the plan.',
   writes: true,
-  input: z.object({ planToken: z.string().min(1).describe('The planToken from plan_deploy.') }),
+  input: z.object({
+    planToken: z.string().min(1).describe('The planToken from plan_deploy.'),
+    environment: z
+      .string()
+      .regex(ENVIRONMENT_NAME)
+      .optional()
+      .describe(
+        'The environment the plan deploys to, as plan_deploy named it; required for a protected environment, once the user confirmed deploying to it.',
+      ),
+  }),
   output: z.looseObject({
     action: z.enum(['created', 'reconciled', 'updated', 'unchanged']),
     endpointId: z.string(),
@@ -129,11 +172,15 @@ export const deploySpecTool = defineTool({
     bound: z.boolean(),
   }),
   async run(input, context): Promise<ToolResult> {
-    const client = requireClient(context);
+    // An environment's plan deploys on its own client; every other needs the front-end's.
+    if (context.plans.peek(input.planToken)?.environment === undefined || !context.clientForEnvironment) requireClient(context);
     const redeemed = context.plans.redeem(input.planToken);
     if (!redeemed.ok) throw new ToolFailure(redeemed.reason, { stale: true });
     const { record } = redeemed;
-    const again = await planSpec(client, context, {
+    const wrongEnvironment = environmentRefusal(record, input.environment);
+    if (wrongEnvironment !== undefined)
+      throw new ToolFailure(`${wrongEnvironment}; nothing was sent. Run plan_deploy again`, { stale: true });
+    const again = await planSpec(context, {
       path: record.specPath,
       document: record.document,
       ...(record.namesakes ? { namesakes: record.namesakes } : {}),
@@ -143,19 +190,33 @@ export const deploySpecTool = defineTool({
       throw new ToolFailure(`${stale} since the plan was made; nothing was sent. Run plan_deploy again and show the new plan`, {
         stale: true,
       });
-    return apply(context, again);
+    return apply(again);
   },
 });
 
-function staleness(record: { specHash: string; liveHash: string; planHash: string }, again: PlannedSpec): string | undefined {
+/** Why a token may not deploy with the environment given (or not given); undefined when it may. */
+function environmentRefusal(record: PlanRecord, environment: string | undefined): string | undefined {
+  const planned = record.environment;
+  if (environment !== undefined && planned === undefined)
+    return `this plan deploys a base spec, not the ${environment} environment; plan the ${environment} overlay`;
+  if (environment !== undefined && environment !== planned)
+    return `this plan was made for the ${planned ?? ''} environment, not ${environment}`;
+  if (record.protected && environment === undefined)
+    return `${planned ?? ''} is a protected environment: deploy_spec needs environment "${planned ?? ''}", given once the user confirmed deploying to it`;
+  return undefined;
+}
+
+function staleness(record: PlanRecord, again: PlannedSpec): string | undefined {
+  if (again.environment?.name !== record.environment || (again.environment?.protected ?? false) !== (record.protected ?? false))
+    return 'the environment changed';
   if (again.specHash !== record.specHash) return 'the spec file changed';
   if (again.liveHash !== record.liveHash) return 'the live endpoint changed';
   if (again.planHash !== record.planHash || again.blocked !== undefined) return 'the plan changed';
   return undefined;
 }
 
-async function apply(context: AgentContext, planned: PlannedSpec): Promise<ToolResult> {
-  const client = requireClient(context);
+async function apply(planned: PlannedSpec): Promise<ToolResult> {
+  const { client, environment } = planned;
   const { plan, target, listed } = planned.planned;
   const outcome = await applyDeploy({ client, plan, target, document: planned.ref, ...(listed ? { listed } : {}) });
   const file = planned.ref.key;
@@ -171,7 +232,8 @@ async function apply(context: AgentContext, planned: PlannedSpec): Promise<ToolR
   }
   const result = outcome.applied;
   const bound = outcome.binding ? outcome.binding.saved : target.kind === 'bound';
-  const lines = [`${result.action} endpoint ${result.endpoint.id} ${JSON.stringify(result.endpoint.name)}`];
+  const where = environment ? ` in the ${environment.name} environment` : '';
+  const lines = [`${result.action} endpoint ${result.endpoint.id} ${JSON.stringify(result.endpoint.name)}${where}`];
   if (outcome.binding?.saved && target.kind === 'adopted') lines.push(`bound the spec to endpoint ${result.endpoint.id}`);
   if (outcome.binding && !outcome.binding.saved)
     lines.push(`the binding was not saved (${outcome.binding.error}); until it is, deploying this spec again creates another endpoint`);
@@ -186,6 +248,7 @@ async function apply(context: AgentContext, planned: PlannedSpec): Promise<ToolR
     text: lines.join('\n'),
     structured: {
       action: result.action,
+      ...(environment ? { environment: environment.name } : {}),
       endpointId: result.endpoint.id,
       endpointName: result.endpoint.name,
       verified: result.verified && result.readBackError === undefined,

@@ -4,12 +4,15 @@
  * edit) for a record of the plan, the spec file it came from and fingerprints of that file and of
  * the live state it was measured against. Deploying re-reads both: any change, or an expired, used
  * or unknown token, means a new plan. Tokens that can no longer be used are remembered for a while,
- * so a model reusing one is told why, not that it never existed.
+ * so a model reusing one is told why, not that it never existed. A plan for an environment names it in
+ * its token and record, and a protected environment's token is good for a shorter while.
  */
 import { randomBytes } from 'node:crypto';
 
 /** Long enough to read a plan and say yes; short enough that the live state is still the one planned against. */
 export const PLAN_TOKEN_TTL_MS = 15 * 60 * 1000;
+/** A protected environment's plan must be fresh: shown, read and confirmed within minutes. */
+export const PROTECTED_PLAN_TOKEN_TTL_MS = 5 * 60 * 1000;
 /** Tokens kept at once; the oldest go first, so a looping agent cannot grow the process. */
 const MAX_TOKENS = 200;
 
@@ -30,6 +33,10 @@ export interface PlanRecord {
   readonly namesakes?: 'adopt' | 'create-new';
   /** The plan as it was shown (change table and cost line), for a confirmation before deploying. */
   readonly planText: string;
+  /** The environment an overlay's plan deploys to; absent for a base spec. */
+  readonly environment?: string;
+  /** Deploying needs the environment named again (`deploy_spec`'s `environment`), after the user confirmed it. */
+  readonly protected?: boolean;
   readonly expiresAt: number;
 }
 
@@ -51,8 +58,9 @@ export class PlanTokenStore {
       if (this.records.size < MAX_TOKENS) break;
       this.retire(oldest, DISPLACED);
     }
-    const token = `plan_${randomBytes(18).toString('base64url')}`;
-    const expiresAt = this.now() + this.ttlMs;
+    // The environment in the token too, so the model (and a person reading along) sees which one it deploys.
+    const token = `plan_${record.environment === undefined ? '' : `${record.environment}_`}${randomBytes(18).toString('base64url')}`;
+    const expiresAt = this.now() + (record.protected ? Math.min(this.ttlMs, PROTECTED_PLAN_TOKEN_TTL_MS) : this.ttlMs);
     this.records.set(token, { ...record, expiresAt });
     return { token, expiresAt: new Date(expiresAt).toISOString() };
   }

@@ -2,17 +2,41 @@
  * One spec document planned against the live state, for `plan_deploy` and again for `deploy_spec`:
  * the same steps both times (read the file, check it, find its binding, plan, settle namesakes,
  * fingerprint what the plan depends on), so comparing the two runs' hashes tells whether anything
- * the plan was shown for has changed since.
+ * the plan was shown for has changed since. An overlay is planned merged into its base, as its
+ * environment, with that environment's client.
  */
 import { createHash } from 'node:crypto';
 import type { ApiClient, Endpoint } from '../core/api';
 import { stableJson } from '../core/deploy/diff';
 import { liveAsSpec, type Spec } from '../core/deploy/effective';
 import type { DeploymentPlan } from '../core/deploy/plan';
-import { checkSpec, decideNamesakes, planDeploy, readSpecBindings, type CheckedDocument, type PlanDeployResult } from '../core/operations';
-import type { SpecDocumentRef } from '../core/operations';
+import { relative } from 'node:path';
+import {
+  checkSpec,
+  decideNamesakes,
+  environmentSettings,
+  planDeploy,
+  readSpecBindings,
+  specFileOnDisk,
+  specForEnvironment,
+  type CheckedDocument,
+  type CheckSpecResult,
+  type DeployEnvironment,
+  type PlanDeployResult,
+  type SpecDocumentRef,
+} from '../core/operations';
+import { ENVIRONMENTS_FILE } from '../core/environments/config';
 import { specFormatOf } from '../core/protocol';
-import { placeDiagnostic, problemLine, readSpecAt, serviceFailure, ToolFailure, type AgentContext, type SpecFile } from './context';
+import {
+  clientFor,
+  placeDiagnostic,
+  problemLine,
+  readSpecAt,
+  serviceFailure,
+  ToolFailure,
+  type AgentContext,
+  type SpecFile,
+} from './context';
 
 export type NamesakeChoice = 'adopt' | 'create-new';
 
@@ -20,11 +44,21 @@ export interface PlanRequest {
   readonly path: string;
   readonly document?: number;
   readonly namesakes?: NamesakeChoice;
+  /** The environment to deploy: the base's overlay of it, or a check that the overlay given is that environment's. */
+  readonly environment?: string;
+}
+
+/** The environment an overlay deploys to, with the base's arrays it replaces whole. */
+export interface PlannedEnvironment extends DeployEnvironment {
+  readonly replacedArrays: readonly string[];
 }
 
 export interface PlannedSpec {
   readonly file: SpecFile;
+  readonly client: ApiClient;
   readonly document: CheckedDocument;
+  /** Set for an overlay. */
+  readonly environment?: PlannedEnvironment;
   readonly ref: SpecDocumentRef;
   readonly planned: Extract<PlanDeployResult, { ok: true }>;
   /** Why the plan cannot be deployed as it stands (namesakes to decide on); undefined when it can. */
@@ -34,13 +68,16 @@ export interface PlannedSpec {
   readonly planHash: string;
 }
 
-export async function planSpec(client: ApiClient, context: AgentContext, request: PlanRequest): Promise<PlannedSpec> {
-  const file = readSpecAt(context, request.path);
-  const document = await checkedDocument(file, request);
+export async function planSpec(context: AgentContext, request: PlanRequest): Promise<PlannedSpec> {
+  const file = readSpecAt(context, environmentPath(context, request));
+  const { document, checked } = await checkedDocument(context, file, request);
+  const environment = environmentOf(file, checked);
+  const client = clientFor(context, environment);
   const bindings = readSpecBindings(file.path);
   if (!bindings.ok) throw new ToolFailure(`cannot read the bindings of ${request.path}: ${bindings.error}`);
   const ref = { ...bindings.location, documentIndex: document.index };
-  const spec = document.document.data as Spec;
+  // What a deploy sends: for an overlay, its base with it merged in.
+  const spec = document.body as Spec;
   let planned = await plan(client, { client, spec, binding: bindings.binding(document.index) });
   let blocked: string | undefined;
   const decision = decideNamesakes(planned.namesakes, request.namesakes ?? 'refuse');
@@ -52,7 +89,9 @@ export async function planSpec(client: ApiClient, context: AgentContext, request
   const liveHash = await liveStateHash(client, planned, spec.name);
   return {
     file,
+    client,
     document,
+    ...(environment ? { environment } : {}),
     ref,
     planned,
     ...(blocked !== undefined ? { blocked } : {}),
@@ -62,28 +101,58 @@ export async function planSpec(client: ApiClient, context: AgentContext, request
   };
 }
 
+/** The file to plan: the path given, or with an environment, the overlay of it (the path's own when it is one). */
+function environmentPath(context: AgentContext, request: PlanRequest): string {
+  if (request.environment === undefined) return request.path;
+  const picked = specForEnvironment(readSpecAt(context, request.path).path, request.environment);
+  if (!picked.ok) throw new ToolFailure(picked.message);
+  return picked.path;
+}
+
+/** An overlay's environment and its settings; refused while the environments file is broken, so no protection is lost to a typo. */
+function environmentOf(file: SpecFile, checked: CheckSpecResult): PlannedEnvironment | undefined {
+  const name = checked.overlay?.environment;
+  if (name === undefined) return undefined;
+  const settings = environmentSettings(name, file.path);
+  if (settings.problems.length > 0)
+    throw new ToolFailure(
+      `${ENVIRONMENTS_FILE} has problems (${settings.problems.map((p) => p.message).join('; ')}); fix it first (nothing was sent)`,
+    );
+  return { ...settings.environment, replacedArrays: checked.overlay?.replacedArrays ?? [] };
+}
+
 /** The document to plan: the one asked for, else the file's only spec; refused while it has errors. */
-async function checkedDocument(file: SpecFile, request: PlanRequest): Promise<CheckedDocument> {
-  const checked = await checkSpec({ text: file.text, format: specFormatOf(file.path), catalog: { kind: 'none' } });
+async function checkedDocument(
+  context: AgentContext,
+  file: SpecFile,
+  request: PlanRequest,
+): Promise<{ document: CheckedDocument; checked: CheckSpecResult }> {
+  const checked = await checkSpec({
+    text: file.text,
+    format: specFormatOf(file.path),
+    catalog: { kind: 'none' },
+    file: specFileOnDisk(file.path, context.workspaceRoot),
+  });
   const specs = checked.documents.filter((d) => d.isSpec);
   const document = request.document === undefined ? specs.at(0) : specs.find((d) => d.index === request.document);
   if (request.document === undefined && specs.length > 1)
     throw new ToolFailure(
       `${request.path} holds ${specs.length} spec documents (${specs.map((d) => d.index).join(', ')}); say which with document`,
     );
+  const name = relative(context.workspaceRoot, file.path) || file.path;
   const errors = checked.diagnostics
     .filter((d) => d.severity === 'error' && (!document || d.documentIndex === document.index))
     .map(placeDiagnostic);
-  if (errors.length > 0)
+  if (errors.length > 0 || (document && document.body === undefined))
     throw new ToolFailure(
-      [`${request.path} has errors; fix them first (nothing was sent)`, ...errors.map((p) => problemLine(request.path, p))].join('\n'),
-      { problems: errors },
+      [`${name} has errors; fix them first (nothing was sent)`, ...errors.map((p) => problemLine(name, p))].join('\n'),
+      {
+        problems: errors,
+      },
     );
   if (!document)
-    throw new ToolFailure(
-      request.document === undefined ? `${request.path} holds no spec` : `${request.path} has no spec document ${request.document}`,
-    );
-  return document;
+    throw new ToolFailure(request.document === undefined ? `${name} holds no spec` : `${name} has no spec document ${request.document}`);
+  return { document, checked };
 }
 
 async function plan(client: ApiClient, input: Parameters<typeof planDeploy>[0]): Promise<Extract<PlanDeployResult, { ok: true }>> {

@@ -13,7 +13,7 @@ import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
 import { Catalog, type AvailabilityLevel, type CatalogGpuType } from '../core/endpointSpec/catalog/catalog';
 import { describeCatalogUsed } from '../core/catalog/catalogUsed';
-import { checkSpec, fetchCatalogData } from '../core/operations';
+import { checkSpec, fetchCatalogData, specFileOnDisk } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { catalogOrigin, pinnedCatalog, requireClient, serviceFailure, type AgentContext } from './context';
 import { defineTool, type ToolResult } from './tool';
@@ -181,10 +181,16 @@ async function boundSpecs(context: AgentContext, endpoint: Endpoint): Promise<{ 
       } catch {
         return { specs, note: `${key} is bound to this endpoint but cannot be read` };
       }
-      const checked = await checkSpec({ text, format: specFormatOf(file), catalog: { kind: 'none' } });
+      const checked = await checkSpec({
+        text,
+        format: specFormatOf(file),
+        catalog: { kind: 'none' },
+        file: specFileOnDisk(file, context.workspaceRoot),
+      });
       const document = checked.documents.at(Number(index));
-      if (document?.isSpec)
-        specs.push({ file: key, document: document.index, drift: driftBetween(document.document.data as Spec, endpoint) });
+      // An overlay is compared as it deploys: merged into its base.
+      if (document?.isSpec && document.body !== undefined)
+        specs.push({ file: key, document: document.index, drift: driftBetween(document.body as Spec, endpoint) });
     }
   }
   return { specs };

@@ -9,7 +9,7 @@ import { perMonth, specCost, type SpecCost } from '../core/billing/cost';
 import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { formatUsdRange, type UsdRange } from '../core/billing/format';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
-import { checkSpec, type CatalogSource } from '../core/operations';
+import { checkSpec, specFileOnDisk, type CatalogSource, type CheckSpecInput } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import {
   catalogOrigin,
@@ -34,6 +34,8 @@ interface SpecInput {
   readonly format: 'yaml' | 'json';
   /** The file as named to the model, or `<text>` for inline text. */
   readonly name: string;
+  /** Where a file lives, so an overlay is checked (and priced) merged into its base. */
+  readonly file?: CheckSpecInput['file'];
 }
 
 function specInput(input: { text?: string; format?: 'yaml' | 'json'; path?: string }, context: AgentContext): SpecInput {
@@ -42,7 +44,7 @@ function specInput(input: { text?: string; format?: 'yaml' | 'json'; path?: stri
   if (input.text !== undefined && input.path !== undefined) throw new ToolFailure('give either text (with format) or path, not both');
   if (input.path !== undefined) {
     const file = readSpecAt(context, input.path);
-    return { text: file.text, format: specFormatOf(file.path), name: input.path };
+    return { text: file.text, format: specFormatOf(file.path), name: input.path, file: specFileOnDisk(file.path, context.workspaceRoot) };
   }
   return { text: input.text ?? '', format: input.format ?? 'yaml', name: '<text>' };
 }
@@ -80,7 +82,7 @@ export const validateSpec = defineTool({
       : context.client
         ? { kind: 'live', client: context.client, timeoutMs: 10_000 }
         : { kind: 'none' };
-    const checked = await checkSpec({ text: spec.text, format: spec.format, catalog });
+    const checked = await checkSpec({ text: spec.text, format: spec.format, catalog, ...(spec.file ? { file: spec.file } : {}) });
     const problems = checked.diagnostics.map(placeDiagnostic);
     const errors = problems.filter((p) => p.severity === 'error').length;
     const warnings = problems.filter((p) => p.severity === 'warning').length;
@@ -164,13 +166,18 @@ export const estimateCost = defineTool({
     const spec = specInput(input, context);
     const pinned = pinnedCatalog(context);
     const client = pinned ? undefined : requireClient(context);
-    const checked = await checkSpec({ text: spec.text, format: spec.format, catalog: { kind: 'none' } });
+    const checked = await checkSpec({
+      text: spec.text,
+      format: spec.format,
+      catalog: { kind: 'none' },
+      ...(spec.file ? { file: spec.file } : {}),
+    });
     const specs = checked.documents.filter((d) => d.isSpec);
     if (specs.length === 0) throw new ToolFailure(`${spec.name} holds no spec to price; run validate_spec to see why`);
     const prices = client ? await readPriceCatalog(client, context.signal ? { signal: context.signal } : {}) : pinned?.catalog;
     if (!prices) throw new ToolFailure('the service catalog (GPU and CPU prices) could not be read; try again');
     const entries = specs.map((d) => {
-      const data = d.document.data as Record<string, unknown> | null;
+      const data = d.body as Record<string, unknown> | null | undefined;
       return costEntry(d.index, data?.name, specCost(data, prices));
     });
     return {

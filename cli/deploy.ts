@@ -17,6 +17,7 @@ import {
   applyDeploy,
   bindSpec,
   checkSpec,
+  ENVIRONMENT_NAME,
   filesForEnvironment,
   needsApplying,
   pullSpec,
@@ -170,9 +171,6 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
     ...(env !== undefined ? { environment: env } : {}),
   };
 }
-
-/** What an environment may be called: the part of an overlay's file name before `.endpoint.`. */
-const ENVIRONMENT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 
 function neededArguments(command: DeployCommand): string {
   if (command === 'pull') return 'an endpoint id is needed';

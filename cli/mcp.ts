@@ -2,7 +2,8 @@
  * `endpoint-studio mcp [--allow-writes]`: the agent tools (`agents/`) served over the Model Context
  * Protocol on stdio, for any MCP client (an editor's agent mode, a desktop assistant, a CI bot).
  * stdout carries nothing but protocol messages; the key comes from the environment as for every
- * other command and is in no result, and so does a pinned catalog snapshot. Without --allow-writes,
+ * other command and is in no result, and so does a pinned catalog snapshot; an environment's overlay is
+ * planned and deployed on that environment's own key variable, as `deploy` does. Without --allow-writes,
  * deploying and running jobs are refused.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,7 +26,9 @@ spec's JSON Schema and its rules.
 --workspace DIR  where relative spec paths and .endpoint-studio/ are read (default: the
                  current directory)
 The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY (or
-RUNPOD_API_KEY); without a key only validate_spec works (without catalog rules).
+RUNPOD_API_KEY); without a key only validate_spec works (without catalog rules). An
+environment's overlay is planned and deployed with the key in its own variable
+(ENDPOINT_STUDIO_API_KEY_<ENV>, or the keyVariable of .endpoint-studio/environments.yaml).
 With $ENDPOINT_STUDIO_CATALOG_FILE (a snapshot from endpoint-studio catalog export),
 search_catalog, estimate_cost and validate_spec's catalog rules read it instead of the
 service, with a key or without one.`;
@@ -45,6 +48,10 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
   const catalogFile = env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
   const context: AgentContext = {
     client,
+    clientForEnvironment: (environment) =>
+      clientFromEnvironment(env, io, environment.keyVariable) ?? {
+        reason: `no API key for the ${environment.name} environment: the server needs ${environment.keyVariable} in its environment (an environment's key is read from its own variable only)`,
+      },
     noClientReason: 'no API key: the server needs ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY) in its environment',
     writesAllowed: line.values['allow-writes'],
     enableWrites: 'start the server with endpoint-studio mcp --allow-writes',
@@ -67,8 +74,8 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
   return closed;
 }
 
-function clientFromEnvironment(env: NodeJS.ProcessEnv, io: ServiceIo): ApiClient | undefined {
-  const config = configFromEnvironment(env);
+function clientFromEnvironment(env: NodeJS.ProcessEnv, io: ServiceIo, keyVariable?: string): ApiClient | undefined {
+  const config = configFromEnvironment(env, keyVariable === undefined ? {} : { keyVariable });
   if (!config.apiKey) return undefined;
   try {
     return createApiClient({ ...config, userAgent: 'endpoint-studio-mcp' });

@@ -10,8 +10,14 @@ import { findWorkspaceRoot } from '../deploy/bindings';
 import { environmentOfFile } from '../endpointSpec/overlay';
 import { isProtected, keyVariableOf, profileOf, readEnvironments, type EnvironmentsProblem } from '../environments/config';
 import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
-import { specFormatOf } from '../protocol/specFiles';
+import type { SpecFormat } from '../endpointSpec/tree';
 import type { CheckSpecInput } from './checkSpec';
+
+/** What an environment may be called (`prod`, `eu-staging`): it is part of file names and variable names. */
+export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** A spec file's format by its name (`*.endpoint.json` is JSON), as core/protocol names it; this layer does not import that one. */
+const formatOf = (path: string): SpecFormat => (/\.json$/i.test(path) ? 'json' : 'yaml');
 
 /** An environment as a deploy needs it. */
 export interface DeployEnvironment {
@@ -50,7 +56,7 @@ export function environmentSettings(name: string, specPath: string, root: string
 
 /** The environment an overlay file deploys to (from its name, once its text has `extends`); undefined for a base. */
 export function environmentOfSpecFile(path: string, text: string): string | undefined {
-  if (overlayTarget(text, specFormatOf(path)) === undefined) return undefined;
+  if (overlayTarget(text, formatOf(path)) === undefined) return undefined;
   return environmentOfFile(basename(path));
 }
 
@@ -71,7 +77,7 @@ export function specForEnvironment(path: string, environment: string, read: Read
     return own === environment
       ? { ok: true, path: absolute, environment }
       : { ok: false, message: `${path} is the ${own} overlay, not ${environment}'s` };
-  if (overlayTarget(text, specFormatOf(absolute)) !== undefined)
+  if (overlayTarget(text, formatOf(absolute)) !== undefined)
     return { ok: false, message: `${path} extends a base but its name says no environment (<base>.<environment>.endpoint.yaml)` };
   const overlay = overlaysOf(absolute, read).find((o) => o.environment === environment);
   if (!overlay) {

@@ -5,7 +5,14 @@
  */
 export { checkSpec, fetchCatalogData, fetchLiveCatalog, hasErrors } from './checkSpec';
 export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult, OverlayFacts } from './checkSpec';
-export { environmentOfSpecFile, environmentSettings, filesForEnvironment, specFileOnDisk, specForEnvironment } from './environments';
+export {
+  ENVIRONMENT_NAME,
+  environmentOfSpecFile,
+  environmentSettings,
+  filesForEnvironment,
+  specFileOnDisk,
+  specForEnvironment,
+} from './environments';
 export type { DeployEnvironment, EnvironmentSettingsResult, EnvironmentSpecResult } from './environments';
 export { decideNamesakes, namesakeNote, planDeploy } from './planDeploy';
 export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';

@@ -7,20 +7,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runDeploy, runPlan } from '../../cli/deploy';
 import { createApiClient } from '../../core/api';
 import { liveAsSpec, type BindingStore } from '../../core/deploy';
-import { startEmulator } from '../../emulator';
 import { REPO_ROOT } from '../support/lspClient';
+import { endpointNames, PROD_KEY, STAGING_KEY, twoAccounts } from '../support/twoAccounts';
 import { captureIo } from './support';
-
-const STAGING_KEY = 'es_test_STAGING_key_41c9e2';
-const PROD_KEY = 'es_test_PROD_key_9b07d3';
 
 const BASE = `name: sdxl
 type: QUEUE
@@ -58,41 +53,6 @@ function workspace(): string {
   writeFileSync(join(root, '.endpoint-studio', 'environments.yaml'), 'environments:\n  prod:\n    protected: true\n');
   return root;
 }
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-
-/** One service URL, two accounts: each request goes to the emulator whose key it carries (any other key gets the first's 401). */
-async function twoAccounts(): Promise<{ url: string; staging: Emulator; prod: Emulator; close(): Promise<void> }> {
-  const options = { port: 0, jobsPort: 0, timeScale: 50, seed: 5 };
-  const staging = await startEmulator({ ...options, apiKey: STAGING_KEY });
-  const prod = await startEmulator({ ...options, apiKey: PROD_KEY });
-  const server: Server = createServer((req, res) => {
-    const target = new URL(req.headers.authorization === `Bearer ${PROD_KEY}` ? prod.restUrl : staging.restUrl);
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    staging,
-    prod,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-      await Promise.all([staging.close(), prod.close()]);
-    },
-  };
-}
-
-const endpointNames = async (emu: Emulator, apiKey: string): Promise<string[]> =>
-  (await createApiClient({ apiUrl: emu.restUrl, apiKey }).serverless.list()).map((e) => e.name).sort();
 
 describe('endpoint-studio with environments', () => {
   let root: string;

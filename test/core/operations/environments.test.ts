@@ -34,10 +34,11 @@ test('the environment of a base is its overlay; another environment’s overlay 
     environment: 'prod',
   });
   const wrong = specForEnvironment(join(specs, 'sdxl.staging.endpoint.yaml'), 'prod');
-  assert.equal(wrong.ok, false);
-  assert.match(wrong.ok ? '' : wrong.message, /is the staging overlay, not prod's/);
+  assert.ok(!wrong.ok);
+  assert.match(wrong.message, /is the staging overlay, not prod's/);
   const none = specForEnvironment(join(specs, 'other.endpoint.yaml'), 'prod');
-  assert.match(none.ok ? '' : none.message, /has no prod overlay: add other\.prod\.endpoint\.yaml/);
+  assert.ok(!none.ok);
+  assert.match(none.message, /has no prod overlay: add other\.prod\.endpoint\.yaml/);
   const all = ['sdxl.endpoint.yaml', 'sdxl.prod.endpoint.yaml', 'sdxl.staging.endpoint.yaml', 'other.endpoint.yaml'].map((f) =>
     join(specs, f),
   );
