@@ -108,6 +108,12 @@ const GROUPS: readonly { kind: CodeKind; title: string; intro: string }[] = [
       "`core/endpointSpec/catalog/rules.ts`, run only with the service's catalog at hand (the language server's live or cached one, or a snapshot from `--catalog` / `ENDPOINT_STUDIO_CATALOG_FILE`). Without one they are skipped, never guessed.",
   },
   {
+    kind: 'environment',
+    title: 'Environments',
+    intro:
+      'An overlay (`<base>.<environment>.endpoint.yaml`, first key `extends`) is checked merged into its base (`core/endpointSpec/overlay.ts`, `core/environments/overlays.ts`), with every code above; these are about `extends` itself. See [environments.md](environments.md).',
+  },
+  {
     kind: 'editor',
     title: 'Editor only',
     intro: 'Reported by the language server or the deploy command in VS Code, never by `endpoint-studio validate`.',

@@ -9,7 +9,7 @@ import { CATALOG_RULES } from './catalog/rules';
 import { SPEC_RULES } from './rules';
 import type { SpecRule } from './rules/rule';
 
-export type CodeKind = 'syntax' | 'document' | 'schema' | 'rule' | 'catalog' | 'editor';
+export type CodeKind = 'syntax' | 'document' | 'schema' | 'rule' | 'catalog' | 'environment' | 'editor';
 
 export interface DocumentedCode {
   readonly code: string;
@@ -25,7 +25,7 @@ export interface DocumentedCode {
 const BOTH = 'create and update';
 
 /**
- * Codes no rule object carries: the parser's, the whole document's, the schema's and the editor's.
+ * Codes no rule object carries: the parser's, the whole document's, the schema's, an overlay's and the editor's.
  * They have no `description` field to read, so theirs is kept here, next to the code that lists them;
  * the docs test holds this list to the codes the sources emit, both ways.
  */
@@ -66,6 +66,26 @@ const NON_RULE_CODES: readonly DocumentedCode[] = [
   schema('pattern-mismatch', "A string in the wrong form; the message says the expected form in the schema's own words (`x-hint`)."),
   schema('duplicate-item', 'A list whose items must be unique repeats one.'),
   schema('schema-violation', 'Any other schema constraint, in the words of the validator.'),
+  overlay(
+    'overlay-base',
+    'error',
+    "`extends` names no usable base: no path, an absolute path or URL, a file that does not exist, lies outside the workspace, is not a spec file, has the other format (YAML and JSON do not mix), is the overlay itself or extends it back, holds several documents, does not parse, or is itself an overlay (one level only). Also an overlay whose file name says no environment (`<base>.<environment>.endpoint.yaml`). The overlay's own values are still checked against the schema.",
+  ),
+  overlay(
+    'overlay-extends-first',
+    'error',
+    '`extends` is not the first key of the overlay: write it first, so the file says what it extends before anything it changes.',
+  ),
+  overlay(
+    'overlay-one-document',
+    'error',
+    'An overlay holds one document: it patches a base of one spec, so a `---` after it has nothing to merge into.',
+  ),
+  overlay(
+    'overlay-same-name',
+    'warning',
+    "The environment keeps the base's `name`: it deploys an endpoint of its own that looks like the base's (and like every other environment's) in every list. Give the overlay its own `name`.",
+  ),
   editor('file-too-large', 'warning', 'The editor does not check files over 4 MB; `endpoint-studio validate` still does.'),
   editor(
     'internal-error',
@@ -91,6 +111,10 @@ function schema(code: string, description: string): DocumentedCode {
   return { code, kind: 'schema', severity: 'error', appliesTo: BOTH, status: 422, description };
 }
 
+function overlay(code: string, severity: string, description: string): DocumentedCode {
+  return { code, kind: 'environment', severity, appliesTo: 'an overlay (`extends`)', description };
+}
+
 function editor(code: string, severity: string, description: string): DocumentedCode {
   return { code, kind: 'editor', severity, appliesTo: 'in the editor', description };
 }
@@ -110,10 +134,18 @@ function fromRule(
   };
 }
 
-/** Every code, in the order of the page: parser, document, schema, rules (in report order), catalog, editor. */
+/** Every code, in the order of the page: parser, document, schema, rules (in report order), catalog, overlays, editor. */
 export function documentedCodes(): DocumentedCode[] {
   const rules = SPEC_RULES.map((rule) => fromRule(rule, 'rule', rule.modes.length > 1 ? BOTH : `${rule.modes.join(', ')} only`));
   const catalog = CATALOG_RULES.map((rule) => fromRule(rule, 'catalog', `${BOTH}, with a catalog`));
   const ofKind = (kind: CodeKind): DocumentedCode[] => NON_RULE_CODES.filter((c) => c.kind === kind);
-  return [...ofKind('syntax'), ...ofKind('document'), ...ofKind('schema'), ...rules, ...catalog, ...ofKind('editor')];
+  return [
+    ...ofKind('syntax'),
+    ...ofKind('document'),
+    ...ofKind('schema'),
+    ...rules,
+    ...catalog,
+    ...ofKind('environment'),
+    ...ofKind('editor'),
+  ];
 }

@@ -33,13 +33,13 @@ function typeScriptFiles(directory: string): string[] {
   });
 }
 
-/** Codes written as literals where a problem or diagnostic is built: `code: 'x'`, `code = 'x'`, `problem('x', ...)`. */
+/** Codes written as literals where a problem or diagnostic is built: `code: 'x'`, `code = 'x'`, `problem('x', ...)`, `text.at(span, 'x', ...)`. */
 function emittedCodes(): Set<string> {
   const codes = new Set<string>();
   const literal = /'([a-z]+(?:-[a-z0-9]+)+)'/g;
   for (const file of EMITTING_SOURCES.flatMap((folder) => typeScriptFiles(join(REPO_ROOT, folder)))) {
     const text = readFileSync(file, 'utf8');
-    for (const statement of text.match(/\bcode\s*[:=][^,;\n]*|\bproblem\(\s*'[^']*'/g) ?? []) {
+    for (const statement of text.match(/\bcode\s*[:=][^,;\n]*|\bproblem\(\s*'[^']*'|\.at\(\s*(?:[\w.]+|\{[^}]*\}),\s*'[^']*'/g) ?? []) {
       for (const match of statement.matchAll(literal)) codes.add(match[1]);
     }
   }
