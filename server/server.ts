@@ -7,6 +7,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ServerCatalog } from './features/catalogStatus';
 import { registerCodeActions } from './features/codeActions';
 import { registerCompletion } from './features/completion';
+import { registerDefinition } from './features/definition';
 import { SpecDiagnostics } from './features/diagnostics';
 import { registerFormatting } from './features/formatting';
 import { registerHover } from './features/hover';
@@ -30,8 +31,13 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
     (message) => {
       connection.console.error(message);
     },
+    () => session.workspaceRoots,
   );
   const diagnostics = new SpecDiagnostics(connection, specs, session);
+  // An edit to a base changes its overlays' problems, and an edit to an overlay its base's.
+  specs.onDidChangeLinked(() => {
+    diagnostics.recheckAll();
+  });
   // Checks depend on the catalog: every open spec is checked again against a new one.
   catalog.onDidChangeCatalog(() => {
     specs.invalidateAll();
@@ -44,6 +50,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   registerOutline(connection, specs);
   registerFormatting(connection, specs, session);
   registerLinks(connection, specs, catalog, session);
+  registerDefinition(connection, specs);
   documents.listen(connection);
   connection.listen();
 }

@@ -8,11 +8,13 @@ import {
   TextDocumentSyncKind,
   type ClientCapabilities,
   type Connection,
+  type InitializeParams,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver';
 import type { InlayHintSettings, ServerInitializationOptions } from '../core/protocol';
 import { TEMPLATE_SCHEME } from './features/links';
+import { filePathOf } from './specEnvironments';
 
 export interface ServerOptions {
   /** Milliseconds to wait after the last change before pushing diagnostics (clients that do not pull them). */
@@ -33,6 +35,8 @@ export interface ServerSession {
   capabilities: ClientCapabilities;
   /** Runs `listener` once the client has sent `initialized`: from then on the server may send it requests. */
   onInitialized(listener: () => void): void;
+  /** The workspace's folders on disk (an overlay's base must lie in one); none for a single file. */
+  workspaceRoots: string[];
 }
 
 const SERVER_INFO = { name: 'endpoint-studio', version: '0.1.0' };
@@ -44,6 +48,7 @@ export function registerInitialize(connection: Connection, defaults: ServerOptio
     options: { ...defaults },
     pullDiagnostics: false,
     capabilities: {},
+    workspaceRoots: [],
     onInitialized: (listener) => {
       initializedListeners.push(listener);
     },
@@ -53,11 +58,19 @@ export function registerInitialize(connection: Connection, defaults: ServerOptio
   });
   connection.onInitialize((params): InitializeResult => {
     session.capabilities = params.capabilities;
+    session.workspaceRoots = workspaceRootsOf(params);
     session.pullDiagnostics = params.capabilities.textDocument?.diagnostic !== undefined;
     session.options = withInitializationOptions(session.options, params.initializationOptions);
     return { capabilities: serverCapabilities(session.pullDiagnostics), serverInfo: SERVER_INFO };
   });
   return session;
+}
+
+function workspaceRootsOf(params: InitializeParams): string[] {
+  return (params.workspaceFolders ?? []).flatMap(({ uri }) => {
+    const path = filePathOf(uri);
+    return path === undefined ? [] : [path];
+  });
 }
 
 /** The options with what the client sent applied; a value of the wrong type is ignored rather than trusted. */
@@ -90,6 +103,7 @@ function serverCapabilities(pullDiagnostics: boolean): ServerCapabilities {
     documentFormattingProvider: true,
     documentRangeFormattingProvider: true,
     documentLinkProvider: { resolveProvider: false },
+    definitionProvider: true,
     workspace: { textDocumentContent: { schemes: [TEMPLATE_SCHEME] } },
     ...(pullDiagnostics ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
   };

@@ -5,6 +5,7 @@
  * moved on, and a burst of keystrokes costs one check, not one per key. A client that does not pull gets
  * the problems pushed after a pause in typing (`debounceMs`), never for a version that is no longer current.
  */
+import { pathToFileURL } from 'node:url';
 import {
   DiagnosticSeverity,
   DocumentDiagnosticReportKind,
@@ -48,7 +49,18 @@ export function toLspDiagnostics(result: CheckResult): Diagnostic[] {
       ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
       ...(d.related ? { related: d.related } : {}),
     };
-    return { range: d.range, severity: severities[d.severity], code: d.code, source: DIAGNOSTIC_SOURCE, message: d.message, data };
+    const related = d.origin && [
+      { location: { uri: pathToFileURL(d.origin.path).href, range: d.origin.range }, message: d.origin.message },
+    ];
+    return {
+      range: d.range,
+      severity: severities[d.severity],
+      code: d.code,
+      source: DIAGNOSTIC_SOURCE,
+      message: d.message,
+      data,
+      ...(related ? { relatedInformation: related } : {}),
+    };
   });
 }
 

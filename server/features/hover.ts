@@ -1,6 +1,6 @@
 /** Hover in spec documents: the language service's markdown for the key or value under the cursor. */
 import { MarkupKind, type Connection } from 'vscode-languageserver';
-import { hover } from '../languageService';
+import { environmentsHover, hover } from '../languageService';
 import { rangeAt, type SpecDocuments } from '../specDocuments';
 import type { ServerCatalog } from './catalogStatus';
 
@@ -8,10 +8,12 @@ export function registerHover(connection: Connection, specs: SpecDocuments, cata
   connection.onHover((params) => {
     const document = specs.spec(params.textDocument.uri);
     if (!document) return null;
-    const result = hover(document.offsetAt(params.position), specs.analysisOf(document), catalog.catalog);
+    const offset = document.offsetAt(params.position);
+    const result = hover(offset, specs.analysisOf(document), catalog.catalog);
     if (!result) return null;
+    const environments = environmentsHover(offset, specs.analysisOf(document), specs.linksOf(document).overlays);
     return {
-      contents: { kind: MarkupKind.Markdown, value: result.markdown },
+      contents: { kind: MarkupKind.Markdown, value: environments ? `${result.markdown}\n\n---\n\n${environments}` : result.markdown },
       range: rangeAt(document, result.span.offset, result.span.length),
     };
   });

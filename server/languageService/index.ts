@@ -10,8 +10,10 @@ import { completeAt, snippetAsPlainText, type SpecCompletion } from './completio
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
 import { quickFixes, type FixRequest, type QuickFix } from './quickFixes';
+import { environmentsHoverMarkdown, type EnvironmentValues } from './environments';
 
 export type { CheckResult } from '../../core/endpointSpec/check';
+export type { EnvironmentValues } from './environments';
 export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
@@ -73,6 +75,12 @@ export function hover(offset: number, analysis: CheckResult, catalog?: Catalog):
   if (!target) return undefined;
   const markdown = hoverMarkdown(target.path, target.onKey, target.node, document?.data, catalog);
   return markdown ? { markdown, span: target.span } : undefined;
+}
+
+/** A base's field under the cursor, in each of its environments. */
+export function environmentsHover(offset: number, analysis: CheckResult, environments: readonly EnvironmentValues[]): string | undefined {
+  const target = nodeAt(documentAt(analysis.documents, offset)?.root, offset);
+  return target && environmentsHoverMarkdown(target.path, environments);
 }
 
 export function fixes(

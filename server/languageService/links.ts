@@ -1,11 +1,13 @@
 /**
- * Links in a spec: `templateId` opens the template it names, and `image` opens the image's page on its
+ * Links in a spec: `templateId` opens the template it names, an overlay's `extends` its base, and `image` opens the image's page on its
  * registry when that registry is a well-known public one. Each kind is one `LinkProvider` (the key it reads
  * and how it turns the value into a target), so another kind of link is one more entry in `LINK_PROVIDERS`.
  */
 import * as YAML from 'yaml';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
+import { EXTENDS_KEY } from '../../core/endpointSpec/overlay';
 import { ownValue } from '../../core/endpointSpec/ownData';
+import { isSpecFile } from '../../core/protocol/specFiles';
 import { findProperty, type ScalarNode, type SpecDocument, type TextSpan } from '../../core/endpointSpec/tree';
 
 export interface SpecLink {
@@ -35,6 +37,13 @@ const LINK_PROVIDERS: readonly LinkProvider[] = [
       const template = context.catalog?.templates.get(id);
       if (!template || !context.templateUri) return undefined;
       return { target: context.templateUri(id), tooltip: `Open template ${template.name} (${template.image})` };
+    },
+  },
+  {
+    key: EXTENDS_KEY,
+    link: (target, context) => {
+      if (!/^\.\.?\//.test(target) || !isSpecFile(target)) return undefined;
+      return { target: new URL(target, context.documentUri).href, tooltip: `Open the base spec ${target}` };
     },
   },
   {

@@ -4,7 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   ClientCapabilities,
@@ -39,6 +40,8 @@ export interface LspClientOptions {
   initializationOptions?: Record<string, unknown>;
   /** What `workspace/configuration` answers, looked up by section as Neovim, Helix and Eglot do (null when absent). */
   settings?: Record<string, unknown>;
+  /** The workspace's folders (absolute paths), as `workspaceFolders` of initialize. */
+  workspaceFolders?: string[];
 }
 
 const SERVICE_VARIABLES = new Set([
@@ -72,6 +75,8 @@ export class LspClient {
   readonly registrations: Registration[] = [];
   /** How often the server asked to fetch inlay hints again (`workspace/inlayHint/refresh`). */
   inlayHintRefreshes = 0;
+  /** How often the server asked to pull diagnostics again (`workspace/diagnostic/refresh`). */
+  diagnosticRefreshes = 0;
   settings: Record<string, unknown> = {};
   initializeResult?: InitializeResult;
 
@@ -105,7 +110,11 @@ export class LspClient {
       this.catalogStatuses.push(status);
       for (const wake of this.waiters.splice(0)) wake();
     });
-    connection.onRequest('workspace/diagnostic/refresh', () => null);
+    connection.onRequest('workspace/diagnostic/refresh', () => {
+      this.diagnosticRefreshes++;
+      for (const wake of this.waiters.splice(0)) wake();
+      return null;
+    });
   }
 
   static async start(options: LspClientOptions = {}): Promise<LspClient> {
@@ -121,6 +130,7 @@ export class LspClient {
     client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
+      workspaceFolders: options.workspaceFolders?.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })) ?? null,
       capabilities: options.capabilities ?? {
         textDocument: {
           ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
