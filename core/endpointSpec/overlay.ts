@@ -176,8 +176,9 @@ export function checkOverlay(
     replacedArrays: replacedArrays(patch, baseDocument.data),
   };
   for (const problem of validateSpecData(merged, 'create', context)) {
-    const setInOverlay = overlayOwns(patch, problem.path);
-    const inOverlay = setInOverlay ? overlayText.locate(document, problem) : undefined;
+    const removed = removedByOverlay(patch, problem, document, overlayText);
+    const setInOverlay = removed !== undefined || overlayOwns(patch, problem.path);
+    const inOverlay = removed ?? (setInOverlay ? overlayText.locate(document, problem) : undefined);
     if (inOverlay) result.overlay.push(inOverlay);
     // What the base has on its own it shows itself; only what this environment breaks is said again.
     if (alone.has(problemKey(problem))) continue;
@@ -214,6 +215,20 @@ export function checkOverlay(
       ),
     );
   return result;
+}
+
+/**
+ * A required property the overlay removed (`key: null`, or `key:` with nothing after it): the problem goes on
+ * that key and says so, since an empty key in an overlay reads like "unchanged" but removes the base's value.
+ */
+function removedByOverlay(patch: unknown, problem: SpecProblem, document: SpecDocument, text: LocatedText): SpecDiagnostic | undefined {
+  if (problem.code !== 'missing-property') return undefined;
+  const name = /missing required property[^:]*: ([^\s(]+)/.exec(problem.message)?.[1];
+  const parent = problem.path.reduce<unknown>((node, segment) => (isRecord(node) ? node[String(segment)] : undefined), patch);
+  if (name === undefined || !isRecord(parent) || parent[name] !== null) return undefined;
+  const at = { ...problem, path: [...problem.path, name], target: 'key' as const };
+  const located = text.locate(document, at);
+  return { ...located, message: `${problem.message}: this overlay removes it (an empty ${name}: is null, which removes the base's value)` };
 }
 
 /** Why a base cannot be extended, or undefined when it can. */

@@ -103,6 +103,34 @@ describe('environments in the language server', () => {
     assert.ok(links.some((link) => link.target === uri('sdxl-worker.endpoint.yaml') && link.range.start.line === 0));
   });
 
+  it('inside an overlay, completion offers the schema’s keys and a misspelt key gets its quick fix, nothing required', async () => {
+    const text = 'extends: ./sdxl-worker.endpoint.yaml\nname: sdxl-worker-canary\nworkrs:\n  max: 1\nscaling:\n  type: QUEUE_DELAY\n  \n';
+    await client.open(uri('sdxl-worker.canary.endpoint.yaml'), text);
+    const items = await client.pulledDiagnostics(uri('sdxl-worker.canary.endpoint.yaml'));
+    assert.deepEqual(
+      items.map((d) => [d.code, d.range.start.line]),
+      [['unknown-property', 2]],
+    );
+    const actions = await client.codeActions(uri('sdxl-worker.canary.endpoint.yaml'), items);
+    assert.ok(
+      actions.some((action) => /workrs/.test(action.title)),
+      JSON.stringify(actions.map((a) => a.title)),
+    );
+    const labels = (await client.completion(uri('sdxl-worker.canary.endpoint.yaml'), 6, 2)).map((item) => item.label);
+    assert.ok(labels.includes('queueDelay'), JSON.stringify(labels));
+  });
+
+  it('an empty key in an overlay removes the base value, and the problem says so on that key', async () => {
+    const text = 'extends: ./sdxl-worker.endpoint.yaml\nname: sdxl-worker-bare\nscaling:\n';
+    await client.open(uri('sdxl-worker.bare.endpoint.yaml'), text);
+    const items = await client.pulledDiagnostics(uri('sdxl-worker.bare.endpoint.yaml'));
+    assert.deepEqual(
+      items.map((d) => [d.code, d.range.start.line]),
+      [['missing-property', 2]],
+    );
+    assert.match(diagnosticText(items[0]), /this overlay removes it/);
+  });
+
   it('a broken extends is an error on its line that names the problem', async () => {
     const text = 'extends: ./gone.endpoint.yaml\nname: lost\n';
     await client.open(uri('sdxl-worker.lost.endpoint.yaml'), text);
