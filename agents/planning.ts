@@ -14,18 +14,17 @@ import { relative } from 'node:path';
 import {
   checkSpec,
   decideNamesakes,
-  environmentSettings,
+  overlayEnvironment,
   planDeploy,
   readSpecBindings,
   specFileOnDisk,
   specForEnvironment,
   type CheckedDocument,
   type CheckSpecResult,
-  type DeployEnvironment,
+  type OverlayEnvironment,
   type PlanDeployResult,
   type SpecDocumentRef,
 } from '../core/operations';
-import { ENVIRONMENTS_FILE } from '../core/environments/config';
 import { specFormatOf } from '../core/protocol';
 import {
   clientFor,
@@ -48,17 +47,12 @@ export interface PlanRequest {
   readonly environment?: string;
 }
 
-/** The environment an overlay deploys to, with the base's arrays it replaces whole. */
-export interface PlannedEnvironment extends DeployEnvironment {
-  readonly replacedArrays: readonly string[];
-}
-
 export interface PlannedSpec {
   readonly file: SpecFile;
   readonly client: ApiClient;
   readonly document: CheckedDocument;
   /** Set for an overlay. */
-  readonly environment?: PlannedEnvironment;
+  readonly environment?: OverlayEnvironment;
   readonly ref: SpecDocumentRef;
   readonly planned: Extract<PlanDeployResult, { ok: true }>;
   /** Why the plan cannot be deployed as it stands (namesakes to decide on); undefined when it can. */
@@ -71,7 +65,9 @@ export interface PlannedSpec {
 export async function planSpec(context: AgentContext, request: PlanRequest): Promise<PlannedSpec> {
   const file = readSpecAt(context, environmentPath(context, request));
   const { document, checked } = await checkedDocument(context, file, request);
-  const environment = environmentOf(file, checked);
+  const settings = overlayEnvironment(file.path, checked.overlay);
+  if (!settings.ok) throw new ToolFailure(settings.message);
+  const { environment } = settings;
   const client = clientFor(context, environment);
   const bindings = readSpecBindings(file.path);
   if (!bindings.ok) throw new ToolFailure(`cannot read the bindings of ${request.path}: ${bindings.error}`);
@@ -107,18 +103,6 @@ function environmentPath(context: AgentContext, request: PlanRequest): string {
   const picked = specForEnvironment(readSpecAt(context, request.path).path, request.environment);
   if (!picked.ok) throw new ToolFailure(picked.message);
   return picked.path;
-}
-
-/** An overlay's environment and its settings; refused while the environments file is broken, so no protection is lost to a typo. */
-function environmentOf(file: SpecFile, checked: CheckSpecResult): PlannedEnvironment | undefined {
-  const name = checked.overlay?.environment;
-  if (name === undefined) return undefined;
-  const settings = environmentSettings(name, file.path);
-  if (settings.problems.length > 0)
-    throw new ToolFailure(
-      `${ENVIRONMENTS_FILE} has problems (${settings.problems.map((p) => p.message).join('; ')}); fix it first (nothing was sent)`,
-    );
-  return { ...settings.environment, replacedArrays: checked.overlay?.replacedArrays ?? [] };
 }
 
 /** The document to plan: the one asked for, else the file's only spec; refused while it has errors. */

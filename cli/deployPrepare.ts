@@ -5,27 +5,26 @@
  * person should know. An overlay is planned as its environment, on that environment's key. Nothing
  * is sent to the service for a spec with errors.
  */
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { ApiClient } from '../core/api';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import type { Spec } from '../core/deploy/effective';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { SpecDocument } from '../core/endpointSpec/tree';
-import { ENVIRONMENTS_FILE } from '../core/environments/config';
 import { renderPlan } from '../core/deploy/render';
 import {
   checkSpec,
   decideNamesakes,
-  environmentSettings,
+  overlayEnvironment,
   planDeploy,
   readSpecBindings,
   specFileOnDisk,
   type CheckedDocument,
   type CheckSpecResult,
-  type DeployEnvironment,
   type EndpointSummary,
   type NamesakePolicy,
+  type OverlayEnvironment,
   type PlanDeployResult,
 } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
@@ -48,11 +47,6 @@ export interface PlannedDocument {
   readonly planned: Extract<PlanDeployResult, { ok: true }>;
 }
 
-/** The environment an overlay deploys to, with the arrays of its base it replaces whole. */
-export interface PlannedEnvironment extends DeployEnvironment {
-  readonly replacedArrays: readonly string[];
-}
-
 export interface Prepared {
   readonly file: string;
   /** The text that was planned: problems are placed in it, not in a file changed since. */
@@ -64,7 +58,7 @@ export interface Prepared {
   /** Prices for the plan's always-on cost line: the --catalog file, else the service's catalog. */
   readonly prices?: Catalog;
   /** Set for an overlay: the environment it deploys to. */
-  readonly environment?: PlannedEnvironment;
+  readonly environment?: OverlayEnvironment;
 }
 
 /** Why a file was not planned, said on stderr already; JSON and Markdown plans show it as an entry of its own. */
@@ -123,8 +117,12 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   const { text } = read;
   const wanted = await wantedDocuments(command, options, text, catalog, io);
   if ('exitCode' in wanted) return wanted;
-  const environment = wanted.checked.overlay && environmentOf(command, file, wanted.checked.overlay, io);
-  if (environment && 'exitCode' in environment) return environment;
+  const settings = overlayEnvironment(file, wanted.checked.overlay);
+  if (!settings.ok) {
+    io.err(`endpoint-studio ${command}: ${settings.message}`);
+    return failure(2, 'environments-invalid', settings.message);
+  }
+  const { environment } = settings;
 
   const client = serviceClient(command, said, { announceRateLimits: true, ...(environment ? { environment } : {}) });
   if (typeof client === 'number') return failure(2, 'no-api-key', said.last);
@@ -156,26 +154,6 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   }
   const prices = catalog ?? (await readPriceCatalog(client));
   return { file, text, root, key, client, planned, prices, ...(environment ? { environment } : {}) };
-}
-
-/**
- * The environment an overlay deploys to, from its workspace's environments file; refused while that file is
- * broken, since a protection it would set must never be skipped by a typo.
- */
-function environmentOf(
-  command: string,
-  file: string,
-  overlay: NonNullable<CheckSpecResult['overlay']>,
-  io: CliIo,
-): PlannedEnvironment | PrepareFailure | undefined {
-  if (overlay.environment === undefined) return undefined;
-  const settings = environmentSettings(overlay.environment, file);
-  if (settings.problems.length > 0) {
-    const message = `${join(settings.root, ENVIRONMENTS_FILE)} has problems (${settings.problems.map((p) => p.message).join('; ')}); fix it first (nothing was sent)`;
-    io.err(`endpoint-studio ${command}: ${message}`);
-    return failure(2, 'environments-invalid', message);
-  }
-  return { ...settings.environment, replacedArrays: overlay.replacedArrays };
 }
 
 /** The documents to plan, their problems printed; or why not when there is none or one has errors. */

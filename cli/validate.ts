@@ -23,7 +23,8 @@ export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|jso
 Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
 schema and every rule of the service. Folders are searched for spec files. An overlay
 (<base>.<env>.endpoint.yaml, first key extends) is checked merged into its base, which must
-lie under the current directory; each problem is reported in the file that wrote it.
+lie under the current directory or in the overlay's repository; each problem is reported in
+the file that wrote it.
 
   --format text   file:line:col: severity code message (default); which catalog was used on stderr
   --format json   one JSON array of {file, range, severity, code, message, path, catalog}

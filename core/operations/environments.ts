@@ -5,13 +5,20 @@
  * front-end asks the same file the same question: which key variable (CI), which profile (the editor),
  * whether a typed confirmation is needed. The settings never hold a key; reading it is the front-end's.
  */
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { findWorkspaceRoot } from '../deploy/bindings';
 import { environmentOfFile } from '../endpointSpec/overlay';
-import { isProtected, keyVariableOf, profileOf, readEnvironments, type EnvironmentsProblem } from '../environments/config';
+import {
+  ENVIRONMENTS_FILE,
+  isProtected,
+  keyVariableOf,
+  profileOf,
+  readEnvironments,
+  type EnvironmentsProblem,
+} from '../environments/config';
 import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
 import type { SpecFormat } from '../endpointSpec/tree';
-import type { CheckSpecInput } from './checkSpec';
+import type { CheckSpecInput, OverlayFacts } from './checkSpec';
 
 /** What an environment may be called (`prod`, `eu-staging`): it is part of file names and variable names. */
 export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -52,6 +59,29 @@ export function environmentSettings(name: string, specPath: string, root: string
     problems,
     root,
   };
+}
+
+/** The environment an overlay deploys to, with the arrays of its base it replaces whole (for the plan to say). */
+export interface OverlayEnvironment extends DeployEnvironment {
+  readonly replacedArrays: readonly string[];
+}
+
+export type OverlayEnvironmentResult =
+  { readonly ok: true; readonly environment?: OverlayEnvironment } | { readonly ok: false; readonly message: string };
+
+/**
+ * The environment a checked spec deploys to (`checkSpec`'s `overlay`), none for a base. Refused while the
+ * environments file is broken: a protection it would set must never be skipped because of a typo.
+ */
+export function overlayEnvironment(specPath: string, overlay: OverlayFacts | undefined): OverlayEnvironmentResult {
+  if (overlay?.environment === undefined) return { ok: true };
+  const settings = environmentSettings(overlay.environment, specPath);
+  if (settings.problems.length > 0)
+    return {
+      ok: false,
+      message: `${join(settings.root, ENVIRONMENTS_FILE)} has problems (${settings.problems.map((p) => p.message).join('; ')}); fix it first (nothing was sent)`,
+    };
+  return { ok: true, environment: { ...settings.environment, replacedArrays: overlay.replacedArrays } };
 }
 
 /** The environment an overlay file deploys to (from its name, once its text has `extends`); undefined for a base. */

@@ -10,10 +10,17 @@ export {
   environmentOfSpecFile,
   environmentSettings,
   filesForEnvironment,
+  overlayEnvironment,
   specFileOnDisk,
   specForEnvironment,
 } from './environments';
-export type { DeployEnvironment, EnvironmentSettingsResult, EnvironmentSpecResult } from './environments';
+export type {
+  DeployEnvironment,
+  EnvironmentSettingsResult,
+  EnvironmentSpecResult,
+  OverlayEnvironment,
+  OverlayEnvironmentResult,
+} from './environments';
 export { decideNamesakes, namesakeNote, planDeploy } from './planDeploy';
 export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';
 export { applyDeploy, needsApplying } from './applyDeploy';
