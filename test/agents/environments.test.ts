@@ -95,7 +95,7 @@ describe('plan_deploy and deploy_spec with environments', { timeout: 120_000 }, 
   });
 
   it('environment picks the base’s overlay, planned merged and deployed on that environment’s key', async () => {
-    const call = await server(keys);
+    const call = await server({ ...keys, ENDPOINT_STUDIO_API_KEY: STAGING_KEY });
     const plan = ok(await call('plan_deploy', { path: 'specs/sdxl.endpoint.yaml', environment: 'staging' }));
     assert.equal(plan.structured.file, 'specs/sdxl.staging.endpoint.yaml');
     assert.deepEqual(plan.structured.environment, {
@@ -111,6 +111,18 @@ describe('plan_deploy and deploy_spec with environments', { timeout: 120_000 }, 
     assert.equal(deployed.structured.environment, 'staging');
     assert.deepEqual(await endpointNames(accounts.staging, STAGING_KEY), ['agent-sdxl-staging']);
     assert.deepEqual(await endpointNames(accounts.prod, PROD_KEY), []);
+
+    // The overlay bound to the endpoint is compared as it deploys, merged: it matches.
+    const endpoint = ok(await call('get_endpoint', { endpointId: deployed.structured.endpointId }));
+    assert.match(endpoint.text, /bound spec specs\/sdxl\.staging\.endpoint\.yaml \(document 0\): matches/);
+    // Checked and priced merged too: the overlay alone is no spec.
+    const checked = ok(await call('validate_spec', { path: 'specs/sdxl.staging.endpoint.yaml' }));
+    assert.equal(checked.structured.valid, true, checked.text);
+    const cost = ok(await call('estimate_cost', { path: 'specs/sdxl.prod.endpoint.yaml' }));
+    assert.deepEqual(
+      (cost.structured.documents as { name: string; workersMin: number }[]).map((d) => [d.name, d.workersMin]),
+      [['agent-sdxl-prod', 1]],
+    );
 
     const other = await call('plan_deploy', { path: 'specs/sdxl.prod.endpoint.yaml', environment: 'staging' });
     assert.equal(other.isError, true);
