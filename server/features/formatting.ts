@@ -54,7 +54,7 @@ async function keyOrderSetting(connection: Connection, session: ServerSession, u
       connection.workspace.getConfiguration({ scopeUri: uri, section: FORMAT_SECTION }),
       new Promise((resolve) => setTimeout(resolve, SETTINGS_TIMEOUT_MS)),
     ]);
-    return typeof section === 'object' && section !== null && (section as Record<string, unknown>).contractKeyOrder === true;
+    return typeof section === 'object' && section !== null && (section as Record<string, unknown>).contractOrder === true;
   } catch {
     return false;
   }

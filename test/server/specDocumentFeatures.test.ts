@@ -197,7 +197,7 @@ describe('formatting', () => {
     ordered = await LspClient.start({
       pull: true,
       capabilities: { workspace: { configuration: true } },
-      settings: { endpointStudio: { format: { contractKeyOrder: true } } },
+      settings: { endpointStudio: { format: { contractOrder: true } } },
     });
   });
   after(async () => {
