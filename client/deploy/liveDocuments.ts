@@ -19,7 +19,7 @@ export class LiveDocumentProvider implements vscode.TextDocumentContentProvider 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     if (uri.scheme === SPEC_SCHEME) {
       const source = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri.fragment));
-      const info = (await specDocuments(source)).at(Number(uri.query) || 0);
+      const info = (await specDocuments(source)).at(Number.parseInt(uri.query, 10) || 0);
       if (info?.overlay?.firstError !== undefined) return `# this environment's spec is broken: ${info.overlay.firstError}\n`;
       return info?.spec ? `${serializeSpec(toServiceBody(info.spec), 'yaml')}\n` : '';
     }
@@ -45,7 +45,9 @@ export function specUri(source: vscode.Uri, documentIndex: number): vscode.Uri {
   return vscode.Uri.from({
     scheme: SPEC_SCHEME,
     path: `/${source.path.split('/').pop() ?? 'spec'}`,
-    query: String(documentIndex),
+    // A time stamp, as for the live side: the editor keeps a virtual document by its URI, and an overlay's body
+    // changes with its base, which the editor does not see change.
+    query: `${documentIndex}&${Date.now()}`,
     fragment: source.toString(),
   });
 }

@@ -73,17 +73,20 @@ async function familyOf(uri: vscode.Uri): Promise<{ base: vscode.Uri; members: M
 function pairsOf(members: readonly Member[], current: vscode.Uri): Pair[] {
   const environments = members.filter((m) => m.label !== 'base');
   const pairs: Pair[] = [];
-  for (const [i, left] of members.entries())
-    for (const right of members.slice(i + 1))
+  for (const [i, first] of members.entries())
+    for (const second of members.slice(i + 1)) {
+      // The file in hand on the left: "staging vs prod" when staging is open.
+      const [left, right] = second.uri.fsPath === current.fsPath ? [second, first] : [first, second];
       pairs.push({
-        label: `${left.label} ↔ ${right.label}`,
+        label: `${left.label} vs ${right.label}`,
         description: `${basename(left.uri.fsPath)} ↔ ${basename(right.uri.fsPath)}`,
         left: { kind: 'spec', member: left },
         right: { kind: 'spec', member: right },
       });
+    }
   for (const member of [...environments, members[0]])
     pairs.push({
-      label: `${member.label} ↔ live endpoint`,
+      label: `${member.label} vs its live endpoint`,
       description: `the endpoint ${basename(member.uri.fsPath)} is bound to`,
       left: { kind: 'live', member },
       right: { kind: 'spec', member },
