@@ -14,6 +14,7 @@ import type {
   TextEdit,
 } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { corpusFiles } from '../reliability/corpus';
 import { LspClient } from '../support/lspClient';
 
 const CATALOG = `${__dirname}/../fixtures/catalog.json`;
@@ -174,6 +175,29 @@ describe('document symbols, folding and selection', () => {
       chain.map((r) => text.getText(r)),
       ['3', 'max: 3', 'min: 0\n  max: 3', 'workers:\n  min: 0\n  max: 3', firstDocument.trimEnd(), firstDocument],
     );
+  });
+
+  it('answers every request on each file of the hostile corpus', async () => {
+    for (const input of corpusFiles()) {
+      const uri = `file:///workspace/hostile-${++counter}.${input.fileName}`;
+      await client.open(uri, input.text());
+      for (const method of ['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/documentLink']) {
+        const result: unknown = await client.connection.sendRequest(method, { textDocument: { uri } });
+        assert.ok(Array.isArray(result), `${method} on ${input.fileName}`);
+      }
+      const selections: unknown = await client.connection.sendRequest('textDocument/selectionRange', {
+        textDocument: { uri },
+        positions: [
+          { line: 0, character: 0 },
+          { line: 1, character: 2 },
+        ],
+      });
+      assert.ok(Array.isArray(selections) && selections.length === 2, input.fileName);
+      const edits: unknown = await client.connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options: OPTIONS });
+      assert.ok(Array.isArray(edits), input.fileName);
+      await client.close(uri);
+    }
+    assert.ok(client.alive);
   });
 
   it('answers every request on a file that does not parse, without an error', async () => {
