@@ -47,6 +47,9 @@ before(async () => {
   reportFile = join(dirname(testsEntry), 'report.txt');
   session = await startEditorSession({
     env: { [REPORT_VARIABLE]: reportFile, VSCODE_OPTIONS: 'enable-smoke-test-driver' },
+    // The host exits when the suite ends, taking the extension's status bar item with it: a short suite
+    // (ENDPOINT_STUDIO_INTEGRATION_GREP) may be over before the page shows it.
+    waitForExtension: false,
     prepare: async (page) => {
       await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
         // The workbench forwards console calls unformatted: ('%s passing', 8).

@@ -26,6 +26,11 @@ export interface EditorSessionOptions {
   env?: CodeServerOptions['env'];
   userSettings?: CodeServerOptions['userSettings'];
   workspaceTrust?: CodeServerOptions['workspaceTrust'];
+  /**
+   * Wait for the extension to activate (its status bar item) before the session counts as started; on by
+   * default. Off for a session whose extension host may be done before the page shows it (a test suite run).
+   */
+  waitForExtension?: boolean;
   /** Query string appended to the workbench URL, e.g. an extension-development payload. */
   query?: (server: CodeServer, workspace: string) => string;
   prepare?: Parameters<typeof Workbench.launch>[0];
@@ -55,7 +60,9 @@ export async function startEditorSession(options: EditorSessionOptions = {}): Pr
     cleanups.push(() => workbench.close());
     const query = options.query?.(server, workspace) ?? `?folder=${encodeURIComponent(workspace)}`;
     try {
-      await workbench.open(server.url + query, options.readyFile ?? 'sdxl-worker.endpoint.yaml');
+      await workbench.open(server.url + query, options.readyFile ?? 'sdxl-worker.endpoint.yaml', {
+        waitForExtension: options.waitForExtension ?? true,
+      });
     } catch (error) {
       await workbench.screenshot('FAILED-workbench-start').catch(() => undefined);
       throw error;
