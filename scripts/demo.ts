@@ -2,7 +2,8 @@
  * The workspace side of `npm start`'s demo. The emulator seeds the demo state itself
  * (`startEmulator({ demo: true })`, emulator/demo); this binds the workspace's demo specs to the
  * endpoints it seeded, so a newcomer's first spec reads "Deployed as …" and a deploy of an edit
- * updates that endpoint rather than creating a namesake.
+ * updates that endpoint rather than creating a namesake. The staging and prod overlays of sdxl-worker are
+ * bound each to its own endpoint, as two environments of one spec are.
  */
 import { existsSync, rmSync } from 'node:fs';
 import type { ApiClient } from '../core/api';

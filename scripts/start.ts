@@ -2,7 +2,8 @@
  * `npm start`: the product in one command. Starts the emulator with the demo state (rebuilt on each
  * run unless `--keep-state` or ENDPOINT_STUDIO_KEEP_STATE=1 keeps the previous run's), then VS Code
  * (code-server) with the packaged extension, the examples workspace (its demo specs bound to the
- * endpoints seeded for them) and settings that point at the emulator, and prints the URL to open.
+ * endpoints seeded for them, the staging and prod overlays of sdxl-worker included) and settings that point at
+ * the emulator, and prints the URL to open.
  * The VS Code is the current one of scripts/editor/editors.json unless `--editor <version>` names another
  * (such as the oldest the extension supports); it is installed first if it is not yet. Ctrl-C stops everything.
  */
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
       'Endpoint Studio is running.',
       `  VS Code:   ${editor.url} (VS Code ${editor.editor.vscodeVersion}${oldestHint(editorName)})`,
       `  Emulator:  ${emulator.restUrl} (jobs ${emulator.jobsUrl}), key ${DEFAULT_DEV_API_KEY}`,
-      `  Workspace: ${workspace} (a copy of examples/)`,
+      `  Workspace: ${workspace} (a copy of examples/; sdxl-worker has staging and prod environments, prod protected)`,
       `  State:     ${statePath} (${state === 'kept' ? 'kept from the last run' : 'fresh; npm start -- --keep-state keeps it next time'})`,
       '',
       'Open the VS Code URL in a browser. Press Ctrl+C to stop.',

@@ -1,7 +1,8 @@
 /**
- * The demo's endpoints: the two specs of `examples/` as create bodies (the bundled CLI carries no
- * example files, and a test keeps the two equal), how each was released, and the traffic each
- * gets, so the history the demo simulates reads like a real month of one team's use.
+ * The demo's endpoints: the specs of `examples/` as create bodies (the bundled CLI carries no
+ * example files, and a test keeps the two equal; the staging and prod overlays as merged into their
+ * base), how each was released, and the traffic each gets, so the history the demo simulates reads
+ * like a real month of one team's use.
  */
 
 /** When an endpoint's traffic comes: per hour of the day (UTC) and per day of the week. */
@@ -62,7 +63,34 @@ export const HTTP_SERVICE: DemoEndpoint = {
   demand: { peakSessionsPerHour: 2, requestsPerSession: [30, 120], requestMs: [300, 2500], gapMs: [1000, 4000] },
 };
 
-export const DEMO_ENDPOINTS: readonly DemoEndpoint[] = [SDXL_WORKER, HTTP_SERVICE];
+/** The staging environment of the queue endpoint: its overlay merged into the base, as a deploy sends it. */
+export const SDXL_WORKER_STAGING: DemoEndpoint = {
+  file: 'sdxl-worker.staging.endpoint.yaml',
+  spec: {
+    ...SDXL_WORKER.spec,
+    name: 'sdxl-worker-staging',
+    image: 'myorg/sdxl-worker:1.5.0-rc.1',
+    workers: { min: 0, max: 1, idleTimeout: 10 },
+    env: { LOG_LEVEL: 'debug' },
+  },
+  // A few test batches on working days.
+  demand: { peakSessionsPerHour: 0.5, requestsPerSession: [2, 6], requestMs: [12000, 40000], gapMs: [0, 0] },
+};
+
+/** The prod environment: more headroom, quicker scale-up, one pool (the overlay replaces the list whole). */
+export const SDXL_WORKER_PROD: DemoEndpoint = {
+  file: 'sdxl-worker.prod.endpoint.yaml',
+  spec: {
+    ...SDXL_WORKER.spec,
+    name: 'sdxl-worker-prod',
+    gpu: { pools: ['ADA_24'], count: 1 },
+    workers: { min: 0, max: 8, idleTimeout: 10 },
+    scaling: { type: 'QUEUE_DELAY', queueDelay: 2 },
+  },
+  demand: { peakSessionsPerHour: 4, requestsPerSession: [10, 40], requestMs: [12000, 40000], gapMs: [0, 0] },
+};
+
+export const DEMO_ENDPOINTS: readonly DemoEndpoint[] = [SDXL_WORKER, HTTP_SERVICE, SDXL_WORKER_STAGING, SDXL_WORKER_PROD];
 
 /** The create body of an endpoint's first release: its spec with the first release's fields. */
 export function firstReleaseBody(demo: DemoEndpoint): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { createApiClient, type ApiClient } from '../../core/api';
 import type { ServerlessBillingRecord } from '../../core/api/billing';
 import { HISTORY_DAYS } from '../../emulator/demo/index';
-import { HTTP_SERVICE, SDXL_WORKER } from '../../emulator/demo/endpoints';
+import { DEMO_ENDPOINTS, HTTP_SERVICE, SDXL_WORKER } from '../../emulator/demo/endpoints';
 import type { RunningEmulator } from '../../emulator/index';
 import { KEY, create, gpuSpec, loadBalancerUrls, withEmulator } from './helpers';
 
@@ -47,7 +47,7 @@ async function logLines(api: ApiClient, endpointId: string, workerId: string, en
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 describe('the demo state', () => {
-  it('has 30 whole days of serverless billing on both demo endpoints, with a weekly rhythm and growth', async () => {
+  it('has 30 whole days of serverless billing on every demo endpoint, with a weekly rhythm and growth', async () => {
     await withEmulator({ demo: true }, async (e) => {
       const { endpoints } = demoOf(e);
       const today = Math.floor(Date.now() / DAY) * DAY;
@@ -72,7 +72,7 @@ describe('the demo state', () => {
       const sum = records.reduce((n, r) => n + r.totalAmount, 0);
       assert.ok(Math.abs(billing.metadata.totals.totalAmount - sum) < 1e-5 * records.length, 'totals are the sum of the rows');
       const billed = new Set(records.filter((r) => r.totalAmount > 0).map((r) => r.serverlessId));
-      assert.deepEqual([...billed].sort(), [endpoints[SDXL_WORKER.file], endpoints[HTTP_SERVICE.file]].sort());
+      assert.deepEqual([...billed].sort(), DEMO_ENDPOINTS.map((demo) => endpoints[demo.file]).sort());
     });
   });
 

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import type { ApiClient, CreateEndpointRequest } from '../../core/api';
-import { planDeploy, readSpecBindings } from '../../core/operations';
+import { readSpecFromDisk } from '../../core/environments/overlays';
+import { checkSpec, hasErrors, planDeploy, readSpecBindings } from '../../core/operations';
+import { specFormatOf } from '../../core/protocol';
 import { DEMO_ENDPOINTS } from '../../emulator/demo/index';
 import { bindDemo, DEMO_SPECS, keepStateRequested, prepareState } from '../../scripts/demo';
 import { EXAMPLES_DIR } from '../../scripts/editor/paths';
@@ -20,6 +22,20 @@ const specOf = (file: string): Record<string, unknown> => {
   return (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
 };
 
+/** What deploying an example file sends: its data, or an overlay merged into its base. */
+async function bodyOf(file: string): Promise<Record<string, unknown>> {
+  const path = join(EXAMPLES_DIR, file);
+  const text = readFileSync(path, 'utf8');
+  const checked = await checkSpec({
+    text,
+    format: specFormatOf(file),
+    catalog: { kind: 'none' },
+    file: { path, read: readSpecFromDisk, roots: [EXAMPLES_DIR] },
+  });
+  assert.ok(!hasErrors(checked.diagnostics), `${file}: ${JSON.stringify(checked.diagnostics)}`);
+  return checked.documents[0].body as Record<string, unknown>;
+}
+
 function seededBy(emu: Emulator): Readonly<Record<string, string>> {
   assert.ok(emu.demo, 'the emulator seeded the demo');
   return emu.demo.endpoints;
@@ -28,8 +44,9 @@ function seededBy(emu: Emulator): Readonly<Record<string, string>> {
 const names = async (api: ApiClient): Promise<string[]> => (await api.serverless.list()).map((e) => e.name).sort();
 
 describe('the npm start demo', () => {
-  it('deploys exactly the example specs', () => {
-    for (const demo of DEMO_ENDPOINTS) assert.deepEqual(specOf(demo.file), demo.spec, demo.file);
+  it('deploys exactly the example specs, the staging and prod overlays merged into their base', async () => {
+    for (const demo of DEMO_ENDPOINTS) assert.deepEqual(await bodyOf(demo.file), demo.spec, demo.file);
+    assert.ok(DEMO_SPECS.includes('sdxl-worker.staging.endpoint.yaml') && DEMO_SPECS.includes('sdxl-worker.prod.endpoint.yaml'));
   });
 
   it('seeds each demo endpoint once and binds its spec, so each opens deployed and unchanged', async () => {
@@ -48,7 +65,7 @@ describe('the npm start demo', () => {
           const read = readSpecBindings(join(workspace, file), workspace);
           assert.ok(read.ok);
           assert.equal(read.binding(0)?.endpointId, seeded[file]);
-          const planned = await planDeploy({ client: api, spec: specOf(file), binding: read.binding(0) });
+          const planned = await planDeploy({ client: api, spec: await bodyOf(file), binding: read.binding(0) });
           assert.ok(planned.ok);
           assert.equal(planned.plan.kind, 'unchanged', `${file}: ${JSON.stringify(planned.plan)}`);
         }

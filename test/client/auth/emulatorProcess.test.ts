@@ -11,7 +11,7 @@ import { createApiClient } from '../../../core/api';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 /** "Use Local Emulator" starts on the demo state, so a newcomer's views have something to show. */
-const DEMO_ENDPOINTS = ['http-service', 'sdxl-worker'];
+const DEMO_ENDPOINTS = ['http-service', 'sdxl-worker', 'sdxl-worker-prod', 'sdxl-worker-staging'];
 
 async function endpointNames(address: EmulatorAddress): Promise<string[]> {
   const api = createApiClient({ apiUrl: address.restUrl, jobsUrl: address.jobsUrl, apiKey: address.apiKey });
