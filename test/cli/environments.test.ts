@@ -175,7 +175,7 @@ describe('endpoint-studio with environments', () => {
     );
   });
 
-  it('--env refuses a named base without that overlay, another environment’s overlay, and a broken environments file', async () => {
+  it('--env refuses a named base without that overlay, another environment’s overlay, a merged spec with errors (on the base’s line too) and a broken environments file', async () => {
     const none = io();
     assert.equal(await runPlan(['--env', 'qa', 'specs/sdxl.endpoint.yaml'], none), 2);
     assert.match(
@@ -185,6 +185,22 @@ describe('endpoint-studio with environments', () => {
     const other = io();
     assert.equal(await runDeploy(['--env', 'prod', 'specs/sdxl.staging.endpoint.yaml'], other), 2);
     assert.match(other.stderr, /is the staging overlay, not prod's/);
+
+    // An error the base wrote, only in this environment: refused, and said on the base's line too.
+    const qa = join(root, 'specs', 'sdxl.qa.endpoint.yaml');
+    writeFileSync(qa, 'extends: ./sdxl.endpoint.yaml\nname: sdxl-qa\nscaling:\n  type: REQUEST_COUNT\n');
+    try {
+      const invalid = io({ ENDPOINT_STUDIO_API_KEY_QA: STAGING_KEY });
+      assert.equal(await runDeploy(['--yes', '--env', 'qa', 'specs/sdxl.endpoint.yaml'], invalid), 1);
+      assert.match(
+        invalid.stderr,
+        /^specs\/sdxl\.endpoint\.yaml:12:3: error unknown-property in qa: queueDelay belongs to QUEUE_DELAY scaling/m,
+      );
+      assert.match(invalid.stderr, /specs\/sdxl\.qa\.endpoint\.yaml has errors; fix them first \(nothing was sent\)/);
+    } finally {
+      rmSync(qa);
+    }
+    assert.deepEqual(await endpointNames(accounts.staging, STAGING_KEY), ['sdxl-staging']);
 
     const file = join(root, '.endpoint-studio', 'environments.yaml');
     writeFileSync(file, 'environments:\n  prod:\n    protected: yes please\n');
