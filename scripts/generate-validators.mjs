@@ -14,7 +14,9 @@ export const OUTPUT = join(root, 'core/endpointSpec/generated/validators.js');
 
 export function generateValidators() {
   const read = (name) => JSON.parse(readFileSync(join(root, 'schemas', name), 'utf8'));
-  const schemas = ['common.schema.json', 'endpoint-create.schema.json', 'endpoint-update.schema.json', 'environments.schema.json'].map(read);
+  const schemas = ['common.schema.json', 'endpoint-create.schema.json', 'endpoint-update.schema.json', 'environments.schema.json'].map(
+    read,
+  );
   // The same options the checks were written against: every error, with the failing schema attached.
   const ajv = new Ajv2020.default({
     allErrors: true,
