@@ -66,6 +66,12 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
   );
 }
 
+/**
+ * The pickers stay open when the focus moves: run from the walkthrough's button, they would otherwise close as
+ * the walkthrough page gives its step the focus again a moment later (VS Code 1.139), the workers still loading.
+ */
+const KEEP_PICKER_OPEN = true;
+
 async function pickEndpoint(session: Session): Promise<Endpoint | undefined> {
   const api = session.api;
   if (!api) {
@@ -92,6 +98,7 @@ async function pickEndpoint(session: Session): Promise<Endpoint | undefined> {
     title: 'Logs: choose an endpoint',
     placeHolder: 'Endpoint name or id',
     matchOnDescription: true,
+    ignoreFocusOut: KEEP_PICKER_OPEN,
   });
   return picked?.endpoint;
 }
@@ -117,6 +124,10 @@ async function pickWorker(session: Session, endpoint: Endpoint): Promise<Worker 
       return [];
     }
   })();
-  const picked = await vscode.window.showQuickPick(items, { title: `Logs: choose a worker of ${endpoint.name}`, placeHolder: 'Worker id' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Logs: choose a worker of ${endpoint.name}`,
+    placeHolder: 'Worker id',
+    ignoreFocusOut: KEEP_PICKER_OPEN,
+  });
   return picked?.worker;
 }
