@@ -128,12 +128,18 @@ export class Workbench {
           throw new Error(`the picker closed before "${text}" was chosen; the focus is on ${await this.focusedElement()}`);
         seen = (await active.allTextContents()).join(' | ');
         if (seen.includes(text)) return true;
-        if (seen !== '' && (await rows.count()) > 0) await this.page.keyboard.press('ArrowDown');
+        if (seen !== '' && (await rows.count()) > 0) {
+          await input.focus();
+          await this.page.keyboard.press('ArrowDown');
+        }
         return false;
       },
       `the Quick Input row "${text}" to be the active one`,
       () => `active row: ${seen || '(none)'}`,
     );
+    // The keys go to the picker even if the page took the focus meanwhile and the picker stayed open (one that
+    // ignores focus loss; VS Code 1.139's walkthrough focuses its step again after a button ran).
+    await input.focus();
     await this.page.keyboard.press('Enter');
     await rows.first().waitFor({ state: 'hidden' });
   }
