@@ -2,27 +2,34 @@
  * The environment of the spec in the active editor, as a language status item beside the profile's
  * (auth/profileLanguageStatus.ts): an overlay says its environment and the profile it deploys with (a
  * warning when that profile is not signed in here, and whether it is protected); a base lists its
- * environments. Compare Environments is its command. One item per concern: the active profile stays the
- * profile item's, since the catalog is read with it whatever the file.
+ * environments. Compare Environments is its command. A spec with no environments has no item: nothing to say.
+ * One item per concern: the active profile stays the profile item's, since the catalog is read with it
+ * whatever the file.
  */
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { ENVIRONMENTS_FILE } from '../../core/environments/config';
 import { overlaysOf } from '../../core/environments/overlays';
+import { isSpecFile } from '../../core/protocol';
 import { SPEC_STATUS_SELECTOR } from '../catalogStatus';
 import type { SpecClients } from './clients';
 import { environmentOf, isOverlay } from './specFile';
 
 const COMPARE: vscode.Command = { title: 'Compare Environments', command: 'endpointStudio.environments.compare' };
 
+interface Shown {
+  readonly text: string;
+  readonly detail: string;
+  readonly warning: boolean;
+}
+
 export class EnvironmentLanguageStatus implements vscode.Disposable {
-  private readonly item = vscode.languages.createLanguageStatusItem('endpointStudio.spec.environment', SPEC_STATUS_SELECTOR);
-  private readonly disposables: { dispose(): unknown }[] = [this.item];
+  /** Made while the active spec has environments, disposed otherwise: an item cannot be hidden for one file. */
+  private item: vscode.LanguageStatusItem | undefined;
+  private readonly disposables: { dispose(): unknown }[] = [];
   /** Renders finish out of order (a profile is resolved asynchronously): only the latest one writes. */
   private generation = 0;
 
   constructor(private readonly clients: SpecClients) {
-    this.item.name = 'Endpoint Studio Environment';
     const environmentsFile = vscode.workspace.createFileSystemWatcher(`**/${ENVIRONMENTS_FILE.replace(/\\/g, '/')}`);
     const update = (): void => void this.render();
     this.disposables.push(
@@ -40,26 +47,35 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
   private async render(): Promise<void> {
     const generation = ++this.generation;
     const document = vscode.window.activeTextEditor?.document;
-    if (!document || document.uri.scheme !== 'file') return;
+    if (!document || document.uri.scheme !== 'file' || !isSpecFile(document.uri.fsPath)) return;
     const shown = await this.describe(document);
     if (generation !== this.generation) return;
+    if (!shown) {
+      this.item?.dispose();
+      this.item = undefined;
+      return;
+    }
+    if (!this.item) {
+      this.item = vscode.languages.createLanguageStatusItem('endpointStudio.spec.environment', SPEC_STATUS_SELECTOR);
+      this.item.name = 'Endpoint Studio Environment';
+      this.item.command = COMPARE;
+    }
     this.item.text = shown.text;
     this.item.detail = shown.detail;
     this.item.severity = shown.warning ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
-    this.item.command = COMPARE;
   }
 
-  private async describe(document: vscode.TextDocument): Promise<{ text: string; detail: string; warning: boolean }> {
+  private async describe(document: vscode.TextDocument): Promise<Shown | undefined> {
     const text = document.getText();
     const environment = environmentOf(document.uri, text);
     if (environment) {
-      const guard = environment.protected ? ', protected' : '';
+      const guard = environment.protected ? ' · protected' : '';
       if (environment.settingsProblem !== undefined)
         return { text: `$(layers) ${environment.name}`, detail: environment.settingsProblem, warning: true };
       if (environment.profile === undefined)
         return {
           text: `$(layers) ${environment.name}`,
-          detail: `deploys with the active profile (${ENVIRONMENTS_FILE} names none)${guard}`,
+          detail: `the active profile deploys it${guard}`,
           warning: false,
         };
       if (!vscode.workspace.isTrusted)
@@ -71,21 +87,18 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
       const signedIn = (await this.clients.forProfile(environment.profile)) !== undefined;
       return {
         text: `$(layers) ${environment.name} · ${environment.profile}`,
-        detail: signedIn
-          ? `deploys with profile ${environment.profile}${guard}`
-          : `deploys with profile ${environment.profile}, not signed in here${guard}`,
+        detail: signedIn ? `its deploy profile${guard}` : `its deploy profile, not signed in here${guard}`,
         warning: !signedIn,
       };
     }
     if (isOverlay(document.uri, text)) return { text: '$(layers) Overlay', detail: 'its name says no environment', warning: true };
     const overlays = overlaysOf(document.uri.fsPath).map((o) => o.environment);
-    if (overlays.length > 0)
-      return { text: `$(layers) Base of ${overlays.sort().join(', ')}`, detail: 'deployable by itself too', warning: false };
-    const stem = basename(document.uri.fsPath).replace(/\.endpoint\./, '.<environment>.endpoint.');
-    return { text: '$(layers) No environments', detail: `an overlay named ${stem} adds one`, warning: false };
+    if (overlays.length === 0) return undefined;
+    return { text: `$(layers) Base of ${overlays.sort().join(', ')}`, detail: 'deployable by itself too', warning: false };
   }
 
   dispose(): void {
+    this.item?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

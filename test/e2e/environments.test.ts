@@ -62,6 +62,22 @@ async function clickCodeLens(workbench: Workbench, title: RegExp): Promise<void>
   await lens.click();
 }
 
+/** The language status items of the active editor (one line each), hovered until one contains `text`. */
+async function languageStatusItem(workbench: Workbench, text: string): Promise<string> {
+  const status = workbench.page.locator('.statusbar-item[id="status.languageStatus"]');
+  let items: string[] = [];
+  await waitUntil(
+    async () => {
+      await status.hover().catch(() => undefined);
+      items = (await workbench.page.locator('.hover-language-status').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      return items.some((item) => item.includes(text));
+    },
+    `a language status item with "${text}"`,
+    () => items.join('\n'),
+  );
+  return items.find((item) => item.includes(text)) ?? '';
+}
+
 /** The title of the active editor tab (a diff's title is the one the command gave it). */
 async function activeTabTitle(workbench: Workbench, expected: RegExp): Promise<string> {
   const tab = workbench.page.locator('.tab.active').filter({ hasText: expected }).first();
@@ -128,6 +144,12 @@ editorTest('a deploy with another profile than the environment names is refused,
   await new Promise((resolve) => setTimeout(resolve, 1500));
   assert.equal(await endpointNamed('sdxl-worker-prod'), undefined, 'no endpoint was created');
   assert.equal(boundId(session.workspace, PROD), undefined);
+  // The status of the overlay says so before any deploy: its environment, its profile, not signed in here.
+  await workbench.openFile(PROD);
+  const status = await languageStatusItem(workbench, 'prod · nobody-here');
+  assert.match(status, /its deploy profile, not signed in here · protected/);
+  await workbench.page.screenshot({ path: '/tmp/es-environments-language-status.png' });
+  await workbench.page.keyboard.press('Escape');
 });
 
 editorTest('prod deploys to its own endpoint with its own profile once its name is typed', async (workbench, session) => {
