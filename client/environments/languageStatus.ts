@@ -14,7 +14,7 @@ import { SPEC_STATUS_SELECTOR } from '../catalogStatus';
 import type { SpecClients } from './clients';
 import { environmentOf, isOverlay } from './specFile';
 
-const COMPARE: vscode.Command = { title: 'Compare Environments', command: 'endpointStudio.environments.compare' };
+const COMPARE: vscode.Command = { title: 'Compare', command: 'endpointStudio.environments.compare' };
 
 interface Shown {
   readonly text: string;
