@@ -25,7 +25,8 @@ export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) =
  */
 function serverInitializationOptions(): ServerInitializationOptions {
   const hints = vscode.workspace.getConfiguration('endpointStudio.inlayHints');
-  return { inlayHints: { defaults: hints.get<boolean>('defaults', true), cost: hints.get<boolean>('cost', true) } };
+  const flag = (name: string) => hints.get<boolean>(name, true);
+  return { inlayHints: { defaults: flag('defaults'), cost: flag('cost'), environments: flag('environments') } };
 }
 
 /**

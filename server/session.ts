@@ -39,6 +39,9 @@ export interface ServerSession {
   workspaceRoots: string[];
 }
 
+/** Every kind of inlay hint: what a client that says nothing of them gets. */
+export const ALL_INLAY_HINTS: InlayHintSettings = { defaults: true, cost: true, environments: true };
+
 const SERVER_INFO = { name: 'endpoint-studio', version: '0.1.0' };
 
 export function registerInitialize(connection: Connection, defaults: ServerOptions): ServerSession {
@@ -83,9 +86,9 @@ export function withInitializationOptions(options: ServerOptions, sent: unknown)
   if (typeof init.cacheDir === 'string') result = { ...result, cacheDir: init.cacheDir };
   const hints = init.inlayHints as Record<string, unknown> | null | undefined;
   if (typeof hints === 'object' && hints !== null) {
-    const current = result.inlayHints ?? { defaults: true, cost: true };
+    const current = result.inlayHints ?? ALL_INLAY_HINTS;
     const flag = (name: keyof InlayHintSettings): boolean => (typeof hints[name] === 'boolean' ? hints[name] : current[name]);
-    result = { ...result, inlayHints: { defaults: flag('defaults'), cost: flag('cost') } };
+    result = { ...result, inlayHints: { defaults: flag('defaults'), cost: flag('cost'), environments: flag('environments') } };
   }
   return result;
 }

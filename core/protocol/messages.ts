@@ -19,6 +19,8 @@ export interface CatalogStatus {
 export interface InlayHintSettings {
   readonly defaults: boolean;
   readonly cost: boolean;
+  /** In a base, the value each environment's overlay gives a field, beside it. */
+  readonly environments: boolean;
 }
 
 /**

@@ -4,13 +4,12 @@
  * again is asked whenever either changes.
  */
 import { MarkupKind, type Connection, type InlayHint } from 'vscode-languageserver';
+import { environmentHints } from '../languageService/environments';
 import { inlayHintsIn } from '../languageService/inlayHints';
-import type { ServerSession } from '../session';
+import { ALL_INLAY_HINTS, type ServerSession } from '../session';
 import type { SpecDocuments } from '../specDocuments';
 import type { ServerCatalog } from './catalogStatus';
 import type { ServerSettings } from './settings';
-
-const ALL_HINTS = { defaults: true, cost: true };
 
 export function registerInlayHints(
   connection: Connection,
@@ -24,8 +23,10 @@ export function registerInlayHints(
     if (!document) return [];
     const start = document.offsetAt(params.range.start);
     const range = { offset: start, length: document.offsetAt(params.range.end) - start };
-    const options = session.options.inlayHints ?? ALL_HINTS;
-    return inlayHintsIn(document.getText(), specs.analysisOf(document), range, options, catalog.catalog).map((hint) => ({
+    const options = session.options.inlayHints ?? ALL_INLAY_HINTS;
+    const environments = options.environments ? specs.linksOf(document).overlays : [];
+    const hints = inlayHintsIn(document.getText(), specs.analysisOf(document), range, options, catalog.catalog);
+    return [...hints, ...environmentHints(specs.analysisOf(document).documents[0], environments, range)].map((hint) => ({
       position: document.positionAt(hint.offset),
       label: hint.label,
       tooltip: { kind: MarkupKind.Markdown, value: hint.tooltip },

@@ -1,10 +1,20 @@
 /**
  * What a base's fields are in each environment: the hover on a field of a base lists, per overlay, the value
- * the environment deploys and whether its overlay or the base sets it, so nobody opens every overlay to know.
+ * the environment deploys and whether its overlay or the base sets it, and an inlay hint beside each value an
+ * overlay changes says what each environment deploys there, so nobody opens every overlay to know.
  */
 import { overlayOwns } from '../../core/endpointSpec/overlay';
 import { valueAt } from '../../core/endpointSpec/schemaValidation';
-import { formatFieldPath, type JsonPath } from '../../core/endpointSpec/tree';
+import {
+  findProperty,
+  formatFieldPath,
+  spanEnd,
+  type JsonPath,
+  type SpecDocument,
+  type SpecNode,
+  type TextSpan,
+} from '../../core/endpointSpec/tree';
+import type { SpecInlayHint } from './inlayHints';
 
 /** One environment of a base, as the hover needs it. */
 export interface EnvironmentValues {
@@ -26,4 +36,52 @@ export function environmentsHoverMarkdown(path: JsonPath, environments: readonly
       return `- \`${environment}\`: ${shown} (${overlayOwns(patch, path) ? 'its overlay' : 'the base'})`;
     });
   return [`**${formatFieldPath(path)} in each environment**`, '', ...lines].join('\n');
+}
+
+/** The longest value a hint shows before it is cut. */
+const HINT_VALUE_LENGTH = 24;
+
+/** Beside each value of the base that an overlay changes: `prod 10 · staging 1`, the values those environments deploy. */
+export function environmentHints(
+  document: SpecDocument | undefined,
+  environments: readonly EnvironmentValues[],
+  range: TextSpan,
+): SpecInlayHint[] {
+  const byPath = new Map<string, { node: SpecNode; parts: string[]; path: JsonPath }>();
+  for (const { environment, patch, merged } of [...environments].sort((a, b) => a.environment.localeCompare(b.environment))) {
+    for (const path of leafPaths(patch)) {
+      const node = nodeAtPath(document?.root, path);
+      if (!node) continue;
+      const key = JSON.stringify(path);
+      const entry = byPath.get(key) ?? { node, parts: [], path };
+      const value = merged === undefined ? '?' : shortValue(valueAt(merged, path));
+      entry.parts.push(`${environment} ${value}`);
+      byPath.set(key, entry);
+    }
+  }
+  return [...byPath.values()]
+    .filter(({ node }) => spanEnd(node) >= range.offset && spanEnd(node) <= spanEnd(range))
+    .map(({ node, parts, path }) => ({
+      offset: spanEnd(node),
+      label: parts.join(' · '),
+      tooltip: `**${formatFieldPath(path)}** as each environment deploys it (its overlay sets it)`,
+    }));
+}
+
+/** The paths the overlay writes a value at: each key down to a value that is not a mapping. */
+function leafPaths(patch: unknown, path: JsonPath = []): JsonPath[] {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return path.length > 0 ? [path] : [];
+  return Object.entries(patch).flatMap(([key, value]) => leafPaths(value, [...path, key]));
+}
+
+function nodeAtPath(root: SpecNode | undefined, path: JsonPath): SpecNode | undefined {
+  let node = root;
+  for (const segment of path) node = typeof segment === 'string' ? findProperty(node, segment)?.value : undefined;
+  return node;
+}
+
+function shortValue(value: unknown): string {
+  if (value === undefined) return 'removed';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > HINT_VALUE_LENGTH ? `${text.slice(0, HINT_VALUE_LENGTH - 1)}…` : text;
 }

@@ -91,6 +91,18 @@ describe('environments in the language server', () => {
     assert.match(text, /- `staging`: `0` \(the base\)/);
   });
 
+  it('inlay hints in the base show what each environment deploys where an overlay changes a value', async () => {
+    const hints = await client.inlayHints(uri('sdxl-worker.endpoint.yaml'));
+    const labels = hints.map((hint) => [hint.position.line, typeof hint.label === 'string' ? hint.label : '']);
+    assert.deepEqual(
+      labels.filter(([, label]) => String(label).includes('prod') || String(label).includes('staging')),
+      [
+        [0, 'prod sdxl-worker-prod · staging sdxl-worker-staging'],
+        [6, 'prod 4'],
+      ],
+    );
+  });
+
   it('extends leads to the base, by definition and by link', async () => {
     const location: Location | null = await client.connection.sendRequest('textDocument/definition', {
       textDocument: { uri: uri('sdxl-worker.prod.endpoint.yaml') },

@@ -238,11 +238,16 @@ describe('initialization options', () => {
   });
 
   it('switch each kind of inlay hint, a kind left out or of the wrong type keeping its value', () => {
-    assert.deepEqual(withInitializationOptions(defaults, { inlayHints: { cost: false } }).inlayHints, { defaults: true, cost: false });
-    const off = { ...defaults, inlayHints: { defaults: false, cost: false } };
-    assert.deepEqual(withInitializationOptions(off, { inlayHints: { defaults: true, cost: 'no' } }).inlayHints, {
+    assert.deepEqual(withInitializationOptions(defaults, { inlayHints: { cost: false } }).inlayHints, {
       defaults: true,
       cost: false,
+      environments: true,
+    });
+    const off = { ...defaults, inlayHints: { defaults: false, cost: false, environments: false } };
+    assert.deepEqual(withInitializationOptions(off, { inlayHints: { defaults: true, cost: 'no', environments: true } }).inlayHints, {
+      defaults: true,
+      cost: false,
+      environments: true,
     });
     for (const inlayHints of [null, 'off', false]) assert.deepEqual(withInitializationOptions(off, { inlayHints }), off);
   });
