@@ -87,7 +87,7 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
       const signedIn = (await this.clients.forProfile(environment.profile)) !== undefined;
       return {
         text: `$(layers) ${environment.name} · ${environment.profile}`,
-        detail: signedIn ? `its deploy profile${guard}` : `its deploy profile, not signed in here${guard}`,
+        detail: signedIn ? `deploy profile${guard}` : `profile not signed in${guard}`,
         warning: !signedIn,
       };
     }

@@ -147,7 +147,7 @@ editorTest('a deploy with another profile than the environment names is refused,
   // The status of the overlay says so before any deploy: its environment, its profile, not signed in here.
   await workbench.openFile(PROD);
   const status = await languageStatusItem(workbench, 'prod · nobody-here');
-  assert.match(status, /its deploy profile, not signed in here · protected/);
+  assert.match(status, /profile not signed in · protected/);
   await workbench.page.screenshot({ path: '/tmp/es-environments-language-status.png' });
   await workbench.page.keyboard.press('Escape');
 });
