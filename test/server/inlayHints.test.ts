@@ -156,7 +156,12 @@ describe('inlay hint defaults', () => {
     common.$defs.workers.properties.idleTimeout['x-unit'] = 'min';
     useContractSchemas({ create: createSchema, referenced: [common] });
     const text = 'name: x\ntype: QUEUE\nworkers:\n  max: 1\n';
-    const hints = inlayHintsIn(text, analyze(text, 'yaml'), { offset: 0, length: text.length }, { defaults: true, cost: true, environments: true });
+    const hints = inlayHintsIn(
+      text,
+      analyze(text, 'yaml'),
+      { offset: 0, length: text.length },
+      { defaults: true, cost: true, environments: true },
+    );
     assert.ok(
       hints.some((h) => h.label === 'idleTimeout 42 min'),
       hints.map((h) => h.label).join(', '),
