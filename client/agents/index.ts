@@ -7,6 +7,8 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { AGENT_TOOLS, PlanTokenStore, runTool, type AgentContext, type AgentTool } from '../../agents';
+import type { ApiClient } from '../../core/api';
+import type { DeployEnvironment } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { prepareAgentTool, TOOL_PREFIX } from './confirm';
 import { mcpApi, toolApi, type ToolApi } from './lmApi';
@@ -51,7 +53,20 @@ function agentContext(session: Session, plans: PlanTokenStore, signal?: AbortSig
     enableWrites: 'trust the workspace (Workspaces: Manage Workspace Trust)',
     workspaceRoot: workspaceRoot(),
     plans,
+    clientForEnvironment: (environment) => environmentClient(session, environment),
     ...(signal ? { signal } : {}),
+  };
+}
+
+/**
+ * The tools deploy an environment only with its own profile, as the editor's commands do; unlike them they cannot
+ * ask which account to use, so another active profile is a refusal that says what to switch to.
+ */
+function environmentClient(session: Session, environment: DeployEnvironment): ApiClient | { readonly reason: string } {
+  if (!session.api || !session.profile) return { reason: 'not signed in: run "Endpoint Studio: Sign In" first' };
+  if (environment.profile === undefined || environment.profile === session.profile.name) return session.api;
+  return {
+    reason: `${environment.name} deploys with profile ${environment.profile}, and the active profile is ${session.profile.name}: switch profile (Endpoint Studio: Switch Profile) to plan or deploy it from here`,
   };
 }
 
