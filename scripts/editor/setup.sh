@@ -167,6 +167,9 @@ install_on_registry_node() {
   # Everything below runs on that Node: npm itself (its user agent is what the post-install checks), node-gyp
   # building against its headers, and the post-install's own npm installs.
   export PATH="$node_home/bin:$PATH" npm_config_nodedir="$node_home"
+  # Run from `npm test` or `npm run setup:editor`, the outer npm (on Node 20) leaves its user agent in the
+  # environment, and the inner npm would pass that on instead of its own: the post-install would see Node 20.
+  unset npm_config_user_agent
   step "install code-server $version with its post-install" \
     bash -c "cd '$install_dir' && \
       echo '{\"private\":true,\"allowScripts\":{\"code-server@$version\":true,\"argon2\":true}}' >package.json && \
