@@ -8,7 +8,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname } from 'node:path';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { overlayPatch } from '../core/endpointSpec/overlay';
-import { parseSpecText } from '../core/endpointSpec/parse';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import { checkOverlayFile, overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../core/environments/overlays';
@@ -51,7 +50,7 @@ export function checkWithEnvironments(
   const within = roots.length > 0 ? roots : [dirname(path)];
   if (overlayTarget(spec.text, spec.format) !== undefined) {
     const checked = checkOverlayFile({ path, text: spec.text, format: spec.format }, read, within, context);
-    const result = { documents: parseSpecText(spec.text, spec.format), diagnostics: byPosition(checked.overlay) };
+    const result = { documents: checked.documents, diagnostics: byPosition(checked.overlay) };
     return { result, links: { ...(checked.basePath ? { basePath: checked.basePath } : {}), overlays: [] } };
   }
   const alone = checkAlone();
@@ -62,7 +61,7 @@ export function checkWithEnvironments(
     const text = read(overlayPath) ?? '';
     const checked = checkOverlayFile({ path: overlayPath, text, format: spec.format }, read, within, context);
     diagnostics.push(...checked.base);
-    const patch = overlayPatch(parseSpecText(text, spec.format)[0]?.data);
+    const patch = overlayPatch(checked.documents.at(0)?.data);
     return { path: overlayPath, environment, patch, ...(checked.merged ? { merged: checked.merged } : {}) };
   });
   return { result: { documents: alone.documents, diagnostics: byPosition(diagnostics) }, links: { overlays: environments } };

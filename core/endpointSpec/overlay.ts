@@ -127,6 +127,8 @@ export interface OverlayCheck {
   readonly merged?: Record<string, unknown>;
   /** Arrays of the base the overlay replaces whole. */
   readonly replacedArrays: readonly string[];
+  /** The overlay's parsed documents, for the features that read its text (hover, completion). */
+  readonly documents: SpecDocument[];
 }
 
 /** An overlay's problems, given its base (its text) or why the base cannot be read (`baseError`). */
@@ -136,7 +138,12 @@ export function checkOverlay(
   context: ValidationContext = {},
 ): OverlayCheck {
   const overlayText = located(overlay.text, overlay.format);
-  const fail = (extra: SpecDiagnostic[]): OverlayCheck => ({ overlay: [...overlayText.syntax, ...extra], base: [], replacedArrays: [] });
+  const fail = (extra: SpecDiagnostic[]): OverlayCheck => ({
+    overlay: [...overlayText.syntax, ...extra],
+    base: [],
+    replacedArrays: [],
+    documents: overlayText.documents,
+  });
   const document = overlayText.documents[0];
   if (overlayText.documents.length !== 1)
     return fail([
@@ -174,6 +181,7 @@ export function checkOverlay(
     base: [],
     merged: toServiceBody(merged),
     replacedArrays: replacedArrays(patch, baseDocument.data),
+    documents: overlayText.documents,
   };
   for (const problem of validateSpecData(merged, 'create', context)) {
     const removed = removedByOverlay(patch, problem, document, overlayText);

@@ -7,7 +7,6 @@ import type { ApiClient } from '../api';
 import { Catalog } from '../endpointSpec/catalog/catalog';
 import { fetchCatalogData } from '../catalog/fetch';
 import { checkSpecText, type SpecDiagnostic } from '../endpointSpec/check';
-import { parseSpecText } from '../endpointSpec/parse';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import { checkOverlayFile, overlayTarget, type ReadSpecText } from '../environments/overlays';
 
@@ -66,7 +65,7 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
   const { file } = input;
   if (file && overlayTarget(input.text, input.format) !== undefined) {
     const checked = checkOverlayFile({ path: file.path, text: input.text, format: input.format }, file.read, file.roots, context);
-    const documents = parseSpecText(input.text, input.format).map((document, index) => ({
+    const documents = checked.documents.map((document, index) => ({
       index,
       document,
       isSpec: true,
