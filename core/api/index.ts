@@ -79,5 +79,7 @@ export type { CreateOutcome, CreateReconciledOptions, WorkerLogOptions, WorkerLo
 export type { GpuCatalogQuery, CpuCatalogQuery, DataCenterQuery } from './catalog';
 export type * from './billing';
 export type { RunSyncOptions } from './jobs';
+export { SERVICE_RELEASE_FIELDS, releaseSpecPath, serviceFieldOf } from './releaseFields';
+export type { ReleaseField } from './releaseFields';
 export type * from './types';
 export { BillingApi, CatalogApi, JobsApi, NetworkVolumesApi, RegistriesApi, ServerlessApi, TemplatesApi };
