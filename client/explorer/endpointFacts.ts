@@ -121,7 +121,7 @@ export function isStaleWorker(worker: Worker, endpointVersion: number | null | u
 }
 
 export function workerDescription(worker: Worker, endpointVersion: number | null | undefined): string {
-  const gpu = worker.gpuTypeId ? `${worker.gpuCount > 1 ? `${worker.gpuCount}× ` : ''}${worker.gpuTypeId}` : undefined;
+  const gpu = worker.gpuTypeId ? `${(worker.gpuCount ?? 0) > 1 ? `${worker.gpuCount}× ` : ''}${worker.gpuTypeId}` : undefined;
   const uptime = formatUptime(worker.uptimeSeconds);
   const stale = isStaleWorker(worker, endpointVersion) ? `stale (v${worker.version ?? '?'} < v${endpointVersion ?? '?'})` : undefined;
   return [worker.status, gpu, worker.dataCenterId ?? undefined, uptime ? `up ${uptime}` : undefined, stale].filter(Boolean).join(' · ');
@@ -154,5 +154,9 @@ export function diffLine(entry: ReleaseDiffEntry): string {
 
 export function releaseDescription(release: Release): string {
   const fields = release.diff.length === 0 ? 'initial' : release.diff.map((d) => d.field).join(', ');
-  return [release.source, fields, release.createdAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')].join(' · ');
+  return [
+    release.source ?? 'source unknown',
+    fields,
+    release.createdAt?.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') ?? 'time unknown',
+  ].join(' · ');
 }

@@ -340,12 +340,12 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         return list.workers.map((worker) => ({ kind: 'worker', endpoint, worker, endpointVersion: list.endpointVersion }));
       }
       const list = await this.cache.get(`endpoint/${endpoint.id}/releases`, (s) => api.serverless.releases(endpoint.id, { signal: s }));
-      const rollout: EndpointNode[] = list.rollout.inProgress
+      const rollout: EndpointNode[] = list.rollout?.inProgress
         ? [
             {
               kind: 'message',
               id: `endpoint/${endpoint.id}/releases/rollout`,
-              text: `Rollout: ${list.rollout.workersOnLatest}/${list.rollout.workersTotal} workers on v${list.endpointVersion ?? '?'}`,
+              text: `Rollout: ${list.rollout.workersOnLatest ?? '?'}/${list.rollout.workersTotal ?? '?'} workers on v${list.endpointVersion ?? '?'}`,
               icon: 'sync',
             },
           ]

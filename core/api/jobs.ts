@@ -5,6 +5,7 @@
 import { ApiError } from './errors';
 import { segment, type CallOptions, type HttpCore } from './http';
 import { isLoopbackHost } from './loopback';
+import { readJob, readJobStream } from './records';
 import type { EndpointHealth, Job, JobRequest, JobStreamChunk } from './types';
 
 /** The service's own default for `runsync`. */
@@ -56,71 +57,88 @@ export class JobsApi {
   constructor(private readonly http: HttpCore) {}
 
   /** Queues a job: `{id, status: 'IN_QUEUE'}`. Never repeated after a lost answer (it would run twice). */
-  run(endpointId: string, request: JobRequest, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({
-      method: 'POST',
-      host: 'jobs',
-      path: `/v2/${segment(endpointId)}/run`,
-      body: request,
-      idempotent: false,
-      ...options,
-    });
+  async run(endpointId: string, request: JobRequest, options: CallOptions = {}): Promise<Job> {
+    return readJob(
+      await this.http.request<unknown>({
+        method: 'POST',
+        host: 'jobs',
+        path: `/v2/${segment(endpointId)}/run`,
+        body: request,
+        idempotent: false,
+        ...options,
+      }),
+    );
   }
 
   /** Runs a job and waits: the finished job with `output`, or its current status to poll with `status`. */
-  runSync(endpointId: string, request: JobRequest, options: RunSyncOptions = {}): Promise<Job> {
+  async runSync(endpointId: string, request: JobRequest, options: RunSyncOptions = {}): Promise<Job> {
     const { waitMs, ...call } = options;
     const timeoutMs = call.timeoutMs ?? (waitMs ?? DEFAULT_RUNSYNC_WAIT_MS) + RUNSYNC_TIMEOUT_MARGIN_MS;
-    return this.http.request<Job>({
-      method: 'POST',
-      host: 'jobs',
-      path: `/v2/${segment(endpointId)}/runsync`,
-      query: { wait: waitMs },
-      body: request,
-      idempotent: false,
-      ...call,
-      timeoutMs,
-    });
+    return readJob(
+      await this.http.request<unknown>({
+        method: 'POST',
+        host: 'jobs',
+        path: `/v2/${segment(endpointId)}/runsync`,
+        query: { wait: waitMs },
+        body: request,
+        idempotent: false,
+        ...call,
+        timeoutMs,
+      }),
+    );
   }
 
-  status(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({ method: 'GET', host: 'jobs', path: `/v2/${segment(endpointId)}/status/${segment(jobId)}`, ...options });
+  async status(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
+    return readJob(
+      await this.http.request<unknown>({
+        method: 'GET',
+        host: 'jobs',
+        path: `/v2/${segment(endpointId)}/status/${segment(jobId)}`,
+        ...options,
+      }),
+    );
   }
 
   /**
    * Chunks produced since the last call. Not retried: a lost answer would lose its chunks anyway,
    * and a blind repeat would hide that.
    */
-  stream(endpointId: string, jobId: string, options: CallOptions = {}): Promise<JobStreamChunk> {
-    return this.http.request<JobStreamChunk>({
-      method: 'GET',
-      host: 'jobs',
-      path: `/v2/${segment(endpointId)}/stream/${segment(jobId)}`,
-      idempotent: false,
-      ...options,
-    });
+  async stream(endpointId: string, jobId: string, options: CallOptions = {}): Promise<JobStreamChunk> {
+    return readJobStream(
+      await this.http.request<unknown>({
+        method: 'GET',
+        host: 'jobs',
+        path: `/v2/${segment(endpointId)}/stream/${segment(jobId)}`,
+        idempotent: false,
+        ...options,
+      }),
+    );
   }
 
   /** Cancelling twice leaves it cancelled, so this one is retried after a lost answer. */
-  cancel(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({
-      method: 'POST',
-      host: 'jobs',
-      path: `/v2/${segment(endpointId)}/cancel/${segment(jobId)}`,
-      idempotent: true,
-      ...options,
-    });
+  async cancel(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
+    return readJob(
+      await this.http.request<unknown>({
+        method: 'POST',
+        host: 'jobs',
+        path: `/v2/${segment(endpointId)}/cancel/${segment(jobId)}`,
+        idempotent: true,
+        ...options,
+      }),
+    );
   }
 
   /** Requeues a failed or timed-out job. Not retried: a second retry would run it again. */
-  retry(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return this.http.request<Job>({
-      method: 'POST',
-      host: 'jobs',
-      path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`,
-      idempotent: false,
-      ...options,
-    });
+  async retry(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
+    return readJob(
+      await this.http.request<unknown>({
+        method: 'POST',
+        host: 'jobs',
+        path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`,
+        idempotent: false,
+        ...options,
+      }),
+    );
   }
 
   /**

@@ -2,6 +2,7 @@
 import { ApiError } from './errors';
 import { segment, sleep, type CallOptions, type HttpCore } from './http';
 import { ResumableEventStream, type ResumeOptions, type SseEvent } from './sse';
+import { readReleaseList, readWorkerList } from './records';
 import type { CreateEndpointRequest, Endpoint, LogSource, ReleaseList, UpdateEndpointRequest, WorkerList, WorkerLogEvent } from './types';
 
 export interface WorkerLogOptions extends Omit<ResumeOptions, 'signal'> {
@@ -129,12 +130,13 @@ export class ServerlessApi {
     await this.http.request<undefined>({ method: 'DELETE', path: `/v2/serverless/${segment(id)}`, idempotent: true, ...options });
   }
 
-  workers(id: string, options: CallOptions = {}): Promise<WorkerList> {
-    return this.http.request<WorkerList>({ method: 'GET', path: `/v2/serverless/${segment(id)}/workers`, ...options });
+  async workers(id: string, options: CallOptions = {}): Promise<WorkerList> {
+    return readWorkerList(await this.http.request<unknown>({ method: 'GET', path: `/v2/serverless/${segment(id)}/workers`, ...options }));
   }
 
-  releases(id: string, options: CallOptions = {}): Promise<ReleaseList> {
-    return this.http.request<ReleaseList>({ method: 'GET', path: `/v2/serverless/${segment(id)}/releases`, ...options });
+  /** Newest first, with the rollout's progress when the service sent it. */
+  async releases(id: string, options: CallOptions = {}): Promise<ReleaseList> {
+    return readReleaseList(await this.http.request<unknown>({ method: 'GET', path: `/v2/serverless/${segment(id)}/releases`, ...options }));
   }
 
   /**

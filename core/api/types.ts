@@ -129,17 +129,23 @@ export type UpdateEndpointRequest = Partial<Omit<CreateEndpointRequest, 'type' |
 
 export type WorkerStatus = 'RUNNING' | 'IDLE' | 'INITIALIZING' | 'THROTTLED' | 'UNHEALTHY';
 
+/*
+ * Worker, release and job records as core/api/records.ts reads them: a field the service left out,
+ * sent as null or sent with another type is absent here (unknown), never guessed.
+ */
+
 export interface Worker {
   id: string;
-  status: WorkerStatus;
-  isStale: boolean;
-  version?: number | null;
-  gpuCount: number;
-  image?: string | null;
-  uptimeSeconds?: number | null;
-  gpuTypeId?: string | null;
-  dataCenterId?: string | null;
-  startedAt?: string | null;
+  /** `UNKNOWN`: the service sent no status, or one this client does not know. */
+  status: WorkerStatus | 'UNKNOWN';
+  isStale?: boolean;
+  version?: number;
+  gpuCount?: number;
+  image?: string;
+  uptimeSeconds?: number;
+  gpuTypeId?: string;
+  dataCenterId?: string;
+  startedAt?: string;
 }
 
 export interface WorkerSummary {
@@ -154,29 +160,40 @@ export interface WorkerSummary {
 export interface WorkerList {
   workers: Worker[];
   summary: WorkerSummary;
-  endpointVersion?: number | null;
+  endpointVersion?: number;
 }
 
 export interface ReleaseDiffEntry {
+  /** The service's field name (`template.imageName`): core/api/releaseFields.ts maps it to the spec's. */
   field: string;
+  /** Raw JSON; null when the field was added (`old`) or removed (`new`); absent when the service left it out. */
   old: unknown;
   new: unknown;
 }
 
 export interface Release {
-  id: string;
-  version?: number | null;
-  source: 'GIT_BUILD' | 'MANUAL';
-  buildId?: string | null;
-  createdByUserId?: string | null;
-  workerCount: number;
-  createdAt: string;
+  id?: string;
+  version?: number;
+  /** `GIT_BUILD` or `MANUAL` today; kept as sent. */
+  source?: string;
+  buildId?: string;
+  createdByUserId?: string;
+  workerCount?: number;
+  createdAt?: string;
   diff: ReleaseDiffEntry[];
 }
 
+export interface Rollout {
+  inProgress?: boolean;
+  workersOnLatest?: number;
+  workersTotal?: number;
+  percentOnLatest?: number;
+}
+
 export interface ReleaseList {
-  endpointVersion?: number | null;
-  rollout: { inProgress: boolean; workersOnLatest: number; workersTotal: number; percentOnLatest: number };
+  endpointVersion?: number;
+  rollout?: Rollout;
+  /** Newest first. */
   releases: Release[];
 }
 
@@ -317,7 +334,8 @@ export interface JobRequest {
 
 export interface Job {
   id: string;
-  status: JobStatus;
+  /** `UNKNOWN`: a status this client does not know; never terminal, so a follower keeps reading. */
+  status: JobStatus | 'UNKNOWN';
   delayTime?: number;
   executionTime?: number;
   output?: unknown;
@@ -327,7 +345,7 @@ export interface Job {
 }
 
 export interface JobStreamChunk {
-  status: JobStatus;
+  status: JobStatus | 'UNKNOWN';
   stream: { output: unknown }[];
 }
 

@@ -16,7 +16,7 @@ export interface JobsClient {
 /** What a progress display needs, after every answer. */
 export interface JobProgress {
   readonly jobId: string | undefined;
-  readonly status: JobStatus | 'SUBMITTING';
+  readonly status: Job['status'] | 'SUBMITTING';
   readonly elapsedMs: number;
   readonly chunks: number;
   /** The status record, when this answer was a status read (delay time and worker while it runs). */
@@ -61,7 +61,7 @@ export interface JobRef {
 
 /** A job as plain data: its state, and once it ended its output or error and times. */
 export interface JobSnapshot extends JobRef {
-  readonly status: JobStatus;
+  readonly status: Job['status'];
   readonly output?: unknown;
   readonly error?: unknown;
   /** Time in the queue, ms. */
@@ -184,7 +184,7 @@ async function follow(
   const started = from.started ?? Date.now();
   const stream: unknown[] = [];
   const notes = [...(from.notes ?? [])];
-  let status: JobStatus = from.first?.status ?? 'IN_QUEUE';
+  let status: Job['status'] = from.first?.status ?? 'IN_QUEUE';
   let streamable = true;
   const report = (job?: Job): void =>
     handlers.onStatus?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length, ...(job ? { job } : {}) });

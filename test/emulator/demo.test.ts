@@ -119,8 +119,8 @@ describe('the demo state', () => {
       assert.equal(releases.releases.length, 2);
       const [latest, first] = releases.releases;
       assert.deepEqual(latest.diff, [{ field: 'image', old: 'myorg/sdxl-worker:1.4.1', new: 'myorg/sdxl-worker:1.4.2' }]);
-      assert.ok(Date.parse(first.createdAt) < Date.parse(latest.createdAt));
-      assert.ok(Date.now() - Date.parse(first.createdAt) > HISTORY_DAYS * DAY, 'created before the billing history starts');
+      assert.ok(Date.parse(String(first.createdAt)) < Date.parse(String(latest.createdAt)));
+      assert.ok(Date.now() - Date.parse(String(first.createdAt)) > HISTORY_DAYS * DAY, 'created before the billing history starts');
       const endpoint = await api.serverless.get(endpoints[SDXL_WORKER.file]);
       assert.equal(endpoint.image, SDXL_WORKER.spec.image);
       const lb = await api.serverless.get(endpoints[HTTP_SERVICE.file]);

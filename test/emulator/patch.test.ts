@@ -109,7 +109,7 @@ test('a container change leaves running workers stale until replacements are rea
     const old = during.workers.find((w) => w.id === first.id);
     assert.equal(old?.isStale, true);
     const rollout = (await call<ReleaseList>(e.restUrl, 'GET', `/v2/serverless/${ep.id}/releases`)).body.rollout;
-    assert.equal(rollout.inProgress, true);
+    assert.equal(rollout?.inProgress, true);
     const after = await eventually(
       async () => {
         const w = await workers(e, ep.id);

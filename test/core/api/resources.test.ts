@@ -26,7 +26,7 @@ describe('serverless endpoints', () => {
       assert.equal(updated.workers.min, 0);
       const releases = await api.serverless.releases(created.id);
       assert.ok(releases.releases.some((r) => r.diff.some((d) => d.field.includes('max'))));
-      assert.equal(typeof releases.rollout.percentOnLatest, 'number');
+      assert.equal(typeof releases.rollout?.percentOnLatest, 'number');
 
       const workers = await api.serverless.workers(created.id);
       assert.equal(workers.summary.total, workers.workers.length);
