@@ -6,7 +6,9 @@
 import type { IdFactory } from '../ids';
 import type { StoredEndpoint } from '../state';
 import { isTerminal, jobView, planFor, type Job } from './jobs';
+import { CRASH_OUTPUT, crashesOnStart, exitLine, restartBackoffMs } from './crashLoop';
 import { LogStore } from './logs';
+import { isReady, reachedInPlace, staleToStop } from './rollout';
 import { DISK_PRICE_PER_GB_SECOND, bootMs, place, pricePerSecond, workerView, type Worker } from './workers';
 
 export interface SimulationHost {
@@ -110,16 +112,30 @@ export class Simulation {
     }
     for (const w of workers) {
       if (w.status === 'THROTTLED') this.tryPlace(endpoint, w, now);
-      else if (w.status === 'INITIALIZING' && w.placedAt !== undefined && this.sim(now - w.placedAt) >= bootMs(endpoint)) {
-        w.status = 'IDLE';
-        w.startedAt = now;
-        w.idleSince = now;
-        this.logs.append(w.id, 'system', 'container started');
-        this.logs.append(w.id, 'container', 'Worker ready.');
-      } else if (w.status === 'RUNNING' && w.jobId) this.advanceJob(endpoint, w, now);
+      else if (w.status === 'INITIALIZING' && w.placedAt !== undefined && this.sim(now - w.placedAt) >= bootMs(endpoint)) this.boot(w, now);
+      else if (w.status === 'UNHEALTHY' && w.nextRestartAt !== undefined && now >= w.nextRestartAt) this.boot(w, now);
+      else if (w.status === 'RUNNING' && w.jobId) this.advanceJob(endpoint, w, now);
     }
     if (endpoint.type === 'QUEUE') this.assignJobs(endpoint, now);
     this.scale(endpoint, now);
+  }
+
+  /** The container starts: ready to serve, or (an image that crashes) UNHEALTHY until its next restart. */
+  private boot(worker: Worker, now: number): void {
+    worker.startedAt = now;
+    this.logs.append(worker.id, 'system', 'container started');
+    if (!crashesOnStart(worker.image)) {
+      worker.status = 'IDLE';
+      worker.idleSince = now;
+      this.logs.append(worker.id, 'container', 'Worker ready.');
+      return;
+    }
+    const attempt = (worker.restarts ?? 0) + 1;
+    worker.status = 'UNHEALTHY';
+    worker.restarts = attempt;
+    worker.nextRestartAt = now + restartBackoffMs(attempt) / this.timeScale;
+    for (const line of CRASH_OUTPUT) this.logs.append(worker.id, 'container', line);
+    this.logs.append(worker.id, 'system', exitLine(attempt));
   }
 
   private tryPlace(endpoint: StoredEndpoint, worker: Worker, now: number): void {
@@ -199,21 +215,16 @@ export class Simulation {
   }
 
   private scale(endpoint: StoredEndpoint, now: number): void {
-    const all = this.workersOf(endpoint.id);
-    const stale = all.filter((w) => w.version < endpoint.version);
-    let fresh = all.filter((w) => w.version >= endpoint.version);
-    const desired = this.desiredWorkers(endpoint, fresh, now);
-    for (let i = fresh.length; i < desired; i++) this.spawn(endpoint, now);
-    fresh = this.workersOf(endpoint.id).filter((w) => w.version >= endpoint.version);
-    const freshReady = fresh.filter((w) => w.status === 'IDLE' || w.status === 'RUNNING').length;
-    // Rolling update: an old-version worker leaves once it is idle and enough new ones serve.
-    for (const w of stale) {
-      if (w.status === 'THROTTLED' || w.status === 'INITIALIZING') this.remove(w, 'replaced by a newer release before it started');
-      else if (w.status === 'IDLE' && w.activeRequests === 0 && freshReady >= Math.min(desired, 1))
-        this.remove(w, `replaced by release version ${endpoint.version}`);
-    }
+    const isFresh = (w: Worker): boolean => w.version >= endpoint.version;
+    const current = this.workersOf(endpoint.id).filter(isFresh);
+    const desired = this.desiredWorkers(endpoint, current, now);
+    for (let i = current.length; i < desired; i++) this.spawn(endpoint, now);
+    // Rolling release: stale workers leave as the new version's workers become ready.
+    for (const { worker, reason } of staleToStop(this.workersOf(endpoint.id), endpoint.version, desired)) this.remove(worker, reason);
+    const fresh = this.workersOf(endpoint.id).filter(isFresh);
     let surplus = fresh.length - desired;
-    for (const w of fresh.filter((x) => x.status === 'THROTTLED')) {
+    // Workers that serve nothing go first: those waiting for capacity, then crash-looping ones.
+    for (const w of [...fresh.filter((x) => x.status === 'THROTTLED'), ...fresh.filter((x) => x.status === 'UNHEALTHY')]) {
       if (surplus <= 0) break;
       this.remove(w, 'no longer needed');
       surplus--;
@@ -473,7 +484,7 @@ export class Simulation {
   /** A release that needs no restart reaches running workers in place; others leave them stale. */
   endpointChanged(endpoint: StoredEndpoint, restart: boolean): void {
     if (restart) return;
-    for (const w of this.workersOf(endpoint.id)) w.version = endpoint.version;
+    for (const w of reachedInPlace(this.workersOf(endpoint.id), endpoint.version)) w.version = endpoint.version;
   }
 
   endpointDeleted(endpointId: string): void {
@@ -513,9 +524,10 @@ export class Simulation {
 
   /** The least busy ready worker of a load balancer, now serving one more request; undefined while none is ready. */
   takeLbWorker(endpointId: string): Worker | undefined {
+    // Workers of the current version first, so a rollout drains the old ones; then the least busy.
     const ready = this.workersOf(endpointId)
       .filter((w) => w.status === 'IDLE' || (w.status === 'RUNNING' && w.activeRequests > 0))
-      .sort((a, b) => a.activeRequests - b.activeRequests)
+      .sort((a, b) => b.version - a.version || a.activeRequests - b.activeRequests)
       .at(0);
     if (!ready) return undefined;
     ready.activeRequests++;
@@ -532,6 +544,6 @@ export class Simulation {
   }
 
   hasReadyWorker(endpointId: string): boolean {
-    return this.workersOf(endpointId).some((w) => w.status === 'IDLE' || w.status === 'RUNNING');
+    return this.workersOf(endpointId).some(isReady);
   }
 }

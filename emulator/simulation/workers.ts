@@ -26,6 +26,9 @@ export interface Worker {
   jobId?: string;
   /** In-flight load-balancer requests. */
   activeRequests: number;
+  /** A crash-looping container: restarts so far, and when the next is due (real-clock ms). */
+  restarts?: number;
+  nextRestartAt?: number;
 }
 
 export interface Placement {

@@ -8,40 +8,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createApiClient, type ApiClient } from '../../core/api';
 import type { ServerlessBillingRecord } from '../../core/api/billing';
 import { HISTORY_DAYS } from '../../emulator/demo/index';
 import { DEMO_ENDPOINTS, HTTP_SERVICE, SDXL_WORKER } from '../../emulator/demo/endpoints';
 import type { RunningEmulator } from '../../emulator/index';
-import { KEY, create, gpuSpec, loadBalancerUrls, withEmulator } from './helpers';
+import { apiOf, create, gpuSpec, loadBalancerUrls, logLines, withEmulator } from './helpers';
 
 const DAY = 86_400_000;
-
-function apiOf(e: RunningEmulator): ApiClient {
-  return createApiClient({ apiUrl: e.restUrl, jobsUrl: e.jobsUrl, apiKey: KEY });
-}
 
 function demoOf(e: RunningEmulator): NonNullable<RunningEmulator['demo']> {
   assert.ok(e.demo, 'the emulator reports what it seeded');
   return e.demo;
 }
 
-/** A worker's log lines, read until `enough` says so (or 10 s pass). */
-async function logLines(api: ApiClient, endpointId: string, workerId: string, enough: (lines: string[]) => boolean): Promise<string[]> {
-  const stop = new AbortController();
-  const giveUp = setTimeout(() => {
-    stop.abort();
-  }, 10_000);
-  const lines: string[] = [];
-  try {
-    for await (const event of api.serverless.workerLogs(endpointId, workerId, { signal: stop.signal, tail: 1000 })) {
-      lines.push(event.line);
-      if (enough(lines)) stop.abort();
-    }
-  } finally {
-    clearTimeout(giveUp);
-  }
-  return lines;
+/** The text of a worker's log lines, read until `enough` says so. */
+async function lineTexts(
+  e: RunningEmulator,
+  endpointId: string,
+  workerId: string,
+  enough: (lines: string[]) => boolean,
+): Promise<string[]> {
+  const events = await logLines(e, endpointId, workerId, (seen) => enough(seen.map((l) => l.line)));
+  return events.map((l) => l.line);
 }
 
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
@@ -90,7 +78,7 @@ describe('the demo state', () => {
       const { workers } = await api.serverless.workers(jobs.endpointId);
       const worker = workers.find((w) => w.status === 'IDLE' || w.status === 'RUNNING');
       assert.ok(worker, `a worker up among ${JSON.stringify(workers)}`);
-      const upLines = await logLines(api, jobs.endpointId, worker.id, (lines) => lines.some((l) => l.includes('batch')));
+      const upLines = await lineTexts(e, jobs.endpointId, worker.id, (lines) => lines.some((l) => l.includes('batch')));
       assert.ok(upLines.includes('Worker ready.'), upLines.join('\n'));
       assert.ok(
         upLines.some((l) => l.includes('batch')),
@@ -101,7 +89,7 @@ describe('the demo state', () => {
         [failed, `job ${jobs.failed} failed`],
       ] as const) {
         assert.ok(job.workerId, `the worker of ${job.id}`);
-        const lines = await logLines(api, jobs.endpointId, job.workerId, (seen) => seen.some((l) => l.includes(expected)));
+        const lines = await lineTexts(e, jobs.endpointId, job.workerId, (seen) => seen.some((l) => l.includes(expected)));
         assert.ok(
           lines.some((l) => l.includes(expected)),
           `${expected} in:\n${lines.join('\n')}`,

@@ -4,8 +4,9 @@
  * the type is the contract's claim, and the test's assertions are what verify it.
  */
 import assert from 'node:assert/strict';
+import { createApiClient, type ApiClient } from '../../core/api';
 import { fetchResolvingLocalhost } from '../../core/api/loopback';
-import type { Endpoint, LoadBalancerRequestUrls, QueueRequestUrls, WorkerList } from '../../core/api/types';
+import type { Endpoint, LoadBalancerRequestUrls, QueueRequestUrls, WorkerList, WorkerLogEvent } from '../../core/api/types';
 import { DEFAULT_DEV_API_KEY, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index';
 
 export const KEY = DEFAULT_DEV_API_KEY;
@@ -90,6 +91,37 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 
 export async function workers(e: RunningEmulator, id: string): Promise<WorkerList> {
   return (await call<WorkerList>(e.restUrl, 'GET', `/v2/serverless/${id}/workers`)).body;
+}
+
+export function apiOf(e: RunningEmulator): ApiClient {
+  return createApiClient({ apiUrl: e.restUrl, jobsUrl: e.jobsUrl, apiKey: KEY });
+}
+
+/**
+ * A worker's log lines through the logs route (the stream stays open, so it is read until `enough`
+ * says so, or `timeoutMs` pass).
+ */
+export async function logLines(
+  e: RunningEmulator,
+  endpointId: string,
+  workerId: string,
+  enough: (lines: readonly WorkerLogEvent[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<WorkerLogEvent[]> {
+  const stop = new AbortController();
+  const giveUp = setTimeout(() => {
+    stop.abort();
+  }, timeoutMs);
+  const lines: WorkerLogEvent[] = [];
+  try {
+    for await (const event of apiOf(e).serverless.workerLogs(endpointId, workerId, { signal: stop.signal, tail: 1000 })) {
+      lines.push(event);
+      if (enough(lines)) stop.abort();
+    }
+  } finally {
+    clearTimeout(giveUp);
+  }
+  return lines;
 }
 
 /** A QUEUE endpoint's job URLs; fails the test when the endpoint has none or has a load balancer's. */
