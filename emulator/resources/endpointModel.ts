@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../core/api/loopback';
+import { serviceFieldOf } from '../../core/api/releaseFields';
 import {
   CREATE_ENDPOINT_FIELDS,
   type CreateEndpointField,
@@ -180,14 +181,10 @@ export function asCreateBody(endpoint: StoredEndpoint, sentIdleTimeout: boolean)
 /** Fields whose change needs new workers; the others reach running workers in place. */
 const RESTART_FIELDS = /^(image|args|disk|ports|env|registry|gpu\.|cpu|dataCenterIds|networkVolumes)/;
 
-export function needsRestart(diff: readonly ReleaseDiffEntry[]): boolean {
-  return diff.some((d) => RESTART_FIELDS.test(d.field));
-}
-
 /** Fields a release diff names one level down (`gpu.count`); `env` and `cpu` change as a whole. */
 const DIFFED_BY_MEMBER = new Set(['gpu', 'workers', 'scaling']);
 
-/** The endpoint's create-body fields as diff entries name them. `entrypoint`/`cmd` are kept in `args`, so absent. */
+/** The endpoint's create-body fields by spec path. `entrypoint`/`cmd` are kept in `args`, so absent. */
 function flatten(endpoint: StoredEndpoint): Map<string, unknown> {
   const fields = new Map<string, unknown>();
   const stored: Partial<Record<CreateEndpointField, unknown>> = endpoint;
@@ -200,7 +197,8 @@ function flatten(endpoint: StoredEndpoint): Map<string, unknown> {
   return fields;
 }
 
-export function diffEndpoints(before: StoredEndpoint, after: StoredEndpoint): ReleaseDiffEntry[] {
+/** What changed between two versions of an endpoint, by spec path (`gpu.count`). */
+function changedPaths(before: StoredEndpoint, after: StoredEndpoint): ReleaseDiffEntry[] {
   const a = flatten(before);
   const b = flatten(after);
   const diff: ReleaseDiffEntry[] = [];
@@ -210,6 +208,26 @@ export function diffEndpoints(before: StoredEndpoint, after: StoredEndpoint): Re
     if (JSON.stringify(old) !== JSON.stringify(next)) diff.push({ field, old: old ?? null, new: next ?? null });
   }
   return diff;
+}
+
+export function needsRestart(before: StoredEndpoint, after: StoredEndpoint): boolean {
+  return changedPaths(before, after).some((d) => RESTART_FIELDS.test(d.field));
+}
+
+/**
+ * A release's diff as the service writes it: each field by the service's name
+ * (core/api/releaseFields.ts), values as raw JSON. Two spec paths the service keeps in one field
+ * (a scaler switch's `scaling.queueDelay` and `scaling.requestCount` are both `scalerValue`) are
+ * one entry, from the value that was set to the value that is.
+ */
+export function diffEndpoints(before: StoredEndpoint, after: StoredEndpoint): ReleaseDiffEntry[] {
+  const byField = new Map<string, ReleaseDiffEntry>();
+  for (const change of changedPaths(before, after)) {
+    const field = serviceFieldOf(change.field);
+    const seen = byField.get(field);
+    byField.set(field, seen ? { field, old: seen.old ?? change.old, new: seen.new ?? change.new } : { ...change, field });
+  }
+  return [...byField.values()].filter((d) => JSON.stringify(d.old) !== JSON.stringify(d.new));
 }
 
 /**

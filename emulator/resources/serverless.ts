@@ -75,7 +75,7 @@ export function updateEndpoint(ctx: EmulatorContext, current: StoredEndpoint, ra
   const index = ctx.state.endpoints.indexOf(current);
   ctx.state.endpoints[index] = merged;
   addRelease(ctx, merged, diff);
-  ctx.sim.endpointChanged(merged, needsRestart(diff));
+  ctx.sim.endpointChanged(merged, needsRestart(current, merged));
   ctx.persist();
   return merged;
 }

@@ -87,7 +87,7 @@ editorTest('an edit turns the lens into an update of exactly that change', async
   assert.match(plan, /workers\.max: 3 → 5/);
   await waitUntil(async () => (await api.serverless.get(endpointId)).workers.max === 5, 'workers.max to be 5 on the emulator');
   const releases = await api.serverless.releases(endpointId);
-  assert.ok(JSON.stringify(releases).includes('workers.max'), 'the release records the field diff');
+  assert.ok(JSON.stringify(releases).includes('workersMax'), 'the release records the field diff');
   await workbench.page
     .locator('.codelens-decoration')
     .filter({ hasText: /Deployed as/ })

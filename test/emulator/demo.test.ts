@@ -106,7 +106,7 @@ describe('the demo state', () => {
       assert.equal(releases.endpointVersion, 2);
       assert.equal(releases.releases.length, 2);
       const [latest, first] = releases.releases;
-      assert.deepEqual(latest.diff, [{ field: 'image', old: 'myorg/sdxl-worker:1.4.1', new: 'myorg/sdxl-worker:1.4.2' }]);
+      assert.deepEqual(latest.diff, [{ field: 'template.imageName', old: 'myorg/sdxl-worker:1.4.1', new: 'myorg/sdxl-worker:1.4.2' }]);
       assert.ok(Date.parse(String(first.createdAt)) < Date.parse(String(latest.createdAt)));
       assert.ok(Date.now() - Date.parse(String(first.createdAt)) > HISTORY_DAYS * DAY, 'created before the billing history starts');
       const endpoint = await api.serverless.get(endpoints[SDXL_WORKER.file]);

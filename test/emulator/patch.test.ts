@@ -21,7 +21,7 @@ test('PATCH changes only what is sent and records a release with a field diff', 
       [...releases.releases[0].diff].sort((a, b) => a.field.localeCompare(b.field)),
       [
         { field: 'name', old: 'sdxl', new: 'renamed' },
-        { field: 'workers.max', old: 3, new: 10 },
+        { field: 'workersMax', old: 3, new: 10 },
       ],
     );
     assert.deepEqual(releases.rollout, { inProgress: false, workersOnLatest: 0, workersTotal: 0, percentOnLatest: 0 });

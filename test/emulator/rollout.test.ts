@@ -217,3 +217,42 @@ test('a crash-looping image with no older worker serves nothing: its jobs wait i
     assert.deepEqual([health.jobs.inQueue, health.workers.unhealthy, health.workers.idle], [1, 1, 0]);
   });
 });
+
+test('release diffs name fields as the service does (template.imageName, gpuCount, locations), with raw JSON values', async () => {
+  await withEmulator({ timeScale: TIME_SCALE }, async (e) => {
+    const ep = await create(e, gpuSpec({ env: { LOG_LEVEL: 'info' } }));
+    await patch(e, ep.id, {
+      image: 'example/worker:2.0',
+      gpu: { count: 2 },
+      dataCenterIds: ['EU-RO-1', 'US-TX-3'],
+      workers: { max: 5 },
+      env: { LOG_LEVEL: 'debug' },
+      timeout: 60_000,
+    });
+    const [latest, first] = (await releases(e, ep.id)).releases;
+    assert.deepEqual(first.diff, [], 'the first release has nothing to compare with');
+    const byField = (diff: typeof latest.diff): typeof diff => [...diff].sort((a, b) => a.field.localeCompare(b.field));
+    assert.deepEqual(
+      byField(latest.diff),
+      byField([
+        { field: 'template.imageName', old: 'example/worker:1.0', new: 'example/worker:2.0' },
+        { field: 'gpuCount', old: 1, new: 2 },
+        { field: 'locations', old: [], new: ['EU-RO-1', 'US-TX-3'] },
+        { field: 'workersMax', old: 3, new: 5 },
+        { field: 'template.env', old: { LOG_LEVEL: 'info' }, new: { LOG_LEVEL: 'debug' } },
+        { field: 'executionTimeoutMs', old: 300_000, new: 60_000 },
+      ]),
+    );
+    // A scaler switch is one scalerValue entry, from the queue delay to the request count.
+    await patch(e, ep.id, { scaling: { type: 'REQUEST_COUNT', requestCount: 3 } });
+    const [switched] = (await releases(e, ep.id)).releases;
+    assert.deepEqual(
+      byField(switched.diff),
+      byField([
+        { field: 'scalerType', old: 'QUEUE_DELAY', new: 'REQUEST_COUNT' },
+        { field: 'scalerValue', old: 4, new: 3 },
+        { field: 'idleTimeout', old: 10, new: null },
+      ]),
+    );
+  });
+});

@@ -25,7 +25,7 @@ describe('serverless endpoints', () => {
       assert.equal(updated.workers.max, 5);
       assert.equal(updated.workers.min, 0);
       const releases = await api.serverless.releases(created.id);
-      assert.ok(releases.releases.some((r) => r.diff.some((d) => d.field.includes('max'))));
+      assert.deepEqual(releases.releases[0].diff, [{ field: 'workersMax', old: 2, new: 5 }]);
       assert.equal(typeof releases.rollout?.percentOnLatest, 'number');
 
       const workers = await api.serverless.workers(created.id);

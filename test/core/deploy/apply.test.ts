@@ -88,7 +88,7 @@ describe('applyPlan', () => {
       const [latest] = (await api.serverless.releases(live.id)).releases;
       assert.deepEqual(
         latest.diff.map((d) => d.field).sort(),
-        ['gpu.pools', 'workers.max'],
+        ['gpuIds', 'workersMax'],
         'the exclusions were kept: sent with the pools, unchanged on the service',
       );
       assert.deepEqual((await api.serverless.get(live.id)).gpu?.excludedTypes, ['NVIDIA L4']);
@@ -105,7 +105,7 @@ describe('applyPlan', () => {
       assert.ok(result.verified);
       assert.equal(result.endpoint.env?.MODEL_NAME, 'Qwen/Qwen2.5-7B-Instruct');
       const [latest] = (await api.serverless.releases(live.id)).releases;
-      assert.deepEqual(latest.diff, [{ field: 'env', old: live.env, new: { ...live.env, MAX_MODEL_LEN: '2048' } }]);
+      assert.deepEqual(latest.diff, [{ field: 'template.env', old: live.env, new: { ...live.env, MAX_MODEL_LEN: '2048' } }]);
     });
   });
 
