@@ -1,9 +1,10 @@
 /**
  * How an endpoint, its workers and its releases read in the tree: one-line descriptions, the
- * configuration as facts, and tooltips. Plain functions over API records, so what the tree says
- * can be checked without an editor.
+ * configuration as facts, and tooltips; a release's diff with the spec's names of the service's fields.
+ * Plain functions over API records (read tolerantly: what the service left out shows as "?"), so
+ * what the tree says can be checked without an editor.
  */
-import type { Endpoint, FlashBoot, Release, ReleaseDiffEntry, Worker } from '../../core/api';
+import { releaseSpecPath, type Endpoint, type FlashBoot, type Release, type ReleaseDiffEntry, type Worker } from '../../core/api';
 
 export interface Fact {
   readonly label: string;
@@ -141,22 +142,79 @@ export function workerTooltip(worker: Worker, endpointVersion: number | null | u
     .join('\n');
 }
 
-/** A diff value as one short line: JSON, cut to fit a tree row. */
+/**
+ * A diff value as one short line: JSON, cut to fit a tree row. `null` is the service saying the field was
+ * unset before or after; a value the service left out is unknown, and shows as "?".
+ */
 export function renderDiffValue(value: unknown): string {
-  if (value === undefined) return '(unset)';
+  if (value === undefined) return '?';
+  if (value === null) return '(unset)';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
-export function diffLine(entry: ReleaseDiffEntry): string {
-  return `${entry.field}: ${renderDiffValue(entry.old)} → ${renderDiffValue(entry.new)}`;
+/**
+ * The scaling type a release's own diff gives (a switch of scaler): what decides whether its `scalerValue`
+ * is `scaling.queueDelay` or `scaling.requestCount`. Undefined when the release does not say.
+ */
+export function releaseScalingType(release: Release): string | undefined {
+  const switched = release.diff.find((d) => d.field === 'scalerType')?.new;
+  return typeof switched === 'string' ? switched : undefined;
 }
 
-export function releaseDescription(release: Release): string {
-  const fields = release.diff.length === 0 ? 'initial' : release.diff.map((d) => d.field).join(', ');
+/**
+ * The scaling type in force at `release`: the endpoint's current one with every newer release's switch of
+ * scaler undone (releases newest first, as the service lists them). Undefined once a switch is unknown.
+ */
+export function scalingTypeAt(releases: readonly Release[], release: Release, current: string | undefined): string | undefined {
+  let type = current;
+  for (const newer of releases) {
+    if (newer === release) return releaseScalingType(release) ?? type;
+    const switched = newer.diff.find((d) => d.field === 'scalerType');
+    if (switched) type = typeof switched.old === 'string' ? switched.old : undefined;
+  }
+  return undefined;
+}
+
+/** The spec's name of a diff's field (`image` for `template.imageName`); a field this client does not know, as the service names it. */
+export function diffFieldLabel(entry: ReleaseDiffEntry, scalingType?: string): string {
+  return releaseSpecPath(entry.field, scalingType) ?? entry.field;
+}
+
+/** `image: a → b`. */
+export function diffLine(entry: ReleaseDiffEntry, scalingType?: string): string {
+  return `${diffFieldLabel(entry, scalingType)}: ${renderDiffValue(entry.old)} → ${renderDiffValue(entry.new)}`;
+}
+
+/** The service's own name for the field, and both values whole. */
+export function diffTooltip(entry: ReleaseDiffEntry, scalingType?: string): string {
+  const label = diffFieldLabel(entry, scalingType);
+  const whole = (value: unknown): string => (value === undefined ? '? (not given by the service)' : JSON.stringify(value));
   return [
-    release.source ?? 'source unknown',
-    fields,
-    release.createdAt?.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') ?? 'time unknown',
-  ].join(' · ');
+    label === entry.field ? entry.field : `${label} (the service's ${entry.field})`,
+    `before: ${whole(entry.old)}`,
+    `after: ${whole(entry.new)}`,
+  ].join('\n');
+}
+
+/** `image, gpu.count`, or `initial` for the first release. */
+export function releaseFields(release: Release, scalingType = releaseScalingType(release)): string {
+  return release.diff.length === 0 ? 'initial' : release.diff.map((d) => diffFieldLabel(d, scalingType)).join(', ');
+}
+
+/** `2026-05-04 10:00:00 UTC`, or undefined when the release has no time. */
+export function releaseTime(release: Release): string | undefined {
+  return release.createdAt?.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+}
+
+export function releaseDescription(release: Release, scalingType = releaseScalingType(release)): string {
+  return [release.source ?? 'source unknown', releaseFields(release, scalingType), releaseTime(release) ?? 'time unknown'].join(' · ');
+}
+
+export function releaseTooltip(release: Release, scalingType = releaseScalingType(release)): string {
+  return [
+    `Release v${release.version ?? '?'} (${release.source ?? 'source ?'}), ${release.workerCount ?? '?'} worker(s) on it`,
+    `Created ${release.createdAt ?? '?'}`,
+    ...release.diff.map((d) => diffLine(d, scalingType)),
+  ].join('\n');
 }

@@ -11,11 +11,14 @@ import { findBoundSpecs, type BoundSpec } from './boundSpecs';
 import {
   configurationFacts,
   diffLine,
+  diffTooltip,
   endpointDescription,
   endpointTooltip,
   endpointType,
   isStaleWorker,
   releaseDescription,
+  releaseScalingType,
+  releaseTooltip,
   requestUrls,
   workerDescription,
   workerTooltip,
@@ -250,19 +253,15 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         );
         item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}`;
         item.description = releaseDescription(node.release);
-        item.tooltip = [
-          `Release v${version} (${node.release.source}), ${node.release.workerCount} worker(s) on it`,
-          `Created ${node.release.createdAt}`,
-          ...node.release.diff.map(diffLine),
-        ].join('\n');
+        item.tooltip = releaseTooltip(node.release);
         item.iconPath = new vscode.ThemeIcon(node.release.source === 'GIT_BUILD' ? 'git-commit' : 'tag');
         item.contextValue = 'release';
         return item;
       }
       case 'diff': {
-        const item = new vscode.TreeItem(diffLine(node.entry));
+        const item = new vscode.TreeItem(diffLine(node.entry, releaseScalingType(node.release)));
         item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}/${node.entry.field}`;
-        item.tooltip = `${node.entry.field}\nbefore: ${JSON.stringify(node.entry.old)}\nafter: ${JSON.stringify(node.entry.new)}`;
+        item.tooltip = diffTooltip(node.entry, releaseScalingType(node.release));
         item.iconPath = new vscode.ThemeIcon('diff');
         return item;
       }

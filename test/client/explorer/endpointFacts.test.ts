@@ -1,0 +1,96 @@
+/**
+ * How a release reads in the Endpoints view: the service's field names shown as the spec's, a field this
+ * client does not know as the service names it, and a value the service left out as "?", never guessed.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Release } from '../../../core/api';
+import {
+  diffLine,
+  diffTooltip,
+  releaseDescription,
+  releaseFields,
+  releaseScalingType,
+  releaseTooltip,
+  scalingTypeAt,
+} from '../../../client/explorer/endpointFacts';
+
+const release = (version: number | undefined, diff: Release['diff'], extra: Partial<Release> = {}): Release => ({
+  ...(version === undefined ? {} : { version }),
+  diff,
+  ...extra,
+});
+
+describe('release diffs in the Endpoints view', () => {
+  it("names a field by the spec's path, with the service's name in the tooltip", () => {
+    const entry = { field: 'template.imageName', old: 'myorg/app:1.0', new: 'myorg/app:1.1' };
+    assert.equal(diffLine(entry), 'image: myorg/app:1.0 → myorg/app:1.1');
+    assert.equal(diffTooltip(entry), 'image (the service\'s template.imageName)\nbefore: "myorg/app:1.0"\nafter: "myorg/app:1.1"');
+    assert.equal(diffLine({ field: 'gpuCount', old: 1, new: 2 }), 'gpu.count: 1 → 2');
+    assert.equal(
+      diffLine({ field: 'locations', old: ['US-TX-3'], new: ['US-TX-3', 'EU-RO-1'] }),
+      'dataCenterIds: ["US-TX-3"] → ["US-TX-3","EU-RO-1"]',
+    );
+  });
+
+  it('shows a field this client does not know as the service names it', () => {
+    const entry = { field: 'modelCacheId', old: 'a', new: 'b' };
+    assert.equal(diffLine(entry), 'modelCacheId: a → b');
+    assert.equal(diffTooltip(entry), 'modelCacheId\nbefore: "a"\nafter: "b"');
+  });
+
+  it('shows a value the service left out as "?", and one it unset as (unset)', () => {
+    assert.equal(diffLine({ field: 'template.imageName', old: undefined, new: 'x:1' }), 'image: ? → x:1');
+    assert.equal(diffLine({ field: 'idleTimeout', old: 5, new: null }), 'workers.idleTimeout: 5 → (unset)');
+    assert.match(diffTooltip({ field: 'gpuCount', old: undefined, new: 2 }), /^before: \? \(not given by the service\)$/m);
+  });
+
+  it('names scalerValue by the scaling type in force at the release, and leaves it as it is when that is unknown', () => {
+    const value = { field: 'scalerValue', old: 4, new: 6 };
+    assert.equal(diffLine(value), 'scalerValue: 4 → 6');
+    assert.equal(diffLine(value, 'QUEUE_DELAY'), 'scaling.queueDelay: 4 → 6');
+    const switched = release(3, [
+      { field: 'scalerType', old: 'QUEUE_DELAY', new: 'REQUEST_COUNT' },
+      { field: 'scalerValue', old: 4, new: 10 },
+    ]);
+    assert.equal(releaseScalingType(switched), 'REQUEST_COUNT');
+    assert.equal(releaseFields(switched), 'scaling.type, scaling.requestCount');
+  });
+
+  it('undoes newer switches of scaler to find the scaling type at an older release', () => {
+    const v3 = release(3, [{ field: 'scalerType', old: 'QUEUE_DELAY', new: 'REQUEST_COUNT' }]);
+    const v2 = release(2, [{ field: 'scalerValue', old: 4, new: 6 }]);
+    const v1 = release(1, []);
+    const releases = [v3, v2, v1];
+    assert.equal(scalingTypeAt(releases, v3, 'REQUEST_COUNT'), 'REQUEST_COUNT');
+    assert.equal(scalingTypeAt(releases, v2, 'REQUEST_COUNT'), 'QUEUE_DELAY');
+    assert.equal(releaseFields(v2, scalingTypeAt(releases, v2, 'REQUEST_COUNT')), 'scaling.queueDelay');
+    // A switch whose old type the service left out: unknown from there on.
+    const unknownSwitch = release(3, [{ field: 'scalerType', old: undefined, new: 'REQUEST_COUNT' }]);
+    assert.equal(scalingTypeAt([unknownSwitch, v2, v1], v2, 'REQUEST_COUNT'), undefined);
+    assert.equal(scalingTypeAt(releases, release(9, []), 'QUEUE_DELAY'), undefined, 'a release not in the list');
+  });
+
+  it('describes a release with "?" for what the record lacks', () => {
+    const full = release(
+      2,
+      [
+        { field: 'template.imageName', old: 'a:1', new: 'a:2' },
+        { field: 'gpuCount', old: 1, new: 2 },
+      ],
+      {
+        source: 'MANUAL',
+        workerCount: 3,
+        createdAt: '2026-05-04T10:00:00.123Z',
+      },
+    );
+    assert.equal(releaseDescription(full), 'MANUAL · image, gpu.count · 2026-05-04 10:00:00 UTC');
+    assert.equal(
+      releaseTooltip(full),
+      'Release v2 (MANUAL), 3 worker(s) on it\nCreated 2026-05-04T10:00:00.123Z\nimage: a:1 → a:2\ngpu.count: 1 → 2',
+    );
+    const bare = release(undefined, []);
+    assert.equal(releaseDescription(bare), 'source unknown · initial · time unknown');
+    assert.equal(releaseTooltip(bare), 'Release v? (source ?), ? worker(s) on it\nCreated ?');
+  });
+});
