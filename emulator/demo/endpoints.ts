@@ -16,16 +16,24 @@ export interface DemandProfile {
   readonly gapMs: readonly [number, number];
 }
 
+/** A release after the first: the PATCH body a deploy sent, and when (whole days before today, at an hour of that day, UTC). */
+export interface DemoRelease {
+  readonly daysAgo: number;
+  readonly hour: number;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
 export interface DemoEndpoint {
   /** The spec file in `examples/` this endpoint is deployed from. */
   readonly file: string;
   /** The create body, equal to the example spec. */
   readonly spec: Readonly<Record<string, unknown>>;
   /**
-   * Fields the first release had: the endpoint is created with them, and the spec's own values are
-   * deployed as a second release `releasedDaysAgo` days before today.
+   * How the endpoint came to be the spec: created with `created` over the spec's fields, then
+   * changed by `releases` (oldest first, the last ones restoring the spec). Without it the endpoint
+   * is created as the spec and never released again.
    */
-  readonly firstRelease?: { readonly fields: Readonly<Record<string, unknown>>; readonly releasedDaysAgo: number };
+  readonly history?: { readonly created: Readonly<Record<string, unknown>>; readonly releases: readonly DemoRelease[] };
   readonly demand: DemandProfile;
 }
 
@@ -42,7 +50,10 @@ export const SDXL_WORKER: DemoEndpoint = {
     timeout: 300000,
     env: { LOG_LEVEL: 'info' },
   },
-  firstRelease: { fields: { image: 'myorg/sdxl-worker:1.4.1' }, releasedDaysAgo: 9 },
+  history: {
+    created: { image: 'myorg/sdxl-worker:1.4.1' },
+    releases: [{ daysAgo: 9, hour: 10, fields: { image: 'myorg/sdxl-worker:1.4.2' } }],
+  },
   // Batches of image generations: the queue fills, workers scale up to max, then idle out.
   demand: { peakSessionsPerHour: 3, requestsPerSession: [8, 30], requestMs: [12000, 40000], gapMs: [0, 0] },
 };
@@ -87,19 +98,29 @@ export const SDXL_WORKER_PROD: DemoEndpoint = {
     workers: { min: 0, max: 8, idleTimeout: 10 },
     scaling: { type: 'QUEUE_DELAY', queueDelay: 2 },
   },
+  // More headroom, then the base's 1.4.2 rolled out, one pool, and a stall with its rollback: 1.5.0's image
+  // crash-loops (emulator/simulation/crashLoop.ts), the 1.4.2 workers serve meanwhile, and the next release restores 1.4.2.
+  history: {
+    created: {
+      image: 'myorg/sdxl-worker:1.4.1',
+      gpu: { pools: ['ADA_24', 'AMPERE_24'], count: 1 },
+      workers: { min: 0, max: 4, idleTimeout: 10 },
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    },
+    releases: [
+      { daysAgo: 20, hour: 15, fields: { workers: { min: 0, max: 8, idleTimeout: 10 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 2 } } },
+      { daysAgo: 9, hour: 11, fields: { image: 'myorg/sdxl-worker:1.4.2' } },
+      { daysAgo: 6, hour: 10, fields: { gpu: { pools: ['ADA_24'] } } },
+      { daysAgo: 2, hour: 14, fields: { image: 'myorg/sdxl-worker:1.5.0-crashloop' } },
+      { daysAgo: 2, hour: 14.5, fields: { image: 'myorg/sdxl-worker:1.4.2' } },
+    ],
+  },
   demand: { peakSessionsPerHour: 4, requestsPerSession: [10, 40], requestMs: [12000, 40000], gapMs: [0, 0] },
 };
 
 export const DEMO_ENDPOINTS: readonly DemoEndpoint[] = [SDXL_WORKER, HTTP_SERVICE, SDXL_WORKER_STAGING, SDXL_WORKER_PROD];
 
-/** The create body of an endpoint's first release: its spec with the first release's fields. */
+/** The create body of an endpoint's first release: its spec with the fields it was created with. */
 export function firstReleaseBody(demo: DemoEndpoint): Record<string, unknown> {
-  return { ...demo.spec, ...(demo.firstRelease?.fields ?? {}) };
-}
-
-/** The update that turns the first release into the spec: the spec's values of the fields that differed. */
-export function secondReleaseBody(demo: DemoEndpoint): Record<string, unknown> | undefined {
-  const fields = demo.firstRelease?.fields;
-  if (!fields) return undefined;
-  return Object.fromEntries(Object.keys(fields).map((name) => [name, demo.spec[name]]));
+  return { ...demo.spec, ...(demo.history?.created ?? {}) };
 }

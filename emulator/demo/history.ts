@@ -12,7 +12,7 @@ import { createEndpoint, updateEndpoint } from '../resources/serverless';
 import { Simulation } from '../simulation/engine';
 import type { Worker } from '../simulation/workers';
 import type { StoredEndpoint } from '../state';
-import { firstReleaseBody, secondReleaseBody, type DemandProfile, type DemoEndpoint } from './endpoints';
+import { firstReleaseBody, type DemandProfile, type DemoEndpoint } from './endpoints';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -22,8 +22,6 @@ export const HISTORY_DAYS = 30;
 const STEP_MS = 1000;
 /** A load balancer request gives up after this long without a worker, as the jobs server's does. */
 const LB_GIVE_UP_MS = 60_000;
-/** Second releases go out at this hour (UTC) of their day. */
-const RELEASE_HOUR = 10;
 
 const PROMPTS = [
   'a lighthouse at dusk, oil painting',
@@ -168,12 +166,13 @@ export function simulateHistory(
 
 function plannedReleases(demos: readonly DemoEndpoint[], created: readonly StoredEndpoint[], now: number): PlannedRelease[] {
   return demos
-    .flatMap((demo, i) => {
-      const body = secondReleaseBody(demo);
-      const daysAgo = demo.firstRelease?.releasedDaysAgo;
-      if (!body || daysAgo === undefined) return [];
-      return [{ at: startOfUtcDay(now) - daysAgo * DAY + RELEASE_HOUR * HOUR, endpointId: created[i].id, body }];
-    })
+    .flatMap((demo, i) =>
+      (demo.history?.releases ?? []).map((r) => ({
+        at: startOfUtcDay(now) - r.daysAgo * DAY + r.hour * HOUR,
+        endpointId: created[i].id,
+        body: { ...r.fields },
+      })),
+    )
     .sort((a, b) => a.at - b.at);
 }
 

@@ -1,15 +1,16 @@
 /**
  * The demo state (`EmulatorOptions.demo`), the one seeding `npm start` and "Use Local Emulator"
  * share, so every view has something true to show: the example endpoints with a month of billing
- * simulated by the emulator's own engine, two releases of the queue endpoint, a completed and a
- * failed job, and a worker writing log lines. A kept state keeps its endpoints and their history:
+ * simulated by the emulator's own engine, two releases of the queue endpoint and six of its prod
+ * environment (a rollout, a stall and a rollback among them), a completed and a failed job, and
+ * workers writing log lines. A kept state keeps its endpoints and their history:
  * only a demo endpoint it lacks is created, with its month; the live part runs at every start.
  */
 import { findEndpoint, type EmulatorContext } from '../context';
 import type { Random } from '../../core/util/seededRandom';
-import { DEMO_ENDPOINTS, SDXL_WORKER } from './endpoints';
+import { DEMO_ENDPOINTS, SDXL_WORKER, SDXL_WORKER_PROD } from './endpoints';
 import { simulateHistory, type UsageSink } from './history';
-import { startLiveActivity, type DemoJobs } from './live';
+import { startLiveActivity, startTrickle, type DemoJobs } from './live';
 
 export { DEMO_ENDPOINTS } from './endpoints';
 export { HISTORY_DAYS } from './history';
@@ -46,11 +47,15 @@ export async function seedDemo(ctx: EmulatorContext, usage: UsageSink, random: R
   // A kept state may hold a namesake of another type; the demo then runs no jobs rather than fail to start.
   const queue = findEndpoint(ctx, endpoints[SDXL_WORKER.file]);
   const live = queue?.type === 'QUEUE' ? await startLiveActivity(ctx, queue.id) : undefined;
+  // A worker up on prod too, so a release there rolls over (or stalls) in front of the user.
+  const prod = findEndpoint(ctx, endpoints[SDXL_WORKER_PROD.file]);
+  const stopProd = prod?.type === 'QUEUE' ? startTrickle(ctx, prod.id) : undefined;
   return {
     endpoints,
     ...(live ? { jobs: live.jobs } : {}),
     stop: () => {
       live?.stop();
+      stopProd?.();
     },
   };
 }

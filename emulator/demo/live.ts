@@ -65,6 +65,12 @@ export async function startLiveActivity(ctx: EmulatorContext, endpointId: string
   const completed = ctx.sim.submit(endpoint, COMPLETED_INPUT, {});
   const failed = ctx.sim.submit(endpoint, FAILED_INPUT, {});
   await settled(ctx, [completed, failed]);
+  const stopTrickle = startTrickle(ctx, endpointId);
+  return { jobs: { endpointId, completed: completed.id, failed: failed.id }, stop: stopTrickle };
+}
+
+/** Keeps short jobs trickling into a queue endpoint, so a worker of it stays up and writes log lines; returns the stop. */
+export function startTrickle(ctx: EmulatorContext, endpointId: string): () => void {
   let count = 0;
   let last: Job | undefined;
   const trickle = (): void => {
@@ -73,17 +79,14 @@ export async function startLiveActivity(ctx: EmulatorContext, endpointId: string
       clearInterval(timer);
       return;
     }
-    // Never pile up a queue nobody serves (workers.max 0, no capacity): one job waiting is enough.
+    // Never pile up a queue nobody serves (workers.max 0, no capacity, a crash-looping image): one job waiting is enough.
     if (last?.status === 'IN_QUEUE') return;
     last = ctx.sim.submit(current, trickleInput(++count), {});
   };
   const timer: NodeJS.Timeout = setInterval(trickle, TRICKLE_EVERY_MS / ctx.sim.timeScale);
   timer.unref();
   trickle();
-  return {
-    jobs: { endpointId, completed: completed.id, failed: failed.id },
-    stop: () => {
-      clearInterval(timer);
-    },
+  return () => {
+    clearInterval(timer);
   };
 }

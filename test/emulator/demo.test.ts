@@ -1,7 +1,7 @@
 /**
  * The demo state (`demo: true`): every view has something true to show. A month of billing that the
  * emulator's engine simulated (so it has a weekly rhythm, not a flat line), a worker writing log
- * lines, a completed and a failed job, two releases of the queue endpoint.
+ * lines, a completed and a failed job, two releases of the queue endpoint, and six of its prod environment.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ServerlessBillingRecord } from '../../core/api/billing';
 import { HISTORY_DAYS } from '../../emulator/demo/index';
-import { DEMO_ENDPOINTS, HTTP_SERVICE, SDXL_WORKER } from '../../emulator/demo/endpoints';
+import { DEMO_ENDPOINTS, HTTP_SERVICE, SDXL_WORKER, SDXL_WORKER_PROD } from '../../emulator/demo/endpoints';
 import type { RunningEmulator } from '../../emulator/index';
-import { apiOf, create, gpuSpec, loadBalancerUrls, logLines, withEmulator } from './helpers';
+import { apiOf, create, eventually, gpuSpec, loadBalancerUrls, logLines, withEmulator } from './helpers';
 
 const DAY = 86_400_000;
 
@@ -113,6 +113,56 @@ describe('the demo state', () => {
       assert.equal(endpoint.image, SDXL_WORKER.spec.image);
       const lb = await api.serverless.get(endpoints[HTTP_SERVICE.file]);
       assert.equal(loadBalancerUrls(lb).base, `http://${lb.id}.localhost:${new URL(e.jobsUrl).port}`);
+    });
+  });
+
+  it('has the prod environment released six times, a rollout, a stall and a rollback among them, with a worker up', async () => {
+    await withEmulator({ demo: true }, async (e) => {
+      const { endpoints } = demoOf(e);
+      const api = apiOf(e);
+      const prodId = endpoints[SDXL_WORKER_PROD.file];
+      const list = await api.serverless.releases(prodId);
+      assert.equal(list.endpointVersion, 6);
+      assert.deepEqual(
+        list.releases.map((r) => [r.version, r.diff.map((d) => d.field).sort()]),
+        [
+          [6, ['template.imageName']],
+          [5, ['template.imageName']],
+          [4, ['gpuIds']],
+          [3, ['template.imageName']],
+          [2, ['scalerValue', 'workersMax']],
+          [1, []],
+        ],
+      );
+      const [rollback, stall, pools, rollout, headroom] = list.releases;
+      assert.deepEqual(stall.diff, [
+        { field: 'template.imageName', old: 'myorg/sdxl-worker:1.4.2', new: 'myorg/sdxl-worker:1.5.0-crashloop' },
+      ]);
+      assert.deepEqual(rollback.diff, [
+        { field: 'template.imageName', old: 'myorg/sdxl-worker:1.5.0-crashloop', new: 'myorg/sdxl-worker:1.4.2' },
+      ]);
+      assert.deepEqual(rollout.diff, [{ field: 'template.imageName', old: 'myorg/sdxl-worker:1.4.1', new: 'myorg/sdxl-worker:1.4.2' }]);
+      assert.deepEqual(pools.diff, [{ field: 'gpuIds', old: ['ADA_24', 'AMPERE_24'], new: ['ADA_24'] }]);
+      assert.deepEqual(
+        [...headroom.diff].sort((a, b) => a.field.localeCompare(b.field)),
+        [
+          { field: 'scalerValue', old: 4, new: 2 },
+          { field: 'workersMax', old: 4, new: 8 },
+        ],
+      );
+      const times = list.releases.map((r) => Date.parse(r.createdAt ?? ''));
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => b - a),
+        'newest first',
+      );
+      assert.ok(Math.abs(times[0] - times[1] - 30 * 60_000) < 2000, 'rolled back half an hour after the stall');
+      assert.equal((await api.serverless.get(prodId)).image, SDXL_WORKER_PROD.spec.image);
+      const worker = await eventually(async () => {
+        const { workers } = await api.serverless.workers(prodId);
+        return workers.find((w) => w.status === 'IDLE' || w.status === 'RUNNING');
+      });
+      assert.deepEqual([worker.version, worker.isStale, worker.image], [6, false, 'myorg/sdxl-worker:1.4.2']);
     });
   });
 
