@@ -1,0 +1,357 @@
+/**
+ * Watching a release roll out after a deploy. The service replaces workers of an older
+ * configuration version one by one, so "deployed" is not "serving": this reads the releases and the
+ * workers, says how far the latest release has got, and follows it until every worker runs it, it
+ * stops moving (a stall that names the workers holding it up), every new worker crash-loops, or the
+ * caller gives up. A worker whose release or state the service did not say is never counted as
+ * on the latest release or ready, so an unknown answer never reads as done.
+ */
+import { ApiError, type ApiClient, type CallOptions, type RateLimitSnapshot, type ReleaseList, type Worker, type WorkerList } from '../api';
+
+export interface RolloutProgress {
+  readonly endpointId: string;
+  /** The endpoint's current configuration version (the release being rolled out); undefined if unknown. */
+  readonly version?: number;
+  /** Workers on the latest version and ready (IDLE or RUNNING). */
+  readonly ready: number;
+  /** Workers on the latest version still starting (INITIALIZING, THROTTLED). */
+  readonly starting: number;
+  /** Workers on the latest version that are UNHEALTHY (crash-looping or failing health checks). */
+  readonly unhealthy: readonly Worker[];
+  /** Workers on an older version: `draining` of them busy (RUNNING), the rest idle or starting. */
+  readonly stale: number;
+  readonly draining: number;
+  readonly total: number;
+  /** Whether no worker runs an older version and none on the latest is starting or unhealthy. */
+  readonly done: boolean;
+  /** One line, e.g. "release 7: 3 of 5 workers on it, 2 draining" / "release 7: no workers (none needed)". */
+  readonly text: string;
+}
+
+export type RolloutOutcome =
+  | { readonly kind: 'done'; readonly progress: RolloutProgress; readonly elapsedMs: number }
+  /** No progress for `stallAfterMs`: names the workers that hold it up (unhealthy, throttled, starting). */
+  | {
+      readonly kind: 'stalled';
+      readonly progress: RolloutProgress;
+      readonly elapsedMs: number;
+      readonly culprits: readonly Worker[];
+      readonly message: string;
+    }
+  /** Every worker on the new release is UNHEALTHY for `failAfterMs` (a crash loop), or the endpoint is gone. */
+  | {
+      readonly kind: 'failed';
+      readonly progress?: RolloutProgress;
+      readonly elapsedMs: number;
+      readonly culprits: readonly Worker[];
+      readonly message: string;
+    }
+  /** The caller's signal fired (the user dismissed it, Ctrl-C). */
+  | { readonly kind: 'dismissed'; readonly progress?: RolloutProgress; readonly elapsedMs: number }
+  /** The service could not be read (after the API client's own retries). */
+  | { readonly kind: 'error'; readonly progress?: RolloutProgress; readonly elapsedMs: number; readonly message: string };
+
+export interface WatchRolloutInput {
+  readonly client: ApiClient;
+  readonly endpointId: string;
+  readonly signal?: AbortSignal;
+  /** No progress for this long is a stall; default 180_000 (3 min). */
+  readonly stallAfterMs?: number;
+  /** All new-release workers unhealthy for this long is a failure; default 60_000. */
+  readonly failAfterMs?: number;
+  /** First poll interval; grows by backoff while nothing changes, back to it on a change. Default 2000, max 15000. */
+  readonly pollMs?: number;
+  readonly onProgress?: (progress: RolloutProgress) => void;
+}
+
+const DEFAULT_STALL_AFTER_MS = 180_000;
+const DEFAULT_FAIL_AFTER_MS = 60_000;
+const DEFAULT_POLL_MS = 2000;
+const MAX_POLL_MS = 15_000;
+const BACKOFF = 1.5;
+/** Each poll reads the releases and the workers. */
+const REQUESTS_PER_POLL = 2;
+/** Left for everything else the same key does (the editor's views, a deploy): 10% of a window, at least 4 requests. */
+const RESERVE_SHARE = 0.1;
+const RESERVE_MIN = 4;
+
+const READY: ReadonlySet<Worker['status']> = new Set(['IDLE', 'RUNNING']);
+const STARTING: ReadonlySet<Worker['status']> = new Set(['INITIALIZING', 'THROTTLED']);
+const HOLDS_UP: ReadonlySet<Worker['status']> = new Set(['UNHEALTHY', 'THROTTLED', 'INITIALIZING']);
+
+type WorkerRelease = 'latest' | 'older' | 'unknown';
+
+/** Which release a worker runs, from its version when both are known, else from the service's own `isStale`. */
+function releaseOf(worker: Worker, version: number | undefined): WorkerRelease {
+  if (worker.version !== undefined && version !== undefined) return worker.version >= version ? 'latest' : 'older';
+  if (worker.isStale === true) return 'older';
+  if (worker.isStale === false) return 'latest';
+  return 'unknown';
+}
+
+/** The current version: what either answer says (the later of two reads), else the newest release listed. */
+function currentVersion(releases: ReleaseList, workers: WorkerList): number | undefined {
+  const said = [releases.endpointVersion, workers.endpointVersion].filter((v): v is number => v !== undefined);
+  if (said.length > 0) return Math.max(...said);
+  const listed = releases.releases.map((r) => r.version).filter((v): v is number => v !== undefined);
+  return listed.length > 0 ? Math.max(...listed) : undefined;
+}
+
+/**
+ * Pure: progress from one read of the releases and the workers. With `minWorkers` (the endpoint's
+ * `workers.min`), workers the service has yet to start count against done: right after a deploy the
+ * list may still be empty.
+ */
+export function rolloutProgress(endpointId: string, releases: ReleaseList, workers: WorkerList, minWorkers = 0): RolloutProgress {
+  const version = currentVersion(releases, workers);
+  let ready = 0;
+  let starting = 0;
+  let stale = 0;
+  let draining = 0;
+  let unknownRelease = 0;
+  let unknownState = 0;
+  const unhealthy: Worker[] = [];
+  for (const worker of workers.workers) {
+    const release = releaseOf(worker, version);
+    if (release === 'unknown') unknownRelease++;
+    else if (release === 'older') {
+      stale++;
+      if (worker.status === 'RUNNING') draining++;
+    } else if (READY.has(worker.status)) ready++;
+    else if (STARTING.has(worker.status)) starting++;
+    else if (worker.status === 'UNHEALTHY') unhealthy.push(worker);
+    else unknownState++;
+  }
+  const total = workers.workers.length;
+  const notStarted = Math.max(0, minWorkers - (total - stale));
+  const counts = {
+    version,
+    ready,
+    starting,
+    unhealthy: unhealthy.length,
+    stale,
+    draining,
+    unknownRelease,
+    unknownState,
+    total,
+    notStarted,
+  };
+  return {
+    endpointId,
+    ...(version !== undefined ? { version } : {}),
+    ready,
+    starting,
+    unhealthy,
+    stale,
+    draining,
+    total,
+    // Done only when every worker is known to run the latest release and to be ready.
+    done: ready === total && notStarted === 0,
+    text: progressText(counts),
+  };
+}
+
+interface Counts {
+  readonly version: number | undefined;
+  readonly ready: number;
+  readonly starting: number;
+  readonly unhealthy: number;
+  readonly stale: number;
+  readonly draining: number;
+  readonly unknownRelease: number;
+  readonly unknownState: number;
+  readonly total: number;
+  readonly notStarted: number;
+}
+
+function progressText(c: Counts): string {
+  const release = `release ${c.version ?? '?'}`;
+  if (c.total === 0)
+    return c.notStarted === 0 ? `${release}: no workers (none needed)` : `${release}: no workers yet (${c.notStarted} wanted)`;
+  const parts = [`${c.ready} of ${c.total} worker${c.total === 1 ? '' : 's'} on it`];
+  if (c.draining > 0) parts.push(`${c.draining} draining`);
+  if (c.stale > c.draining) parts.push(`${c.stale - c.draining} on an older release`);
+  if (c.unhealthy > 0) parts.push(`${c.unhealthy} unhealthy`);
+  if (c.starting > 0) parts.push(`${c.starting} starting`);
+  if (c.unknownState > 0) parts.push(`${c.unknownState} in an unknown state`);
+  if (c.unknownRelease > 0) parts.push(`${c.unknownRelease} on an unknown release`);
+  if (c.notStarted > 0) parts.push(`${c.notStarted} yet to start`);
+  return `${release}: ${parts.join(', ')}`;
+}
+
+/** One read of both (two GETs). */
+export async function readRollout(client: ApiClient, endpointId: string, call: CallOptions = {}): Promise<RolloutProgress> {
+  const [releases, workers] = await Promise.all([
+    client.serverless.releases(endpointId, call),
+    client.serverless.workers(endpointId, call),
+  ]);
+  return rolloutProgress(endpointId, releases, workers);
+}
+
+/** The workers of the latest release that keep it from being done. */
+function culpritsOf(progress: RolloutProgress, workers: WorkerList): Worker[] {
+  return workers.workers.filter((w) => HOLDS_UP.has(w.status) && releaseOf(w, progress.version) === 'latest');
+}
+
+/** What counts as a change: any count or the version moving. */
+function signature(p: RolloutProgress): string {
+  return [p.version, p.ready, p.starting, p.unhealthy.length, p.stale, p.draining, p.total].join('/');
+}
+
+/**
+ * How long to wait before the next poll so it stays inside the quota: with no more than the reserve
+ * left in some window, until that window resets; otherwise spread what is left over the time to the
+ * reset. 0 when the service sent no quota (an exempt caller) or the budget allows polling freely.
+ */
+export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: number, requestsPerPoll = REQUESTS_PER_POLL): number {
+  if (!snapshot) return 0;
+  let delay = 0;
+  for (const window of snapshot.windows) {
+    if (window.remaining === undefined) continue;
+    const resetAt = window.resetSeconds !== undefined ? snapshot.observedAt + window.resetSeconds * 1000 : undefined;
+    const untilReset = resetAt !== undefined ? Math.max(0, resetAt - now) : undefined;
+    if (untilReset === 0) continue;
+    const reserve = Math.max(RESERVE_MIN, window.quota !== undefined ? Math.ceil(window.quota * RESERVE_SHARE) : 0);
+    const polls = Math.floor((window.remaining - reserve) / requestsPerPoll);
+    // No reset time said: wait the longest poll interval and look again.
+    if (polls <= 0) delay = Math.max(delay, untilReset ?? MAX_POLL_MS);
+    else if (untilReset !== undefined) delay = Math.max(delay, Math.ceil(untilReset / polls));
+  }
+  return delay;
+}
+
+/** Resolves after `ms`, or at once (false) when the signal fires; leaves no timer or listener behind. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const names = (workers: readonly Worker[]): string => workers.map((w) => `${w.id} (${w.status})`).join(', ');
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
+type Read =
+  { readonly ok: true; readonly progress: RolloutProgress; readonly workers: WorkerList } | { readonly ok: false; readonly error: unknown };
+
+/** One poll: the releases and the workers, with the endpoint's `workers.min` read once beforehand. */
+async function pollOnce(input: WatchRolloutInput, minWorkers: { value?: number }): Promise<Read> {
+  const { client, endpointId, signal } = input;
+  try {
+    if (minWorkers.value === undefined) {
+      const min: unknown = (await client.serverless.get(endpointId, { signal })).workers.min;
+      minWorkers.value = typeof min === 'number' && Number.isInteger(min) && min >= 0 ? min : 0;
+    }
+    const [releases, workers] = await Promise.all([
+      client.serverless.releases(endpointId, { signal }),
+      client.serverless.workers(endpointId, { signal }),
+    ]);
+    return { ok: true, progress: rolloutProgress(endpointId, releases, workers, minWorkers.value), workers };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** What a failed read ends the watch with; undefined for a quota refusal, which is waited out. */
+function outcomeOfError(
+  input: WatchRolloutInput,
+  error: unknown,
+  base: { progress?: RolloutProgress; elapsedMs: number },
+): RolloutOutcome | undefined {
+  if (input.signal?.aborted || (error instanceof ApiError && error.kind === 'aborted')) return { kind: 'dismissed', ...base };
+  if (error instanceof ApiError && error.notFound)
+    return { kind: 'failed', ...base, culprits: [], message: `endpoint ${input.endpointId} no longer exists` };
+  if (error instanceof ApiError && error.kind === 'rateLimited') return undefined;
+  const message = input.client.redact(error instanceof Error ? error.message : String(error));
+  return { kind: 'error', ...base, message: `cannot read the rollout: ${message}` };
+}
+
+function stalledOutcome(progress: RolloutProgress, workers: WorkerList, stalledMs: number, elapsedMs: number): RolloutOutcome {
+  const culprits = culpritsOf(progress, workers);
+  const heldBy =
+    culprits.length > 0
+      ? `held up by ${names(culprits)}`
+      : progress.draining > 0
+        ? `waiting for ${progress.draining} worker${progress.draining === 1 ? '' : 's'} of an older release to finish their jobs`
+        : 'no worker says why';
+  return { kind: 'stalled', progress, elapsedMs, culprits, message: `no progress for ${seconds(stalledMs)} (${progress.text}); ${heldBy}` };
+}
+
+function failedOutcome(progress: RolloutProgress, unhealthyMs: number, elapsedMs: number): RolloutOutcome {
+  const culprits = progress.unhealthy;
+  const message = `every worker on release ${progress.version ?? '?'} has been unhealthy for ${seconds(unhealthyMs)} (crash loop?): ${names(culprits)}`;
+  return { kind: 'failed', progress, elapsedMs, culprits, message };
+}
+
+/** Whether there are workers on the latest release and every one of them is UNHEALTHY. */
+function allUnhealthy(p: RolloutProgress): boolean {
+  return p.unhealthy.length > 0 && p.ready === 0 && p.starting === 0 && p.unhealthy.length + p.stale === p.total;
+}
+
+/** Polls with backoff inside the rate-limit budget (client.rateLimit), until done, stalled, failed or dismissed. */
+export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOutcome> {
+  const { client, signal } = input;
+  const stallAfterMs = input.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
+  const failAfterMs = input.failAfterMs ?? DEFAULT_FAIL_AFTER_MS;
+  const firstPollMs = Math.max(1, input.pollMs ?? DEFAULT_POLL_MS);
+  const maxPollMs = Math.max(MAX_POLL_MS, firstPollMs);
+  const started = Date.now();
+  const minWorkers: { value?: number } = {};
+  let progress: RolloutProgress | undefined;
+  let lastChange = started;
+  let lastSignature: string | undefined;
+  let unhealthySince: number | undefined;
+  let interval = firstPollMs;
+  const base = (): { progress?: RolloutProgress; elapsedMs: number } => ({
+    ...(progress ? { progress } : {}),
+    elapsedMs: Date.now() - started,
+  });
+
+  for (;;) {
+    if (signal?.aborted) return { kind: 'dismissed', ...base() };
+    const read = await pollOnce(input, minWorkers);
+    if (!read.ok) {
+      const ended = outcomeOfError(input, read.error, base());
+      if (ended) return ended;
+      // Still over the quota after the client's own waits: wait for the window, then read again.
+      const refusal = read.error as ApiError;
+      const wait = Math.max(
+        (refusal.retryAfterSeconds ?? 0) * 1000,
+        budgetDelayMs(refusal.rateLimit ?? client.rateLimit, Date.now()),
+        maxPollMs,
+      );
+      if (!(await pause(wait, signal))) return { kind: 'dismissed', ...base() };
+      continue;
+    }
+    progress = read.progress;
+    input.onProgress?.(progress);
+    if (progress.done) return { kind: 'done', progress, elapsedMs: Date.now() - started };
+
+    const now = Date.now();
+    const current = signature(progress);
+    if (current !== lastSignature) {
+      lastSignature = current;
+      lastChange = now;
+      interval = firstPollMs;
+    } else {
+      interval = Math.min(maxPollMs, interval * BACKOFF);
+    }
+    unhealthySince = allUnhealthy(progress) ? (unhealthySince ?? now) : undefined;
+    if (unhealthySince !== undefined && now - unhealthySince >= failAfterMs)
+      return failedOutcome(progress, now - unhealthySince, now - started);
+    if (now - lastChange >= stallAfterMs) return stalledOutcome(progress, read.workers, now - lastChange, now - started);
+
+    // Wake in time to call a stall or a failure when it is due, but never faster than the quota allows.
+    const dueIn = Math.min(lastChange + stallAfterMs, (unhealthySince ?? Number.POSITIVE_INFINITY) + failAfterMs) - now;
+    const wait = Math.max(Math.min(interval, Math.max(1, dueIn)), budgetDelayMs(client.rateLimit, now));
+    if (!(await pause(wait, signal))) return { kind: 'dismissed', ...base() };
+  }
+}
