@@ -15,6 +15,8 @@ export interface LogTarget {
   readonly endpointName: string;
   /** One worker; undefined for all workers of the endpoint. */
   readonly workerId?: string;
+  /** A chosen set of workers, merged (those a stalled rollout names); when given, `workerId` is not. */
+  readonly workerIds?: readonly string[];
 }
 
 export interface FollowOptions {
@@ -56,27 +58,28 @@ export class LogFollower {
     const controller = new AbortController();
     this.controller = controller;
     const { source, tail, workerPollMs, reconnectDelayMs } = this.options;
-    void followWorkerLogs(
-      { serverless: this.api },
-      {
-        endpointId: this.target.endpointId,
-        tail,
-        cursors: this.cursors,
-        ...(this.target.workerId !== undefined ? { workerId: this.target.workerId } : {}),
-        ...(source !== 'all' ? { source } : {}),
-        ...(workerPollMs !== undefined ? { workerPollMs } : {}),
-        ...(reconnectDelayMs !== undefined ? { reconnectDelayMs } : {}),
+    const input = {
+      endpointId: this.target.endpointId,
+      tail,
+      cursors: this.cursors,
+      ...(source !== 'all' ? { source } : {}),
+      ...(workerPollMs !== undefined ? { workerPollMs } : {}),
+      ...(reconnectDelayMs !== undefined ? { reconnectDelayMs } : {}),
+    };
+    const handlers = {
+      signal: controller.signal,
+      onLines: (lines: readonly WorkerLogLine[]) => {
+        for (const line of lines) this.events.onRow(this.row(line));
       },
-      {
-        signal: controller.signal,
-        onLines: (lines) => {
-          for (const line of lines) this.events.onRow(this.row(line));
-        },
-        onStatus: (status) => {
-          this.status(status);
-        },
+      onStatus: (status: FollowStatus) => {
+        this.status(status);
       },
-    );
+    };
+    const { workerId, workerIds } = this.target;
+    // A chosen set is one stream per worker, sharing the cursors and the signal as an endpoint's follow does.
+    const workers = workerIds ?? (workerId !== undefined ? [workerId] : undefined);
+    if (workers === undefined) void followWorkerLogs({ serverless: this.api }, input, handlers);
+    else for (const id of workers) void followWorkerLogs({ serverless: this.api }, { ...input, workerId: id }, handlers);
   }
 
   /** Aborts every stream; what was delivered is remembered so `start` resumes after it. */

@@ -1,7 +1,8 @@
 /**
  * Worker logs in the bottom panel: `Open Worker Logs` (one worker) and `Open Endpoint Logs` (all
  * workers of an endpoint merged, each row tagged with worker and source), from the Endpoints tree's
- * context menu or from the Command Palette with quick picks.
+ * context menu or from the Command Palette with quick picks; other features open one worker or a chosen
+ * set of workers merged (`openWorkersLogs`).
  */
 import * as vscode from 'vscode';
 import type { Endpoint, Worker } from '../../core/api';
@@ -28,6 +29,28 @@ export interface WorkerRef {
   endpointName?: string;
 }
 
+/** Several workers of one endpoint, their logs merged: what `openWorkersLogs` takes. */
+export interface WorkersRef {
+  endpointId: string;
+  workerIds: readonly string[];
+  endpointName?: string;
+}
+
+/** Opens the Logs panel on exactly these workers of an endpoint, merged (a stalled rollout's workers, say). */
+export function openWorkersLogs(ref: WorkersRef): Thenable<unknown> {
+  return vscode.commands.executeCommand('endpointStudio.logs.openWorker', ref);
+}
+
+function workersRef(ref: WorkersRef): LogTarget | undefined {
+  const ids = Array.isArray(ref.workerIds) ? ref.workerIds.filter((id) => typeof id === 'string' && id !== '') : [];
+  if (typeof ref.endpointId !== 'string' || ref.endpointId === '' || ids.length === 0) return undefined;
+  return {
+    endpointId: ref.endpointId,
+    workerIds: ids,
+    endpointName: typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId,
+  };
+}
+
 function workerRef(ref: WorkerRef): LogTarget | undefined {
   if (typeof ref.endpointId !== 'string' || typeof ref.workerId !== 'string' || ref.endpointId === '' || ref.workerId === '')
     return undefined;
@@ -50,7 +73,8 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
   return vscode.Disposable.from(
     view,
     vscode.window.registerWebviewViewProvider(LOGS_VIEW, view),
-    vscode.commands.registerCommand('endpointStudio.logs.openWorker', async (node?: TreeNodeArg | WorkerRef) => {
+    vscode.commands.registerCommand('endpointStudio.logs.openWorker', async (node?: TreeNodeArg | WorkerRef | WorkersRef) => {
+      if (node && 'workerIds' in node) return open(workersRef(node));
       if (node && 'workerId' in node) return open(workerRef(node));
       if (node?.kind === 'worker' && node.endpoint && node.worker)
         return open({ endpointId: node.endpoint.id, endpointName: node.endpoint.name, workerId: node.worker.id });

@@ -259,6 +259,7 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
 }
 
 function describe(target: LogTarget): string {
+  if (target.workerIds) return `${target.endpointName} · workers ${target.workerIds.join(', ')}`;
   return target.workerId ? `${target.endpointName} · worker ${target.workerId}` : `${target.endpointName} · all workers`;
 }
 
