@@ -10,6 +10,7 @@ import { AGENT_TOOLS, PlanTokenStore, runTool, type AgentContext, type AgentTool
 import type { ApiClient } from '../../core/api';
 import type { DeployEnvironment } from '../../core/operations';
 import type { Session } from '../auth/session';
+import { watchRolloutInEditor } from '../deploy/rollout';
 import { prepareAgentTool, TOOL_PREFIX } from './confirm';
 import { mcpApi, toolApi, type ToolApi } from './lmApi';
 import { registerMcpServer } from './mcpServer';
@@ -86,10 +87,18 @@ function registerAgentTool(api: ToolApi, tool: AgentTool, session: Session, plan
         const result = await runTool(tool, options.input, agentContext(session, plans, abort.signal));
         // The editor hands a thrown message to the model as the tool's failure.
         if (result.isError) throw new Error(`${result.text}\n${JSON.stringify(result.structured)}`);
+        if (tool.name === 'deploy_spec') watchDeployedRollout(session, result.structured);
         return api.result([result.text, JSON.stringify(result.structured)]);
       } finally {
         cancelled.dispose();
       }
     },
   });
+}
+
+/** A deploy the model ran makes a release like one run from the editor, and is watched the same way. */
+function watchDeployedRollout(session: Session, deployed: Record<string, unknown>): void {
+  const { action, endpointId, endpointName } = deployed;
+  if (action === 'unchanged' || typeof endpointId !== 'string') return;
+  void watchRolloutInEditor(session, { id: endpointId, name: typeof endpointName === 'string' ? endpointName : endpointId });
 }

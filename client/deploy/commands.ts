@@ -29,6 +29,7 @@ import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
 import { confirmProtected, deployClientFor, planHeader, type DeployClient } from './environmentDeploy';
 import { chooseForNamesakes } from './namesakes';
+import { watchRolloutInEditor } from './rollout';
 import { bindingFor, type LiveStates } from './specState';
 import { resolveTarget, targetBindings, type SpecTarget } from './target';
 
@@ -112,8 +113,14 @@ async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index
   if (!confirmed || !(await confirmProtected(target.environment))) return;
   const outcome = await applyWithProgress(api, confirmed, target, ref);
   context.states.invalidate();
-  if (outcome.ok) reportSuccess(context.log, outcome, confirmed);
-  else reportFailure(context, target, outcome.applied.failure);
+  if (!outcome.ok) {
+    reportFailure(context, target, outcome.applied.failure);
+    return;
+  }
+  reportSuccess(context.log, outcome, confirmed);
+  // A create or a change is a new release, which the service rolls out worker by worker.
+  const { action, endpoint } = outcome.applied;
+  if (action !== 'unchanged') void watchRolloutInEditor(context.session, endpoint, { api });
 }
 
 /** A spec the language server finds errors in is not sent: the Problems panel says why. */

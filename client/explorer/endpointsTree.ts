@@ -25,6 +25,8 @@ import {
   type Fact,
 } from './endpointFacts';
 import { LoadCache, wasAbandoned } from './loadCache';
+import { watchedRollouts } from '../deploy/rollout';
+import { rolloutBadge } from '../deploy/rolloutReport';
 import { ENDPOINT_SPEND_DAYS, endpointSpend } from '../../core/billing/spend';
 import { formatUsd } from '../../core/billing/format';
 
@@ -46,6 +48,8 @@ export type EndpointNode =
   | { kind: 'release'; endpoint: Endpoint; release: Release }
   | { kind: 'diff'; endpoint: Endpoint; release: Release; entry: ReleaseDiffEntry }
   | { kind: 'message'; id: string; text: string; icon: string; command?: vscode.Command; retry?: EndpointNode };
+
+type EndpointItem = Extract<EndpointNode, { kind: 'endpoint' }>;
 
 const GROUP_LABELS: Record<GroupKind, { label: string; icon: string }> = {
   configuration: { label: 'Configuration', icon: 'settings-gear' },
@@ -75,6 +79,12 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
   private state: ViewState | undefined;
   /** Kept up to date by the view: whether anyone can see the tree. */
   visible = false;
+  /** The endpoint nodes last shown, by id: a rollout's progress re-renders its endpoint's node alone. */
+  private shownEndpoints = new Map<string, EndpointItem>();
+  private readonly rollouts = watchedRollouts.onDidChange((endpointId) => {
+    const node = this.shownEndpoints.get(endpointId);
+    if (node) this.changed.fire(node);
+  });
 
   constructor(
     private readonly session: Session,
@@ -201,7 +211,9 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         const spent = node.spend === undefined ? undefined : formatUsd(node.spend);
         // The environment leads, so staging and prod of one service read apart at a glance.
         const environment = node.spec?.environment;
-        item.description = `${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
+        // A rollout being watched comes first while it runs: the rest says what the endpoint is, this what it does now.
+        const rollout = watchedRollouts.progress(node.endpoint.id);
+        item.description = `${rollout ? `${rolloutBadge(rollout)} · ` : ''}${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
         item.tooltip = new vscode.MarkdownString(
           `${environment ? `Environment **${environment}**\n\n` : ''}${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
         );
@@ -315,15 +327,14 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         },
       ]);
     }
-    return this.show(
-      'loaded',
-      shown.map((endpoint) => ({
-        kind: 'endpoint',
-        endpoint,
-        spec: bound.get(endpoint.id),
-        spend: spend && (spend.get(endpoint.id) ?? 0),
-      })),
-    );
+    const nodes = shown.map((endpoint): EndpointItem => ({
+      kind: 'endpoint',
+      endpoint,
+      spec: bound.get(endpoint.id),
+      spend: spend && (spend.get(endpoint.id) ?? 0),
+    }));
+    this.shownEndpoints = new Map(nodes.map((node) => [node.endpoint.id, node]));
+    return this.show('loaded', nodes);
   }
 
   private async groupChildren(node: Extract<EndpointNode, { kind: 'group' }>): Promise<EndpointNode[]> {
@@ -381,6 +392,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
 
   dispose(): void {
     this.cache.clear();
+    this.rollouts.dispose();
     this.changed.dispose();
     this.filterChanged.dispose();
   }
