@@ -20,6 +20,7 @@ Commands:
   deploy <spec> [--yes]                       create or update the endpoint of a spec, then verify it
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   bind <spec> <endpointId>                    record that a spec describes an existing endpoint
+  logs <spec|endpointId> [--follow]           the endpoint's worker logs merged, oldest first
   billing pods|serverless|network-volume      billing history by time bucket (--output table|json)
   lsp --stdio                                 run the language server for any LSP client
   mcp [--allow-writes]                        serve the agent tools over MCP on stdio
@@ -29,16 +30,23 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, catalog, billing, tools] = await Promise.all([
+  const [validate, deploy, logs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
     import('./deploy.js'),
+    import('./logs.js'),
     import('./catalog.js'),
     import('./billing.js'),
     import('./tools.js'),
   ]);
-  return [COMMANDS_HELP, validate.VALIDATE_HELP, deploy.DEPLOY_HELP, catalog.CATALOG_HELP, billing.BILLING_HELP, tools.MCP_HELP].join(
-    '\n\n',
-  );
+  return [
+    COMMANDS_HELP,
+    validate.VALIDATE_HELP,
+    deploy.DEPLOY_HELP,
+    logs.LOGS_HELP,
+    catalog.CATALOG_HELP,
+    billing.BILLING_HELP,
+    tools.MCP_HELP,
+  ].join('\n\n');
 }
 
 const io: CliIo = {
@@ -59,6 +67,18 @@ async function deployIo() {
   };
 }
 
+/**
+ * For the commands that follow something: the first Ctrl-C aborts the signal (a log follow ends, a followed job
+ * is cancelled) and the command exits on its own; once it has fired, a second Ctrl-C ends the process as usual.
+ */
+function interruptibleIo(): CliIo & { signal: AbortSignal } {
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    controller.abort();
+  });
+  return { ...io, signal: controller.signal };
+}
+
 async function main(argv: string[]): Promise<number | undefined> {
   const command = argv.at(0);
   const rest = argv.slice(1);
@@ -73,6 +93,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return (await import('./deploy.js')).runPull(rest, await deployIo());
     case 'bind':
       return (await import('./deploy.js')).runBind(rest, io);
+    case 'logs':
+      return (await import('./logs.js')).runLogs(rest, interruptibleIo());
     case 'billing':
       return (await import('./billing.js')).runBilling(rest, io);
     case 'catalog':
