@@ -21,6 +21,8 @@ Commands:
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   bind <spec> <endpointId>                    record that a spec describes an existing endpoint
   logs <spec|endpointId> [--follow]           the endpoint's worker logs merged, oldest first
+  run <spec|endpointId> <request.json> [--sync]  submit a job to a queue endpoint
+  job status|cancel|retry <spec|endpointId> <jobId>  a job's state, cancel it, retry it
   billing pods|serverless|network-volume      billing history by time bucket (--output table|json)
   lsp --stdio                                 run the language server for any LSP client
   mcp [--allow-writes]                        serve the agent tools over MCP on stdio
@@ -30,10 +32,11 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, logs, catalog, billing, tools] = await Promise.all([
+  const [validate, deploy, logs, jobs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
     import('./deploy.js'),
     import('./logs.js'),
+    import('./jobs.js'),
     import('./catalog.js'),
     import('./billing.js'),
     import('./tools.js'),
@@ -43,6 +46,7 @@ async function helpText(): Promise<string> {
     validate.VALIDATE_HELP,
     deploy.DEPLOY_HELP,
     logs.LOGS_HELP,
+    jobs.JOBS_HELP,
     catalog.CATALOG_HELP,
     billing.BILLING_HELP,
     tools.MCP_HELP,
@@ -95,6 +99,10 @@ async function main(argv: string[]): Promise<number | undefined> {
       return (await import('./deploy.js')).runBind(rest, io);
     case 'logs':
       return (await import('./logs.js')).runLogs(rest, interruptibleIo());
+    case 'run':
+      return (await import('./jobs.js')).runRun(rest, interruptibleIo());
+    case 'job':
+      return (await import('./jobs.js')).runJobCommand(rest, interruptibleIo());
     case 'billing':
       return (await import('./billing.js')).runBilling(rest, io);
     case 'catalog':
