@@ -1,6 +1,6 @@
 /**
- * Following logs against the emulator: one worker, an endpoint's workers merged and tagged, the
- * source filter, a stream cut in the middle (a marker row, then the lines after the last one seen,
+ * Following logs against the emulator: one worker, an endpoint's workers merged and tagged, a chosen
+ * set of them, the source filter, a stream cut in the middle (a marker row, then the lines after the last one seen,
  * none lost or repeated), and stop/start resuming where it left off.
  */
 import assert from 'node:assert/strict';
@@ -66,6 +66,23 @@ describe('LogFollower against the emulator', () => {
       try {
         await eventually(() => (rows.some((r) => r.text.startsWith('container started')) ? true : undefined));
         assert.ok(rows.every((r) => r.source === 'system' && r.worker === first));
+      } finally {
+        follower.stop();
+      }
+    });
+  });
+
+  it('a chosen set of workers: theirs merged and tagged, none of the others', async () => {
+    await withEmulator({}, async (_emu, client) => {
+      const api = client();
+      const endpoint = await api.serverless.create(gpuEndpoint({ workers: { min: 3, max: 3 } }));
+      const [first, second, other] = await idleWorkers(api, endpoint.id, 3);
+      const { follower, rows } = follow(api, { endpointId: endpoint.id, endpointName: endpoint.name, workerIds: [first, second] });
+      try {
+        await eventually(() =>
+          [first, second].every((w) => rows.some((r) => r.worker === w && r.text === 'Worker ready.')) ? true : undefined,
+        );
+        assert.ok(!rows.some((r) => r.worker === other), 'no line of a worker not chosen');
       } finally {
         follower.stop();
       }
