@@ -16,6 +16,8 @@ import { rolloutReport, type RolloutReport } from './rolloutReport';
 export const STALL_SETTING = 'endpointStudio.rollout.stallAfterSeconds';
 const DEFAULT_STALL_SECONDS = 180;
 const MIN_STALL_SECONDS = 10;
+/** Every new worker unhealthy this long is a failed release (a crash loop); never later than a stall is called. */
+const FAIL_AFTER_MS = 60_000;
 /** Registered by the releases feature; takes `{ endpointId }` and asks which release to go back to. */
 const ROLLBACK_COMMAND = 'endpointStudio.releases.rollback';
 const SMOKE_CHECK_COMMAND = 'endpointStudio.jobs.smokeCheck';
@@ -50,6 +52,7 @@ export async function watchRolloutInEditor(
   const client = options.api ?? session.api;
   if (!client) return undefined;
   const controller = watchedRollouts.begin(endpoint.id);
+  const stallAfterMs = stallAfterSeconds() * 1000;
   let outcome: RolloutOutcome;
   try {
     outcome = await vscode.window.withProgress(
@@ -63,7 +66,8 @@ export async function watchRolloutInEditor(
             client,
             endpointId: endpoint.id,
             signal: controller.signal,
-            stallAfterMs: stallAfterSeconds() * 1000,
+            stallAfterMs,
+            failAfterMs: Math.min(FAIL_AFTER_MS, stallAfterMs),
             onProgress: (current) => {
               progress.report({ message: current.text });
               watchedRollouts.update(endpoint.id, controller, current);
