@@ -9,6 +9,8 @@ export { diffEffective, driftBetween, sameValue, stableJson } from './diff';
 export type { Change } from './diff';
 export { planDeployment } from './plan';
 export type { DeploymentPlan, PlanProblem } from './plan';
+export { configurationAt } from './rollback';
+export type { ConfigurationAtResult } from './rollback';
 export { planCost, planCostLine } from './planCost';
 export type { PlanCost } from './planCost';
 export { renderChange, renderPlan, renderValue } from './render';

@@ -47,3 +47,5 @@ export { billingRequestOf, queryBilling } from './billing';
 export type { BillingRequestResult, QueryBillingInput, QueryBillingKind, QueryBillingResult } from './billing';
 export { budgetDelayMs, readRollout, rolloutProgress, watchRollout } from './rollout';
 export type { RolloutOutcome, RolloutProgress, WatchRolloutInput } from './rollout';
+export { planRollback, unknownFieldsNote } from './rollback';
+export type { PlanRollbackInput, PlanRollbackResult } from './rollback';
