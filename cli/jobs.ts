@@ -40,7 +40,7 @@ job retry   requeues a FAILED or TIMED_OUT job and follows it to its end.
 --format F  text (default) or json: one JSON object {endpointId, jobId, status, output, error,
             delayTimeMs, executionTimeMs, workerId, retries; stream and notes after a follow}.
 --document N  the document (0-based) of a multi-document spec; by default its one bound document.
-Ctrl-C while a job is followed cancels it.
+Ctrl-C while a job is followed cancels it; during the runsync wait it only stops waiting.
 
 Exit status: 0 submitted, read, cancelled or COMPLETED; 1 the job ended FAILED, TIMED_OUT or
 CANCELLED, or a cancel came after it ended; 2 usage error, unreadable or invalid request file,
@@ -91,13 +91,7 @@ export async function runRun(args: string[], io: LifecycleIo): Promise<number> {
   try {
     if (!options.sync) {
       const queued = await client.jobs.run(endpointId, read.request, call);
-      const job: JobSnapshot = {
-        endpointId,
-        jobId: queued.id,
-        status: queued.status === 'UNKNOWN' ? 'IN_QUEUE' : queued.status,
-        job: queued,
-      };
-      printJob(job, options.format, io);
+      printJob({ endpointId, jobId: queued.id, status: queued.status, job: queued }, options.format, io);
       if (options.format === 'text') io.err(`endpoint-studio run: follow it with: endpoint-studio job status ${options.ref} ${queued.id}`);
       return 0;
     }
@@ -124,7 +118,8 @@ export async function runJobCommand(args: string[], io: LifecycleIo): Promise<nu
       case 'cancel': {
         const job = await cancelJob(target.client, ref, call);
         printJob(job, options.format, io);
-        if (job.status === 'CANCELLED') return 0;
+        if (!isTerminal(job.status)) io.err(`endpoint-studio job: cancel sent; job ${job.jobId} is still ${job.status}`);
+        if (job.status === 'CANCELLED' || !isTerminal(job.status)) return 0;
         io.err(`endpoint-studio job: job ${job.jobId} had already ended; it stays ${job.status}`);
         return 1;
       }
@@ -210,16 +205,16 @@ function followHandlers(command: JobCommand, format: Format, io: LifecycleIo): J
 
 /** Prints a followed job's end; 0 for COMPLETED, 1 for any other end. */
 function reportEnd(command: JobCommand, result: JobResult, format: Format, io: LifecycleIo): number {
-  printJob(result, format, io, { stream: result.stream, notes: result.notes, cancelledByUser: result.cancelledByUser });
+  printJob(result, format, io);
   if (format === 'text') for (const note of result.notes) io.err(`endpoint-studio ${command}: ${note}`);
   if (result.cancelledByUser && format === 'text') io.err(`endpoint-studio ${command}: cancelled job ${result.jobId} (Ctrl-C)`);
   return result.status === 'COMPLETED' ? 0 : 1;
 }
 
 /** `job J on ep_1: COMPLETED (queued 0.1 s, ran 2.0 s, worker w1)` and the output or error; or one JSON object. */
-function printJob(job: JobSnapshot, format: Format, io: LifecycleIo, extra: Record<string, unknown> = {}): void {
+function printJob(job: JobSnapshot, format: Format, io: LifecycleIo): void {
   if (format === 'json') {
-    io.out(`${JSON.stringify({ ...jobData(job), ...extra }, null, 2)}\n`);
+    io.out(`${JSON.stringify(jobData(job), null, 2)}\n`);
     return;
   }
   const facts = [
@@ -233,17 +228,13 @@ function printJob(job: JobSnapshot, format: Format, io: LifecycleIo, extra: Reco
   if (job.error !== undefined) io.out(`error: ${valueText(job.error)}\n`);
 }
 
+/** The snapshot (and after a follow its stream, notes and whether Ctrl-C cancelled it) without the raw record, times named with their unit. */
 function jobData(job: JobSnapshot): Record<string, unknown> {
+  const { job: _record, delayTime, executionTime, ...facts } = job;
   return {
-    endpointId: job.endpointId,
-    jobId: job.jobId,
-    status: job.status,
-    ...(job.output !== undefined ? { output: job.output } : {}),
-    ...(job.error !== undefined ? { error: job.error } : {}),
-    ...(job.delayTime !== undefined ? { delayTimeMs: job.delayTime } : {}),
-    ...(job.executionTime !== undefined ? { executionTimeMs: job.executionTime } : {}),
-    ...(job.workerId !== undefined ? { workerId: job.workerId } : {}),
-    ...(job.retries !== undefined ? { retries: job.retries } : {}),
+    ...facts,
+    ...(delayTime !== undefined ? { delayTimeMs: delayTime } : {}),
+    ...(executionTime !== undefined ? { executionTimeMs: executionTime } : {}),
   };
 }
 

@@ -78,6 +78,8 @@ export async function runLogs(args: string[], io: LifecycleIo): Promise<number> 
     ...(io.signal ? { signal: io.signal } : {}),
   });
   if (!read.ok) {
+    // Ctrl-C before the workers were listed: nothing to print, and no failure.
+    if (io.signal?.aborted) return 0;
     const what = options.workerId === undefined ? targetName(target) : `worker ${options.workerId} of ${targetName(target)}`;
     io.err(`endpoint-studio logs: cannot read the log of ${what}: ${client.redact(read.message)}`);
     return 2;
