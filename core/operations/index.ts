@@ -49,3 +49,5 @@ export { budgetDelayMs, readRollout, rolloutProgress, watchRollout } from './rol
 export type { RolloutOutcome, RolloutProgress, WatchRolloutInput } from './rollout';
 export { planRollback, unknownFieldsNote } from './rollback';
 export type { PlanRollbackInput, PlanRollbackResult } from './rollback';
+export { smokeCheck } from './smoke';
+export type { SmokeCheckInput, SmokeOutcome } from './smoke';
