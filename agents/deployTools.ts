@@ -12,7 +12,7 @@ import { planCostLine } from '../core/deploy/planCost';
 import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations';
 import { placeServiceProblem, problemLine, requireClient, ToolFailure } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
-import type { PlanRecord } from './planTokens';
+import type { DeployPlanRecord } from './planTokens';
 import { defineTool, type ToolResult } from './tool';
 
 const planInput = z.object({
@@ -148,6 +148,8 @@ function endpointOf(plan: DeploymentPlan): { endpointId?: string; endpointName?:
   return plan.kind === 'create' ? {} : { endpointId: plan.endpointId, endpointName: plan.endpointName };
 }
 
+const ROLLBACK_TOKEN = 'this planToken is a rollback plan from plan_rollback: rollback_endpoint applies it; nothing was sent';
+
 export const deploySpecTool = defineTool({
   name: 'deploy_spec',
   title: 'Deploy a planned spec',
@@ -174,9 +176,12 @@ export const deploySpecTool = defineTool({
   async run(input, context): Promise<ToolResult> {
     // An environment's plan deploys on its own client; every other needs the front-end's.
     if (context.plans.peek(input.planToken)?.environment === undefined || !context.clientForEnvironment) requireClient(context);
+    // A rollback's token is refused before it is used up, so rollback_endpoint can still apply it.
+    if (context.plans.peek(input.planToken)?.kind === 'rollback') throw new ToolFailure(ROLLBACK_TOKEN);
     const redeemed = context.plans.redeem(input.planToken);
     if (!redeemed.ok) throw new ToolFailure(redeemed.reason, { stale: true });
     const { record } = redeemed;
+    if (record.kind === 'rollback') throw new ToolFailure(ROLLBACK_TOKEN);
     const wrongEnvironment = environmentRefusal(record, input.environment);
     if (wrongEnvironment !== undefined)
       throw new ToolFailure(`${wrongEnvironment}; nothing was sent. Run plan_deploy again`, { stale: true });
@@ -195,7 +200,7 @@ export const deploySpecTool = defineTool({
 });
 
 /** Why a token may not deploy with the environment given (or not given); undefined when it may. */
-function environmentRefusal(record: PlanRecord, environment: string | undefined): string | undefined {
+function environmentRefusal(record: DeployPlanRecord, environment: string | undefined): string | undefined {
   const planned = record.environment;
   if (environment !== undefined && planned === undefined)
     return `this plan deploys a base spec, not the ${environment} environment; plan the ${environment} overlay`;
@@ -206,7 +211,7 @@ function environmentRefusal(record: PlanRecord, environment: string | undefined)
   return undefined;
 }
 
-function staleness(record: PlanRecord, again: PlannedSpec): string | undefined {
+function staleness(record: DeployPlanRecord, again: PlannedSpec): string | undefined {
   if (again.environment?.name !== record.environment || (again.environment?.protected ?? false) !== (record.protected ?? false))
     return 'the environment changed';
   if (again.specHash !== record.specHash) return 'the spec file changed';

@@ -4,6 +4,7 @@
  * only supplies an `AgentContext` (client, write permission, workspace) and runs `runTool`.
  */
 import { deploySpecTool, planDeployTool } from './deployTools';
+import { planRollbackTool, rollbackEndpointTool, watchRolloutTool } from './lifecycleTools';
 import { billingSummary, getJobTool, readWorkerLogsTool, runJobTool } from './runtimeTools';
 import { getEndpoint, listEndpoints, searchCatalog } from './serviceTools';
 import { estimateCost, validateSpec } from './specTools';
@@ -15,6 +16,9 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   searchCatalog,
   planDeployTool,
   deploySpecTool,
+  watchRolloutTool,
+  planRollbackTool,
+  rollbackEndpointTool,
   listEndpoints,
   getEndpoint,
   readWorkerLogsTool,

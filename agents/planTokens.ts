@@ -20,18 +20,12 @@ const USED = 'the plan token was already used (a token is good for one deploy_sp
 const EXPIRED = 'the plan token has expired; run plan_deploy again';
 const DISPLACED = `the plan token was dropped to make room for ${MAX_TOKENS} newer plans; run plan_deploy again`;
 
-export interface PlanRecord {
-  readonly specPath: string;
-  readonly document: number;
-  /** Hash of the spec file's text when planned. */
-  readonly specHash: string;
+interface PlanRecordBase {
   /** Hash of what the plan was measured against (see `liveFingerprint`). */
   readonly liveHash: string;
   /** Hash of the plan itself: the same inputs must plan the same change. */
   readonly planHash: string;
-  /** `adopt` or `create-new` when the plan was made with that namesake choice. */
-  readonly namesakes?: 'adopt' | 'create-new';
-  /** The plan as it was shown (change table and cost line), for a confirmation before deploying. */
+  /** The plan as it was shown (change table and cost line), for a confirmation before it is applied. */
   readonly planText: string;
   /** The environment an overlay's plan deploys to; absent for a base spec. */
   readonly environment?: string;
@@ -39,6 +33,29 @@ export interface PlanRecord {
   readonly protected?: boolean;
   readonly expiresAt: number;
 }
+
+/** A spec's deploy, from `plan_deploy`. */
+export interface DeployPlanRecord extends PlanRecordBase {
+  readonly kind?: 'deploy';
+  readonly specPath: string;
+  readonly document: number;
+  /** Hash of the spec file's text when planned. */
+  readonly specHash: string;
+  /** `adopt` or `create-new` when the plan was made with that namesake choice. */
+  readonly namesakes?: 'adopt' | 'create-new';
+}
+
+/** An endpoint's rollback to an earlier release, from `plan_rollback`. */
+export interface RollbackPlanRecord extends PlanRecordBase {
+  readonly kind: 'rollback';
+  readonly endpointId: string;
+  readonly toVersion: number;
+}
+
+/** What a token stands for; each tool that applies a plan takes only its own kind. */
+export type PlanRecord = DeployPlanRecord | RollbackPlanRecord;
+
+type Issued<R> = R extends PlanRecord ? Omit<R, 'expiresAt'> : never;
 
 export type RedeemResult = { readonly ok: true; readonly record: PlanRecord } | { readonly ok: false; readonly reason: string };
 
@@ -52,7 +69,7 @@ export class PlanTokenStore {
     private readonly ttlMs = PLAN_TOKEN_TTL_MS,
   ) {}
 
-  issue(record: Omit<PlanRecord, 'expiresAt'>): { token: string; expiresAt: string } {
+  issue(record: Issued<PlanRecord>): { token: string; expiresAt: string } {
     this.prune();
     for (const oldest of this.records.keys()) {
       if (this.records.size < MAX_TOKENS) break;

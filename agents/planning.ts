@@ -170,7 +170,7 @@ export function changesOf(plan: DeploymentPlan): { path: string; before?: unknow
   }));
 }
 
-function hashOf(value: string): string {
+export function hashOf(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 

@@ -29,6 +29,8 @@ export function prepareAgentTool(
   switch (name) {
     case 'deploy_spec':
       return prepareDeploy(text(input.planToken), plans, workspaceRoot);
+    case 'rollback_endpoint':
+      return prepareRollback(text(input.planToken), plans);
     case 'run_job':
       return prepareJob(input);
     default:
@@ -38,7 +40,7 @@ export function prepareAgentTool(
 
 function prepareDeploy(token: string | undefined, plans: PlanTokenStore, workspaceRoot: string): AgentToolPreparation {
   const record = token === undefined ? undefined : plans.peek(token);
-  if (!record)
+  if (!record || record.kind === 'rollback')
     return {
       invocationMessage: 'Deploying a planned spec',
       confirmationMessages: {
@@ -54,6 +56,26 @@ function prepareDeploy(token: string | undefined, plans: PlanTokenStore, workspa
     confirmationMessages: {
       title: `Deploy ${file}${document}?`,
       message: `${record.planText}\nExactly this plan is applied, then the endpoint is read back and checked. If the spec file or the live endpoint changed since the plan was made, nothing is sent.`,
+    },
+  };
+}
+
+function prepareRollback(token: string | undefined, plans: PlanTokenStore): AgentToolPreparation {
+  const record = token === undefined ? undefined : plans.peek(token);
+  if (record?.kind !== 'rollback')
+    return {
+      invocationMessage: 'Rolling an endpoint back',
+      confirmationMessages: {
+        title: 'Roll an endpoint back?',
+        message:
+          'The plan token is not a live rollback plan (used, expired, unknown or a deploy plan), so the rollback will be refused: nothing will be sent. Plan the rollback again to see what would change.',
+      },
+    };
+  return {
+    invocationMessage: `Rolling endpoint ${record.endpointId} back to release ${record.toVersion}`,
+    confirmationMessages: {
+      title: `Roll endpoint ${record.endpointId} back to release ${record.toVersion}?`,
+      message: `${record.planText}\nExactly this plan is applied as a new release, then the endpoint is read back and checked. If the endpoint changed since the plan was made, nothing is sent. Spec files are not changed.`,
     },
   };
 }
@@ -79,6 +101,8 @@ function progressMessage(name: string, input: Record<string, unknown>): string {
     estimate_cost: 'Estimating the cost of',
     search_catalog: 'Searching the catalog for',
     plan_deploy: 'Planning the deploy of',
+    watch_rollout: 'Watching the rollout of',
+    plan_rollback: 'Planning the rollback of',
     list_endpoints: 'Listing the endpoints',
     get_endpoint: 'Reading endpoint',
     read_worker_logs: 'Reading the worker logs of',

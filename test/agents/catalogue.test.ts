@@ -62,7 +62,7 @@ describe('agent tool catalogue', () => {
     );
     assert.deepEqual(
       AGENT_TOOLS.filter((t) => t.writes).map((t) => t.name),
-      ['deploy_spec', 'run_job'],
+      ['deploy_spec', 'rollback_endpoint', 'run_job'],
     );
   });
 
