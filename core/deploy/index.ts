@@ -7,9 +7,10 @@ export { commandOf, effectiveLive, effectiveSpec, liveAsSpec } from './effective
 export type { EffectiveField, EffectiveSpec, Spec } from './effective';
 export { diffEffective, driftBetween, sameValue, stableJson } from './diff';
 export type { Change } from './diff';
-export { planDeployment } from './plan';
+export { planDeployment, unpinnedImage } from './plan';
 export type { DeploymentPlan, PlanProblem } from './plan';
 export { configurationAt } from './rollback';
+export { restartsWorkers, WORKER_RESTART_FIELDS } from './workerRestart';
 export type { ConfigurationAtResult } from './rollback';
 export { planCost, planCostLine } from './planCost';
 export type { PlanCost } from './planCost';

@@ -1,13 +1,16 @@
 /**
  * What a deploy will do, decided before anything is sent: create a new endpoint, PATCH only the
  * fields that differ (in the contract's update semantics), leave it alone, or refuse because the
- * difference cannot be made by an update.
+ * difference cannot be made by an update. The plan's notes also warn of what may not do what the
+ * spec seems to ask: an image without a pinned tag, workers restarted for an unchanged image, an
+ * endpoint drained by `workers.max: 0`. (A change of `type` is refused, so it needs no warning.)
  */
 import type { JsonPathSegment } from '../endpointSpec/tree';
 import { toServiceBody } from '../endpointSpec/validate';
 import type { Endpoint } from '../api/types';
 import { diffEffective, type Change } from './diff';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
+import { restartsWorkers } from './workerRestart';
 
 export interface PlanProblem {
   readonly path: string;
@@ -18,7 +21,11 @@ export interface PlanProblem {
 interface PlanBase {
   /** The spec as it will be verified after applying (editor-only keys removed). */
   readonly spec: Spec;
-  /** Things worth saying that change nothing (a template that only mattered at create time). */
+  /**
+   * Things worth saying before saying yes: what changes nothing (a template that only mattered at
+   * create time) and what may not do what the spec seems to ask (an unpinned image, a restart without
+   * a new image, a drained endpoint). Every front-end shows them with the plan.
+   */
   readonly notes: readonly string[];
 }
 
@@ -37,7 +44,7 @@ const text = (v: unknown): string =>
 /** `live` is the endpoint the spec is bound to, or `undefined` for a spec never deployed. */
 export function planDeployment(input: Spec, live: Endpoint | Spec | undefined): DeploymentPlan {
   const spec = toServiceBody(input);
-  if (live === undefined) return { kind: 'create', spec, body: spec, notes: [] };
+  if (live === undefined) return { kind: 'create', spec, body: spec, notes: createWarnings(spec) };
   const liveRecord = live as Spec;
   const endpointId = text(liveRecord.id);
   const endpointName = text(liveRecord.name);
@@ -51,7 +58,7 @@ export function planDeployment(input: Spec, live: Endpoint | Spec | undefined): 
   const { patch, problems } = buildPatch(spec, wanted, liveRecord, changes);
   if (problems.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems, changes, notes };
   if (changes.length === 0) return { kind: 'unchanged', spec, endpointId, endpointName, notes };
-  return { kind: 'update', spec, endpointId, endpointName, patch, changes, notes };
+  return { kind: 'update', spec, endpointId, endpointName, patch, changes, notes: [...notes, ...updateWarnings(spec, changes)] };
 }
 
 const DELETE_AND_CREATE = 'delete the endpoint and deploy the spec again to create a new one';
@@ -149,4 +156,47 @@ function templateNotes(spec: Spec, live: Spec): string[] {
     );
   }
   return notes;
+}
+
+/** A digest, `@sha256:<hex>` (or another algorithm), pins an image to one build. */
+const DIGEST = /@[a-z0-9]+(?:[+._-][a-z0-9]+)*:[0-9a-f]{32,}$/i;
+
+/**
+ * Why an image reference may not pull what was pushed last, or undefined when it is pinned. The tag
+ * follows the last `/`, so the port of a registry host (`host:5000/img`) is not taken for one.
+ */
+export function unpinnedImage(image: string): string | undefined {
+  if (DIGEST.test(image)) return undefined;
+  const at = image.indexOf('@');
+  const reference = at < 0 ? image : image.slice(0, at);
+  const name = reference.slice(reference.lastIndexOf('/') + 1);
+  const colon = name.indexOf(':');
+  const tag = colon < 0 ? undefined : name.slice(colon + 1);
+  if (tag !== undefined && tag !== 'latest') return undefined;
+  const what = tag === undefined ? 'has no tag (so it means latest)' : 'is tagged latest';
+  return `image ${image} ${what}: workers may go on running a cached copy rather than what was pushed last; pin a version tag or a digest (@sha256:…)`;
+}
+
+function imageWarnings(spec: Spec): string[] {
+  const warning = typeof spec.image === 'string' && spec.image !== '' ? unpinnedImage(spec.image) : undefined;
+  return warning === undefined ? [] : [warning];
+}
+
+const maxWorkers = (spec: Spec): unknown => record(spec.workers)?.max;
+
+function createWarnings(spec: Spec): string[] {
+  const warnings = imageWarnings(spec);
+  if (maxWorkers(spec) === 0) warnings.push('workers.max is 0: the endpoint starts no workers, and jobs sent to it wait in its queue');
+  return warnings;
+}
+
+function updateWarnings(spec: Spec, changes: readonly Change[]): string[] {
+  const restarting = changes.filter((c) => restartsWorkers(c.path)).map((c) => c.path);
+  // The image is pulled only by workers that start, so it matters only to an update that starts them.
+  const warnings = restarting.length > 0 ? imageWarnings(spec) : [];
+  if (restarting.length > 0 && !restarting.includes('image'))
+    warnings.push(`the image stays the same, but this restarts every worker (a rolling release) for: ${restarting.join(', ')}`);
+  if (changes.some((c) => c.path === 'workers.max' && c.after === 0))
+    warnings.push('workers.max set to 0 drains the endpoint: its workers stop once their jobs end, and new jobs wait in the queue');
+  return warnings;
 }
