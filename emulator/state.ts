@@ -41,7 +41,10 @@ export interface StoredEndpoint
 }
 
 /** A release as kept: the service's (core/api) less `workerCount`, which is counted when it is answered. */
-export interface ReleaseRecord extends Omit<Release, 'id' | 'source' | 'createdAt' | 'workerCount' | 'version' | 'buildId' | 'createdByUserId'> {
+export interface ReleaseRecord extends Omit<
+  Release,
+  'id' | 'source' | 'createdAt' | 'workerCount' | 'version' | 'buildId' | 'createdByUserId'
+> {
   id: string;
   source: 'GIT_BUILD' | 'MANUAL';
   createdAt: string;
