@@ -95,7 +95,8 @@ test('stream hands out chunks since the last call', async () => {
 });
 
 test('workers start INITIALIZING, serve, scale to max and leave after idleTimeout', async () => {
-  await withEmulator({ timeScale: 100 }, async (e) => {
+  // 20x: a boot is 150 ms of real time, long enough for the first read to find it under load.
+  await withEmulator({ timeScale: 20 }, async (e) => {
     const ep = await create(e, gpuSpec({ workers: { min: 0, max: 2, idleTimeout: 5 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 1 } }));
     assert.equal((await workers(e, ep.id)).summary.total, 0, 'no workers without jobs and min 0');
     for (let i = 0; i < 4; i++) await call(e.jobsUrl, 'POST', `/v2/${ep.id}/run`, { input: { sleepMs: 3000 } });
