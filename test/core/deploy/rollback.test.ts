@@ -301,10 +301,19 @@ describe('planRollback against the emulator', () => {
       assert.equal(releases.endpointVersion, 4);
       await eventually(async () => ((await readRollout(client, first.id)).done ? true : undefined));
 
-      const again = await planRollback({ client, endpointId: first.id, toVersion: 4 });
+      // A scaler switch is one scalerValue entry in the service's diff: read back in the type it belonged to.
+      await client.serverless.update(first.id, { scaling: { type: 'REQUEST_COUNT', requestCount: 3 } });
+      const switched = await planRollback({ client, endpointId: first.id, toVersion: 4 });
+      assert.ok(switched.ok, switched.ok ? '' : switched.message);
+      assert.ok((await applyDeploy({ client, plan: switched.plan, target: switched.target })).ok);
+      const back = await client.serverless.get(first.id);
+      assert.deepEqual(back.scaling, { type: 'QUEUE_DELAY', queueDelay: 4 });
+      assert.deepEqual(driftBetween(liveAsSpec(now), back), []);
+
+      const again = await planRollback({ client, endpointId: first.id, toVersion: 6 });
       assert.deepEqual(again, {
         ok: false,
-        message: `cannot roll endpoint ${first.id} back: version 4 is already the current configuration`,
+        message: `cannot roll endpoint ${first.id} back: version 6 is already the current configuration`,
       });
       const missing = await planRollback({ client, endpointId: 'nosuchendpoint', toVersion: 1 });
       assert.deepEqual(missing, { ok: false, message: 'endpoint nosuchendpoint was not found' });
