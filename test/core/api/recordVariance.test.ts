@@ -14,6 +14,7 @@ import { configurationAt } from '../../../core/deploy';
 import { rolloutProgress } from '../../../core/operations';
 import { diffLine, releaseDescription, workerDescription, workerTooltip } from '../../../client/explorer/endpointFacts';
 import { fuzz } from '../../support/fuzz';
+import { liveEndpoint } from '../deploy/liveEndpoint';
 
 type Raw = Record<string, unknown>;
 
@@ -119,20 +120,7 @@ const addressable = (raw: Raw): Raw[] =>
   });
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
-const endpoint: Endpoint = {
-  id: 'ep1',
-  name: 'sdxl',
-  type: 'QUEUE',
-  image: 'example/worker:3.0',
-  gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null },
-  workers: { min: 0, max: 3, idleTimeout: 10 },
-  scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
-  dataCenterIds: [],
-  networkVolumes: [],
-  timeout: 300000,
-  flashboot: 'OFF',
-  createdAt: '2026-01-01T00:00:00Z',
-};
+const endpoint = liveEndpoint();
 const rawEndpoint = record({
   id: fc.constant('ep1'),
   name: fc.constant('sdxl'),

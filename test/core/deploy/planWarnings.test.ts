@@ -17,27 +17,9 @@ import {
   type Spec,
 } from '../../../core/deploy';
 import type { Endpoint } from '../../../core/api';
+import { liveEndpoint } from './liveEndpoint';
 
-const live: Endpoint = {
-  id: 'ep1',
-  name: 'sdxl',
-  type: 'QUEUE',
-  image: 'example/worker:1.0',
-  args: '',
-  cmd: [],
-  disk: 20,
-  ports: [],
-  env: { MODE: 'fast' },
-  registry: null,
-  gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null },
-  workers: { min: 0, max: 3, idleTimeout: 10 },
-  scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
-  dataCenterIds: [],
-  networkVolumes: [],
-  timeout: 300000,
-  flashboot: 'OFF',
-  createdAt: '2026-01-01T00:00:00Z',
-};
+const live = liveEndpoint({ image: 'example/worker:1.0', env: { MODE: 'fast' } });
 
 const specWith = (extra: Spec): Spec => ({ ...liveAsSpec(live), ...extra });
 const notesOf = (spec: Spec, against: Endpoint | undefined): readonly string[] => planDeployment(spec, against).notes;

@@ -11,29 +11,7 @@ import type { Endpoint, Release, ReleaseDiffEntry } from '../../../core/api';
 import { configurationAt, driftBetween, liveAsSpec, planDeployment, type Spec } from '../../../core/deploy';
 import { applyDeploy, planRollback, readRollout } from '../../../core/operations';
 import { eventually, gpuEndpoint, withEmulator } from '../api/support';
-
-/** A GPU queue endpoint as the service answers it. */
-const endpoint = (extra: Partial<Endpoint> = {}): Endpoint => ({
-  id: 'ep1',
-  name: 'sdxl',
-  type: 'QUEUE',
-  image: 'example/worker:3.0',
-  args: '',
-  cmd: [],
-  disk: 20,
-  ports: [],
-  env: {},
-  registry: null,
-  gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null },
-  workers: { min: 0, max: 3, idleTimeout: 10 },
-  scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
-  dataCenterIds: [],
-  networkVolumes: [],
-  timeout: 300000,
-  flashboot: 'OFF',
-  createdAt: '2026-01-01T00:00:00Z',
-  ...extra,
-});
+import { liveEndpoint } from './liveEndpoint';
 
 const change = (field: string, old: unknown, next: unknown): ReleaseDiffEntry => ({ field, old, new: next });
 const release = (version: number, ...diff: ReleaseDiffEntry[]): Release => ({ version, diff });
@@ -58,13 +36,13 @@ describe('configurationAt', () => {
       release(2, change('template.imageName', 'example/worker:1.0', 'example/worker:2.0')),
       initial(),
     ];
-    assert.equal(specAt(endpoint(), releases, 1).spec.image, 'example/worker:1.0');
-    assert.equal(specAt(endpoint(), releases, 2).spec.image, 'example/worker:2.0');
+    assert.equal(specAt(liveEndpoint(), releases, 1).spec.image, 'example/worker:1.0');
+    assert.equal(specAt(liveEndpoint(), releases, 2).spec.image, 'example/worker:2.0');
   });
 
   it('gives the endpoint as a create body, in spec field names', () => {
     const { spec, unknownFields } = specAt(
-      endpoint(),
+      liveEndpoint(),
       [release(2, change('gpuCount', 2, 1), change('workersMax', 5, 3), change('locations', ['US-TX-3'], [])), initial()],
       1,
     );
@@ -84,7 +62,7 @@ describe('configurationAt', () => {
   });
 
   it('reads a scaler value in the type it belonged to, whatever the order of the diff', () => {
-    const current = endpoint({ scaling: { type: 'REQUEST_COUNT', requestCount: 2 }, workers: { min: 0, max: 3 } });
+    const current = liveEndpoint({ scaling: { type: 'REQUEST_COUNT', requestCount: 2 }, workers: { min: 0, max: 3 } });
     const switched = release(
       2,
       change('scalerValue', 4, 2),
@@ -98,13 +76,13 @@ describe('configurationAt', () => {
 
   it('undoes a scaler value alone, and moves the value when only the type switched', () => {
     const valueOnly = specAt(
-      endpoint({ scaling: { type: 'QUEUE_DELAY', queueDelay: 6 } }),
+      liveEndpoint({ scaling: { type: 'QUEUE_DELAY', queueDelay: 6 } }),
       [release(2, change('scalerValue', 4, 6)), initial()],
       1,
     );
     assert.deepEqual(valueOnly.spec.scaling, { type: 'QUEUE_DELAY', queueDelay: 4 });
     const typeOnly = specAt(
-      endpoint({ scaling: { type: 'QUEUE_DELAY', queueDelay: 3 } }),
+      liveEndpoint({ scaling: { type: 'QUEUE_DELAY', queueDelay: 3 } }),
       [release(2, change('scalerType', 'REQUEST_COUNT', 'QUEUE_DELAY')), initial()],
       1,
     );
@@ -114,13 +92,15 @@ describe('configurationAt', () => {
   });
 
   it('reports a scaler value whose type is unknown instead of guessing it', () => {
-    const current = endpoint({ scaling: { type: 'SOMETHING_NEW' } as unknown as Endpoint['scaling'] });
+    const current = liveEndpoint({ scaling: { type: 'SOMETHING_NEW' } as unknown as Endpoint['scaling'] });
     const { unknownFields } = specAt(current, [release(2, change('scalerValue', 4, 6)), initial()], 1);
     assert.deepEqual(unknownFields, ['scalerValue']);
   });
 
   it('restores GPU pools with their exclusions, and the plan sends both', () => {
-    const current = endpoint({ gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null } });
+    const current = liveEndpoint({
+      gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null },
+    });
     const releases = [
       release(2, change('gpuIds', ['ADA_24', 'AMPERE_24'], ['ADA_24']), change('excludedGpuTypeIds', ['NVIDIA L4'], [])),
       initial(),
@@ -133,7 +113,7 @@ describe('configurationAt', () => {
   });
 
   it('restores exclusions alone by sending the pools beside them', () => {
-    const current = endpoint({
+    const current = liveEndpoint({
       gpu: { pools: ['ADA_24', 'AMPERE_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null },
     });
     const { spec } = specAt(current, [release(2, change('excludedGpuTypeIds', ['NVIDIA RTX A5000'], [])), initial()], 1);
@@ -143,13 +123,13 @@ describe('configurationAt', () => {
   });
 
   it('removes env that a release added, and restores env it changed', () => {
-    const added = specAt(endpoint({ env: { DEBUG: '1' } }), [release(2, change('template.env', null, { DEBUG: '1' })), initial()], 1);
+    const added = specAt(liveEndpoint({ env: { DEBUG: '1' } }), [release(2, change('template.env', null, { DEBUG: '1' })), initial()], 1);
     assert.equal(added.spec.env, undefined);
-    const plan = planDeployment(added.spec, endpoint({ env: { DEBUG: '1' } }));
+    const plan = planDeployment(added.spec, liveEndpoint({ env: { DEBUG: '1' } }));
     assert.equal(plan.kind, 'update');
     assert.deepEqual(plan.patch, { env: {} });
     const changed = specAt(
-      endpoint({ env: { A: '2', B: 'x' } }),
+      liveEndpoint({ env: { A: '2', B: 'x' } }),
       [release(2, change('template.env', { A: '1' }, { A: '2', B: 'x' })), initial()],
       1,
     );
@@ -157,7 +137,7 @@ describe('configurationAt', () => {
   });
 
   it('restores the command as args, not as the decoded copy of the newer one', () => {
-    const current = endpoint({ args: 'python new.py', cmd: ['python', 'new.py'] });
+    const current = liveEndpoint({ args: 'python new.py', cmd: ['python', 'new.py'] });
     const { spec } = specAt(current, [release(2, change('template.dockerArgs', 'python old.py', 'python new.py')), initial()], 1);
     assert.equal(spec.args, 'python old.py');
     assert.equal(spec.cmd, undefined);
@@ -169,7 +149,7 @@ describe('configurationAt', () => {
   });
 
   it('restores CPU flavors without the memory the service derives', () => {
-    const current = endpoint({ gpu: null, cpu: [{ id: 'cpu3c', vcpuCount: 2, memory: 4 }] });
+    const current = liveEndpoint({ gpu: null, cpu: [{ id: 'cpu3c', vcpuCount: 2, memory: 4 }] });
     const { spec } = specAt(
       current,
       [release(2, change('instanceIds', [{ id: 'cpu5c', vcpuCount: 4, memory: 8 }], [{ id: 'cpu3c', vcpuCount: 2 }])), initial()],
@@ -180,7 +160,9 @@ describe('configurationAt', () => {
   });
 
   it('removes a CUDA floor a release added, which the plan then refuses to send', () => {
-    const current = endpoint({ gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: '12.4' } });
+    const current = liveEndpoint({
+      gpu: { pools: ['ADA_24'], excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: '12.4' },
+    });
     const { spec } = specAt(current, [release(2, change('minCudaVersion', null, '12.4')), initial()], 1);
     assert.deepEqual(spec.gpu, { pools: ['ADA_24'], count: 1 });
     const plan = planDeployment(spec, current);
@@ -190,7 +172,7 @@ describe('configurationAt', () => {
 
   it('reads diffs that already use the spec names', () => {
     const { spec } = specAt(
-      endpoint(),
+      liveEndpoint(),
       [
         release(
           2,
@@ -209,7 +191,7 @@ describe('configurationAt', () => {
 
   it('names the fields it cannot revert and undoes the rest', () => {
     const { spec, unknownFields } = specAt(
-      endpoint(),
+      liveEndpoint(),
       [
         release(3, change('quantumFlux', 1, 2), change('template.imageName', 'example/worker:2.0', 'example/worker:3.0')),
         release(2, change('templateId', null, 'tpl1'), change('quantumFlux', 0, 1)),
@@ -224,32 +206,32 @@ describe('configurationAt', () => {
 
   it('refuses a version that is not listed, the current one, or no version at all', () => {
     const releases = [release(3, change('workersMax', 2, 3)), release(2, change('workersMax', 1, 2)), initial()];
-    assert.equal(refusal(endpoint(), releases, 7), "version 7 is not among the endpoint's releases (listed: 3, 2, 1)");
-    assert.equal(refusal(endpoint(), [], 1), "version 1 is not among the endpoint's releases (none listed)");
-    assert.equal(refusal(endpoint(), releases, 3), 'version 3 is already the current configuration');
-    assert.equal(refusal(endpoint(), releases, 0), '0 is not a release version (1, 2, 3, …)');
-    assert.equal(refusal(endpoint(), releases, 1.5), '1.5 is not a release version (1, 2, 3, …)');
+    assert.equal(refusal(liveEndpoint(), releases, 7), "version 7 is not among the endpoint's releases (listed: 3, 2, 1)");
+    assert.equal(refusal(liveEndpoint(), [], 1), "version 1 is not among the endpoint's releases (none listed)");
+    assert.equal(refusal(liveEndpoint(), releases, 3), 'version 3 is already the current configuration');
+    assert.equal(refusal(liveEndpoint(), releases, 0), '0 is not a release version (1, 2, 3, …)');
+    assert.equal(refusal(liveEndpoint(), releases, 1.5), '1.5 is not a release version (1, 2, 3, …)');
   });
 
   it('refuses when releases between now and the version are missing or listed twice', () => {
     const gapped = [release(5, change('workersMax', 2, 3)), release(3, change('workersMax', 1, 2)), initial()];
-    assert.equal(refusal(endpoint(), gapped, 1), 'releases 2, 4 are missing from the list, so version 1 cannot be worked out');
-    assert.equal(refusal(endpoint(), gapped, 3), 'release 4 is missing from the list, so version 3 cannot be worked out');
+    assert.equal(refusal(liveEndpoint(), gapped, 1), 'releases 2, 4 are missing from the list, so version 1 cannot be worked out');
+    assert.equal(refusal(liveEndpoint(), gapped, 3), 'release 4 is missing from the list, so version 3 cannot be worked out');
     const twice = [release(2, change('workersMax', 2, 3)), release(2, change('workersMax', 1, 3)), initial()];
-    assert.equal(refusal(endpoint(), twice, 1), 'release 2 is listed 2 times, so it is not certain what it changed');
+    assert.equal(refusal(liveEndpoint(), twice, 1), 'release 2 is listed 2 times, so it is not certain what it changed');
   });
 
   it('refuses a change that does not say what it replaced', () => {
     const releases = [release(2, { field: 'template.imageName', old: undefined, new: 'example/worker:3.0' }), initial()];
     assert.equal(
-      refusal(endpoint(), releases, 1),
+      refusal(liveEndpoint(), releases, 1),
       'release 2 does not say what template.imageName was before it, so version 1 cannot be worked out',
     );
   });
 
   it('ignores a release without a version once the ones needed are all there, and leaves the inputs alone', () => {
     const releases = [release(2, change('gpuIds', ['AMPERE_24'], ['ADA_24'])), { diff: [change('x', 1, 2)] }, initial()];
-    const current = endpoint();
+    const current = liveEndpoint();
     const copy = structuredClone({ current, releases });
     const { spec } = specAt(current, releases, 1);
     (spec.gpu as Spec).pools = ['changed'];
@@ -258,7 +240,7 @@ describe('configurationAt', () => {
   });
 
   it('is the live endpoint itself when the releases since cancel out', () => {
-    const current = endpoint();
+    const current = liveEndpoint();
     const releases = [
       release(3, change('template.imageName', 'example/worker:2.0', 'example/worker:3.0')),
       release(2, change('template.imageName', 'example/worker:3.0', 'example/worker:2.0')),
