@@ -4,11 +4,12 @@
  * The service and key come from ENDPOINT_STUDIO_API_URL / ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY); an
  * environment's overlay (--env, or given directly) deploys on its own key variable, and a protected one asks
  * for its name typed (or, with no terminal, --yes).
+ * `deploy --wait` then follows each endpoint's rollout (cli/deployWait.ts): a smoke job, a rollback on failure.
  * Exit codes: 0 done (or nothing to do), 1 invalid spec, refused plan, unbound namesake or API problem,
- * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes).
+ * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes); with --wait also
+ * 4 rollout stalled, 5 rollout failed or smoke check failed, 130 stopped watching with Ctrl-C (cli/rolloutReport.ts).
  */
-import { createInterface } from 'node:readline/promises';
-import type { ApplyFailure, ApplyResult } from '../core/deploy/apply';
+import type { ApplyAction, ApplyFailure } from '../core/deploy/apply';
 import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
 import { locatePath } from '../core/endpointSpec/locate';
@@ -21,30 +22,32 @@ import {
   filesForEnvironment,
   needsApplying,
   pullSpec,
+  readRollout,
   readSpecBindings,
   specFileOnDisk,
   specForEnvironment,
   type NamesakePolicy,
 } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
+import { confirmApply, reportReadBack, type DeployIo } from './applying';
 import { readCommandLine, usageError } from './args';
 import { adoptNamesakes, heading, plansAsText, prepare, type PlannedDocument, type Prepared } from './deployPrepare';
+import { followDeployed, followJson, type FollowReport, type NoPreviousRelease, type WaitOptions } from './deployWait';
+import { readRequestFile } from './jobRequest';
+import { textOnStderr, WATCH_EXIT_HELP, WATCH_FLAGS, WATCH_FLAGS_HELP, watchLimits } from './rolloutReport';
 import { isPlanFormat, planFiles } from './plan';
 import { expandInputs } from './validate';
 import { readSpecFile } from './inputs';
-import { serviceClient, type ServiceIo } from './service';
+import { serviceClient } from './service';
 import { reportPath } from './validateReport';
 
-export interface DeployIo extends ServiceIo {
-  /** Asks a yes/no question; absent in a non-interactive run, where deploy needs --yes. */
-  confirm?(question: string): Promise<boolean>;
-  /** Asks for a typed answer (a protected environment's name); absent where stdin is no terminal. */
-  ask?(question: string): Promise<string>;
-}
+export { terminalAsk, terminalConfirm, type DeployIo } from './applying';
 
 export const DEPLOY_HELP = `Usage:
   endpoint-studio plan [--format text|json|markdown] [--env ENV] [--document N] [--catalog FILE] [--adopt] <specs...>
-  endpoint-studio deploy [--yes] [--env ENV] [--document N] [--catalog FILE] [--adopt | --create-new] <spec>
+  endpoint-studio deploy [--yes] [--env ENV] [--document N] [--catalog FILE] [--adopt | --create-new]
+                         [--wait [--stall-after S] [--fail-after S] [--smoke FILE] [--rollback-on-failure]]
+                         [--format text|json] <spec>
   endpoint-studio pull [--format yaml|json] <endpointId>
   endpoint-studio bind [--document N] <spec> <endpointId>
 
@@ -71,8 +74,24 @@ spec; --create-new creates another endpoint of that name on purpose.
 --document N  only the Nth document (0-based) of a multi-document YAML file.
 The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY.
 
+deploy --wait then watches each endpoint's rollout, a line on stderr for each change,
+until every worker runs the new release (an endpoint already matching the spec is
+watched too):
+${WATCH_FLAGS_HELP}
+--smoke FILE     once rolled out, run the job request FILE ({"input": ...}, as run sends
+                 it) on the endpoint: it passes when it completes on the new release.
+--rollback-on-failure
+                 when the rollout stalls or fails, or the smoke job fails, go back to the
+                 release before this deploy (as endpoint-studio rollback does, without
+                 asking) and watch that rollout; the exit status still says the failure.
+                 Without it, the rollback command to run is printed.
+--format F       text (default), or json: one JSON object on stdout with each document's
+                 plan, apply, rollout, smoke check and rollback; the rest goes to stderr.
+
 Exit status: 0 done, 1 invalid spec, refused plan, unbound namesake or API problem,
-2 usage error, 3 confirmation needed (run deploy with --yes when there is no terminal to ask).`;
+2 usage error, 3 confirmation needed (run deploy with --yes when there is no terminal to ask);
+with --wait also
+${WATCH_EXIT_HELP}`;
 
 type DeployCommand = 'plan' | 'deploy' | 'pull' | 'bind';
 
@@ -89,6 +108,10 @@ function commandLine(command: DeployCommand) {
       adopt: { type: 'boolean', default: false },
       'create-new': { type: 'boolean', default: false },
       env: { type: 'string' },
+      wait: { type: 'boolean', default: false },
+      smoke: { type: 'string' },
+      'rollback-on-failure': { type: 'boolean', default: false },
+      ...WATCH_FLAGS,
     },
     allowPositionals: true,
   } as const;
@@ -108,19 +131,37 @@ interface Options {
   readonly namesakes: NamesakePolicy;
   /** The environment asked for with --env. */
   readonly environment?: string;
+  /** deploy --wait and the flags that go with it, as given. */
+  readonly wait: boolean;
+  readonly smoke?: string;
+  readonly rollbackOnFailure: boolean;
+  readonly stallAfter?: string;
+  readonly failAfter?: string;
 }
 
 /** The flags each command takes (plan takes --yes and pull --catalog and ignores them, as they always have). */
 const FLAGS_OF: Record<DeployCommand, readonly string[]> = {
   plan: ['yes', 'format', 'document', 'catalog', 'adopt', 'env'],
-  deploy: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'env'],
+  deploy: [
+    'yes',
+    'document',
+    'catalog',
+    'adopt',
+    'create-new',
+    'env',
+    'format',
+    'wait',
+    'smoke',
+    'rollback-on-failure',
+    'stall-after',
+    'fail-after',
+  ],
   pull: ['format', 'catalog'],
   bind: ['document'],
 };
 
 /** Why a flag given is not this command's, or undefined when all are. */
 function foreignFlag(command: DeployCommand, given: Readonly<Record<string, boolean>>): string | undefined {
-  if (command === 'deploy' && given.format) return '--format is for plan and pull';
   if (command === 'pull' && (given.document || given.yes)) return '--document and --yes are for plan and deploy';
   const flag = Object.keys(given).find((name) => given[name] && !FLAGS_OF[command].includes(name));
   return flag === undefined ? undefined : `--${flag} is not an option of ${command}`;
@@ -131,8 +172,11 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
   const spec = commandLine(command);
   const line = readCommandLine(spec, args, io);
   if (typeof line === 'number') return line;
-  const { yes, format, document, catalog, adopt, env } = line.values;
+  const { yes, format, document, catalog, adopt, env, wait, smoke } = line.values;
   const createNew = line.values['create-new'];
+  const rollbackOnFailure = line.values['rollback-on-failure'];
+  const stallAfter = line.values['stall-after'];
+  const failAfter = line.values['fail-after'];
   const given = {
     yes,
     format: format !== undefined,
@@ -141,6 +185,11 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
     adopt,
     'create-new': createNew,
     env: env !== undefined,
+    wait,
+    smoke: smoke !== undefined,
+    'rollback-on-failure': rollbackOnFailure,
+    'stall-after': stallAfter !== undefined,
+    'fail-after': failAfter !== undefined,
   };
   const foreign = foreignFlag(command, given);
   if (foreign !== undefined) return usageError(spec, io, foreign);
@@ -169,6 +218,11 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
     catalogPath: catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined),
     namesakes: adopt ? 'adopt' : createNew ? 'create-new' : 'refuse',
     ...(env !== undefined ? { environment: env } : {}),
+    wait,
+    ...(smoke !== undefined ? { smoke } : {}),
+    rollbackOnFailure,
+    ...(stallAfter !== undefined ? { stallAfter } : {}),
+    ...(failAfter !== undefined ? { failAfter } : {}),
   };
 }
 
@@ -213,29 +267,152 @@ function environmentFiles(command: DeployCommand, options: Options, files: reado
 export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   const parsed = parseOptions('deploy', args, io);
   if (typeof parsed === 'number') return parsed;
+  const format = parsed.format ?? 'text';
+  if (format !== 'text' && format !== 'json') return usageError(commandLine('deploy'), io, `--format takes text or json; got: ${format}`);
+  const wait = await waitOptions(parsed, io);
+  if (typeof wait === 'number') return wait;
   const picked = parsed.environment === undefined ? undefined : environmentFiles('deploy', parsed, [parsed.file], io);
   if (picked === undefined && parsed.environment !== undefined) return 2;
   const options = picked ? { ...parsed, file: picked[0] } : parsed;
   const prepared = await prepare('deploy', options, io);
   if ('exitCode' in prepared) return prepared.exitCode;
+  if (format === 'text') return (await deployPrepared(prepared, options, wait, io)).exitCode;
+  const report = await deployPrepared(prepared, options, wait, textOnStderr(io));
+  io.out(`${JSON.stringify(deployJson(prepared, report), null, 2)}\n`);
+  return report.exitCode;
+}
+
+/** --wait and what goes with it (the smoke request read and checked now, before anything is sent); or the exit status. */
+async function waitOptions(options: Options, io: DeployIo): Promise<WaitOptions | undefined | number> {
+  const spec = commandLine('deploy');
+  if (!options.wait) {
+    const stray = [
+      options.smoke !== undefined && '--smoke',
+      options.rollbackOnFailure && '--rollback-on-failure',
+      options.stallAfter !== undefined && '--stall-after',
+      options.failAfter !== undefined && '--fail-after',
+    ].filter((flag) => flag !== false);
+    return stray.length === 0 ? undefined : usageError(spec, io, `${stray.join(', ')} ${stray.length === 1 ? 'goes' : 'go'} with --wait`);
+  }
+  const limits = watchLimits({ 'stall-after': options.stallAfter, 'fail-after': options.failAfter });
+  if (typeof limits === 'string') return usageError(spec, io, limits);
+  if (options.smoke === undefined) return { limits, rollbackOnFailure: options.rollbackOnFailure };
+  const read = await readRequestFile(options.smoke);
+  if (!read.ok) {
+    io.err(`endpoint-studio deploy: --smoke ${options.smoke}: ${read.problems.join('; ')} (nothing was sent)`);
+    return 2;
+  }
+  return { limits, smoke: read.request, rollbackOnFailure: options.rollbackOnFailure };
+}
+
+/** One document of a deploy: what was applied, and with --wait what followed. */
+interface DocumentReport {
+  readonly item: PlannedDocument;
+  readonly exitCode: number;
+  /** The endpoint it deployed to (known once applied, or when nothing needed applying). */
+  readonly endpointId?: string;
+  readonly applied?: { readonly action: ApplyAction; readonly verified: boolean; readonly bound: boolean };
+  readonly failure?: string;
+  readonly follow?: FollowReport;
+}
+
+interface DeployReport {
+  readonly exitCode: number;
+  readonly documents: readonly DocumentReport[];
+}
+
+/** Shows the plans, asks, applies each document and, with --wait, follows each endpoint's rollout. */
+async function deployPrepared(prepared: Prepared, options: Options, wait: WaitOptions | undefined, io: DeployIo): Promise<DeployReport> {
+  const untouched = (exitCode: number): DeployReport => ({ exitCode, documents: prepared.planned.map((item) => ({ item, exitCode })) });
   const adopted = await adoptNamesakes(prepared, 'deploy', options.namesakes, io);
   io.out(plansAsText(prepared));
-  if (adopted !== undefined) return adopted;
+  if (adopted !== undefined) return untouched(adopted);
   if (prepared.planned.some((p) => p.planned.plan.kind === 'refused')) {
     io.err('endpoint-studio deploy: the plan cannot be applied (see above); nothing was sent');
-    return 1;
+    return untouched(1);
   }
   const work = prepared.planned.filter((p) => needsApplying(p.planned.plan, p.planned.target));
-  if (work.length === 0) return 0;
-  const declined = prepared.environment?.protected
-    ? await askProtected(prepared.environment.name, options.yes, io)
-    : options.yes
-      ? undefined
-      : await askToApply(work.length, io);
-  if (declined !== undefined) return declined;
-  let exitCode = 0;
-  for (const item of work) exitCode = Math.max(exitCode, await applyDocument(prepared, item, io));
-  return exitCode;
+  if (work.length > 0) {
+    const declined = await confirmApply(
+      {
+        command: 'deploy',
+        yes: options.yes,
+        question: `Apply ${work.length === 1 ? 'this plan' : `these ${work.length} plans`}?`,
+        ...(prepared.environment?.protected ? { protectedEnvironment: prepared.environment.name } : {}),
+      },
+      io,
+    );
+    if (declined !== undefined) return untouched(declined);
+  }
+  const documents: DocumentReport[] = [];
+  const previous = new Map<PlannedDocument, number | NoPreviousRelease>();
+  for (const item of prepared.planned) {
+    if (wait) previous.set(item, await releaseBefore(prepared, item));
+    if (work.includes(item)) documents.push(await applyDocument(prepared, item, io));
+    else
+      documents.push({
+        item,
+        exitCode: 0,
+        ...(item.planned.plan.kind === 'unchanged' ? { endpointId: item.planned.plan.endpointId } : {}),
+      });
+  }
+  if (!wait) return { exitCode: Math.max(0, ...documents.map((d) => d.exitCode)), documents };
+  const signal = io.interruption?.();
+  const followed: DocumentReport[] = [];
+  for (const report of documents) {
+    const { item, endpointId } = report;
+    if (endpointId === undefined) {
+      followed.push(report);
+      continue;
+    }
+    const follow = await followDeployed(
+      {
+        client: prepared.client,
+        endpointId,
+        ref: refOf(prepared, item),
+        prefix: heading(prepared, item),
+        previous: previous.get(item) ?? 'unknown',
+      },
+      wait,
+      signal,
+      io,
+    );
+    followed.push({ ...report, exitCode: Math.max(report.exitCode, follow.exitCode), follow });
+  }
+  return { exitCode: Math.max(0, ...followed.map((d) => d.exitCode)), documents: followed };
+}
+
+/** The configuration version an update starts from, the release a failed deploy goes back to; or why there is none. */
+async function releaseBefore(prepared: Prepared, item: PlannedDocument): Promise<number | NoPreviousRelease> {
+  const { plan } = item.planned;
+  if (plan.kind === 'create') return 'created';
+  if (plan.kind !== 'update') return 'unchanged';
+  try {
+    return (await readRollout(prepared.client, plan.endpointId)).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The spec as commands said to the person name it: `specs/a.endpoint.yaml`, with `--document N` in a file of several. */
+function refOf(prepared: Prepared, item: PlannedDocument): string {
+  return prepared.planned.length > 1 || item.index > 0 ? `--document ${item.index} ${prepared.file}` : prepared.file;
+}
+
+/** `deploy --format json`: the file, its environment, the exit status and each document's plan, apply and follow-up. */
+function deployJson(prepared: Prepared, report: DeployReport): Record<string, unknown> {
+  return {
+    file: prepared.file,
+    environment: prepared.environment?.name ?? null,
+    exitCode: report.exitCode,
+    documents: report.documents.map((document) => ({
+      document: document.item.index,
+      plan: document.item.planned.plan.kind,
+      endpointId: document.endpointId ?? null,
+      applied: document.applied ?? (document.failure !== undefined ? { failed: document.failure } : null),
+      ...followJson(document.follow),
+    })),
+  };
 }
 
 export async function runPull(args: string[], io: DeployIo): Promise<number> {
@@ -304,57 +481,8 @@ export async function runBind(args: string[], io: DeployIo): Promise<number> {
   return 0;
 }
 
-/** A yes/no question on the terminal, for `DeployIo.confirm` when stdin and stdout are TTYs. */
-export async function terminalConfirm(question: string): Promise<boolean> {
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
-  } finally {
-    prompt.close();
-  }
-}
-
-/** A typed answer on the terminal, for `DeployIo.ask` when stdin is a TTY; the prompt on stderr, so stdout stays the plan. */
-export async function terminalAsk(question: string): Promise<string> {
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return (await prompt.question(`${question} `)).trim();
-  } finally {
-    prompt.close();
-  }
-}
-
-/**
- * A protected environment: on a terminal its name must be typed, --yes or not; with no terminal, --yes is
- * the confirmation. Undefined to go on; otherwise exit status 3, after saying why nothing was applied.
- */
-async function askProtected(environment: string, yes: boolean, io: DeployIo): Promise<3 | undefined> {
-  if (!io.ask) {
-    if (yes) return undefined;
-    io.err(
-      `endpoint-studio deploy: not applied: ${environment} is a protected environment; confirm with --yes (there is no terminal to type its name)`,
-    );
-    return 3;
-  }
-  const typed = await io.ask(`${environment} is a protected environment. Type its name to apply the plan to it:`);
-  if (typed === environment) return undefined;
-  io.err(`endpoint-studio deploy: not applied: typed ${JSON.stringify(typed)}, not ${JSON.stringify(environment)}`);
-  return 3;
-}
-
-/** Undefined when the person said yes; otherwise exit status 3, after saying why nothing was applied. */
-async function askToApply(plans: number, io: DeployIo): Promise<3 | undefined> {
-  if (!io.confirm) {
-    io.err('endpoint-studio deploy: not applied: confirm with --yes (there is no terminal to ask)');
-    return 3;
-  }
-  if (await io.confirm(`Apply ${plans === 1 ? 'this plan' : `these ${plans} plans`}?`)) return undefined;
-  io.err('endpoint-studio deploy: not applied');
-  return 3;
-}
-
-/** Applies one document's plan and reports it: 0 when deployed, bound and verified, 1 otherwise. */
-async function applyDocument(prepared: Prepared, item: PlannedDocument, io: DeployIo): Promise<number> {
+/** Applies one document's plan and reports it: exit status 0 when deployed, bound and verified, 1 otherwise. */
+async function applyDocument(prepared: Prepared, item: PlannedDocument, io: DeployIo): Promise<DocumentReport> {
   const { plan, target, listed } = item.planned;
   const outcome = await applyDeploy({
     client: prepared.client,
@@ -383,39 +511,30 @@ async function applyDocument(prepared: Prepared, item: PlannedDocument, io: Depl
     );
   } else if (outcome.binding && target.kind === 'adopted')
     io.out(`${heading(prepared, item)}bound the spec to endpoint ${result.endpoint.id}\n`);
-  const verified = reportVerification(prepared, item, result, io);
-  return bound && verified ? 0 : 1;
+  const verified = reportReadBack(
+    { command: 'deploy', client: prepared.client, prefix: heading(prepared, item), wanted: 'the spec' },
+    result,
+    io,
+  );
+  return {
+    item,
+    exitCode: bound && verified ? 0 : 1,
+    endpointId: result.endpoint.id,
+    applied: { action: result.action, verified, bound },
+  };
 }
 
-function reportFailure(prepared: Prepared, item: PlannedDocument, action: string, failure: ApplyFailure, io: DeployIo): 1 {
+function reportFailure(prepared: Prepared, item: PlannedDocument, action: string, failure: ApplyFailure, io: DeployIo): DocumentReport {
   const { client } = prepared;
-  io.err(`endpoint-studio deploy: ${heading(prepared, item)}${action} failed: ${client.redact(failure.message)}`);
+  const message = `${action} failed: ${client.redact(failure.message)}`;
+  io.err(`endpoint-studio deploy: ${heading(prepared, item)}${message}`);
   for (const problem of failure.problems) {
     const position = positionOf(prepared.file, prepared.text, item.document, problem.segments);
     io.err(`${position}: error api ${problem.path}: ${client.redact(problem.message)}`);
   }
   if (failure.endpointGone) io.err('  the bound endpoint no longer exists; deploy again to create a new one');
   if (failure.outcomeUnknown) io.err('  the change may or may not have been made; run plan to see where the endpoint stands');
-  return 1;
-}
-
-/** Whether the endpoint read back after the change matches the spec, said either way. */
-function reportVerification(prepared: Prepared, item: PlannedDocument, result: ApplyResult & { ok: true }, io: DeployIo): boolean {
-  if (result.readBackError) {
-    io.err(
-      `endpoint-studio deploy: the change was made but reading the endpoint back failed, so it is not verified: ${prepared.client.redact(result.readBackError)}`,
-    );
-    return false;
-  }
-  if (!result.verified) {
-    io.err(
-      `endpoint-studio deploy: endpoint ${result.endpoint.id} does not match the spec after the deploy (before = live, after = spec):`,
-    );
-    for (const change of result.differences) io.err(`  ${renderChange(change)}`);
-    return false;
-  }
-  io.out(`${heading(prepared, item)}verified: the endpoint read back matches the spec\n`);
-  return true;
+  return { item, exitCode: 1, failure: message };
 }
 
 /** `file:line:col` of a spec path, so terminals make an API problem clickable. */

@@ -17,7 +17,10 @@ Commands:
   catalog export [--output FILE]              the service's catalog as a snapshot for validate --catalog
   migrate [--write] [--catalog FILE] <files>  convert REST v1 / GraphQL-era specs to v2
   plan <specs...> [--format text|json|markdown]  what deploying specs would change
-  deploy <spec> [--yes]                       create or update the endpoint of a spec, then verify it
+  deploy <spec> [--yes] [--wait]              create or update the endpoint of a spec, then verify it
+                                              (--wait: watch its rollout, --smoke, --rollback-on-failure)
+  rollout <spec|endpointId> [--watch]         how far the endpoint's latest release has rolled out
+  rollback <spec|endpointId> --to N           back to release N's configuration (--write-spec, --wait)
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   bind <spec> <endpointId>                    record that a spec describes an existing endpoint
   logs <spec|endpointId> [--follow]           the endpoint's worker logs merged, oldest first
@@ -32,9 +35,11 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, logs, jobs, catalog, billing, tools] = await Promise.all([
+  const [validate, deploy, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
     import('./deploy.js'),
+    import('./rollout.js'),
+    import('./rollback.js'),
     import('./logs.js'),
     import('./jobs.js'),
     import('./catalog.js'),
@@ -45,6 +50,8 @@ async function helpText(): Promise<string> {
     COMMANDS_HELP,
     validate.VALIDATE_HELP,
     deploy.DEPLOY_HELP,
+    rollout.ROLLOUT_HELP,
+    rollback.ROLLBACK_HELP,
     logs.LOGS_HELP,
     jobs.JOBS_HELP,
     catalog.CATALOG_HELP,
@@ -68,7 +75,17 @@ async function deployIo() {
     ...io,
     confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined,
     ask: process.stdin.isTTY ? terminalAsk : undefined,
+    interruption: interruptionOnce(),
   };
+}
+
+/**
+ * The Ctrl-C signal of a deploy or rollback that watches a rollout, made when the watching starts: until then
+ * Ctrl-C ends the command as it always has, and from then on the first one stops watching (the rollout goes on).
+ */
+function interruptionOnce(): () => AbortSignal {
+  let signal: AbortSignal | undefined;
+  return () => (signal ??= interruptibleIo().signal);
 }
 
 /**
@@ -97,6 +114,10 @@ async function main(argv: string[]): Promise<number | undefined> {
       return (await import('./deploy.js')).runPull(rest, await deployIo());
     case 'bind':
       return (await import('./deploy.js')).runBind(rest, io);
+    case 'rollout':
+      return (await import('./rollout.js')).runRollout(rest, interruptibleIo());
+    case 'rollback':
+      return (await import('./rollback.js')).runRollback(rest, await deployIo());
     case 'logs':
       return (await import('./logs.js')).runLogs(rest, interruptibleIo());
     case 'run':

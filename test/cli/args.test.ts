@@ -129,7 +129,14 @@ describe('command flags', () => {
     await usageError(runPlan, ['--document', '0', 'a.endpoint.yaml', 'b.endpoint.yaml'], /--document needs a single spec file/);
     await usageError(runPlan, ['--format', 'yaml', 'a.endpoint.yaml'], /--format takes text, json or markdown; got: yaml/);
     await usageError(runDeploy, ['-y'], /^endpoint-studio deploy: a spec file is needed\n/);
-    await usageError(runDeploy, ['--format=json', 'a.endpoint.yaml'], /--format is for plan and pull/);
+    await usageError(runDeploy, ['--format=yaml', 'a.endpoint.yaml'], /--format takes text or json; got: yaml/);
+    await usageError(
+      runDeploy,
+      ['--stall-after', '0', '--wait', 'a.endpoint.yaml'],
+      /--stall-after takes a number of seconds greater than 0; got: 0/,
+    );
+    await usageError(runDeploy, ['--rollback-on-failure', 'a.endpoint.yaml'], /--rollback-on-failure goes with --wait/);
+    await usageError(runPlan, ['--wait', 'a.endpoint.yaml'], /--wait is not an option of plan/);
     await usageError(runPull, [], /an endpoint id is needed/);
     await usageError(runPull, ['-y', 'abc123'], /--document and --yes are for plan and deploy/);
     const help = captureIo();
