@@ -1,6 +1,7 @@
 /**
  * CodeLenses of the job console: above a request file, Run against its endpoint (bound or chosen),
- * runsync, and Other Endpoint…; or what keeps it from being sent. Above a job's result document:
+ * runsync, Other Endpoint… and Smoke Check (one job that must pass on the endpoint's new release); or
+ * what keeps it from being sent. Above a job's result document:
  * Cancel while it runs, and for a failed or timed-out job Retry and the logs of the worker that
  * ran it.
  */
@@ -79,6 +80,12 @@ export class RequestCodeLensProvider implements vscode.CodeLensProvider, vscode.
         command: 'endpointStudio.jobs.runOn',
         arguments: args,
         tooltip: 'Choose another queue endpoint for this file and run',
+      }),
+      new vscode.CodeLens(TOP, {
+        title: '$(beaker) Smoke Check',
+        command: 'endpointStudio.jobs.smokeCheck',
+        arguments: args,
+        tooltip: `Run this request once on ${because} and say whether it passed on the endpoint's latest release`,
       }),
     ];
   }

@@ -5,12 +5,14 @@
  */
 import * as vscode from 'vscode';
 import type { Endpoint, JobRequest } from '../../core/api';
+import type { Session } from '../auth/session';
 import { endpointType } from '../explorer/endpointFacts';
 import type { JobConsole } from './console';
 import type { RunMode } from './format';
 import type { EndpointHealthActions } from './health';
 import { REQUEST_FILE_GLOB, isRequestFile, parseRequestText } from './requestFile';
 import type { JobDocuments, TrackedJob } from './results';
+import { runSmokeCheck } from './smokeCheck';
 import type { JobTargets } from './targets';
 import { noteJobSubmitted } from '../walkthrough';
 
@@ -29,13 +31,20 @@ interface JobRef {
 
 type RunTarget = vscode.Uri | EndpointNodeArg | undefined;
 
+/** An endpoint as a finished rollout names it for a smoke check. */
+interface EndpointRefArg {
+  endpointId: string;
+  endpointName?: string;
+}
+
 export function registerJobCommands(
+  session: Session,
   jobs: JobConsole,
   targets: JobTargets,
   docs: JobDocuments,
   health: EndpointHealthActions,
 ): vscode.Disposable {
-  const commands = new JobCommands(jobs, targets, docs, health);
+  const commands = new JobCommands(session, jobs, targets, docs, health);
   return vscode.Disposable.from(
     vscode.commands.registerCommand('endpointStudio.jobs.run', (arg?: RunTarget) => commands.run(arg, 'run')),
     vscode.commands.registerCommand('endpointStudio.jobs.runSync', (arg?: RunTarget) => commands.run(arg, 'runsync')),
@@ -46,12 +55,14 @@ export function registerJobCommands(
     vscode.commands.registerCommand('endpointStudio.jobs.purgeQueue', (node?: EndpointNodeArg) => commands.purgeQueue(node)),
     vscode.commands.registerCommand('endpointStudio.jobs.health', (node?: EndpointNodeArg) => commands.health(node)),
     vscode.commands.registerCommand('endpointStudio.jobs.pingHealth', (node?: EndpointNodeArg) => commands.pingHealth(node)),
+    vscode.commands.registerCommand('endpointStudio.jobs.smokeCheck', (arg?: unknown) => commands.smokeCheck(arg)),
   );
 }
 
 /** One public method per command; the private ones are the steps they share. */
 class JobCommands {
   constructor(
+    private readonly session: Session,
     private readonly jobs: JobConsole,
     private readonly targets: JobTargets,
     private readonly docs: JobDocuments,
@@ -62,8 +73,8 @@ class JobCommands {
   async run(arg: RunTarget, mode: RunMode): Promise<void> {
     if (arg instanceof vscode.Uri) return this.runFile(arg, mode, false);
     if (arg?.endpoint) return this.runOnEndpoint(arg.endpoint, mode);
-    const active = vscode.window.activeTextEditor?.document.uri;
-    if (active && isRequestFile(active.path)) return this.runFile(active, mode, false);
+    const active = activeRequestFile();
+    if (active) return this.runFile(active, mode, false);
     const files = await findRequestFiles();
     if (files.length === 0) {
       const endpoint = await this.targets.pick({ kind: 'QUEUE', title: 'No request files here: run an input on which endpoint?' });
@@ -124,19 +135,76 @@ class JobCommands {
     if (endpoint) await this.healthActions.pingAndReport(endpoint);
   }
 
+  /**
+   * One job on an endpoint's new release, passed only when it completed there: a request file on its
+   * endpoint (the lens), or an endpoint (a finished rollout, the palette) with a request file or input chosen.
+   */
+  async smokeCheck(arg: unknown): Promise<void> {
+    if (isEndpointRef(arg)) {
+      const endpoint = await this.targets.read({ id: arg.endpointId, name: arg.endpointName ?? arg.endpointId });
+      return endpoint && this.smokeEndpoint(endpoint);
+    }
+    const uri = arg instanceof vscode.Uri ? arg : activeRequestFile();
+    if (!uri) {
+      const endpoint = await this.targets.pick({ kind: 'QUEUE', title: 'Smoke check which endpoint?' });
+      return endpoint && this.smokeEndpoint(endpoint);
+    }
+    const request = await this.requestOf(uri, 'Smoke check');
+    const endpoint = request && (await this.targets.resolve(uri, false));
+    if (request && endpoint && !this.refuseLoadBalancer(endpoint)) await runSmokeCheck(this.session, endpoint, request);
+  }
+
+  private async smokeEndpoint(endpoint: Endpoint): Promise<void> {
+    if (this.refuseLoadBalancer(endpoint)) return;
+    const request = await this.smokeRequest(endpoint);
+    if (request) await runSmokeCheck(this.session, endpoint, request);
+  }
+
   /** Runs a request file against its endpoint (asking when there is none, or when `choose`). */
   private async runFile(uri: vscode.Uri, mode: RunMode, choose: boolean, endpoint?: Endpoint): Promise<void> {
-    const document = await vscode.workspace.openTextDocument(uri);
-    const name = vscode.workspace.asRelativePath(uri);
-    const parsed = parseRequestText(document.getText());
-    if (!parsed.ok) {
-      const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : '';
-      return void vscode.window.showErrorMessage(`Run failed: ${name} is not a valid request: ${parsed.problems[0]}${more}`);
-    }
+    const request = await this.requestOf(uri, 'Run');
+    if (!request) return;
     const target = endpoint ?? (await this.targets.resolve(uri, choose));
     if (!target) return;
     if (endpoint) await this.targets.remember(uri, endpoint);
-    await this.submit(target, parsed.request, mode, name);
+    await this.submit(target, request, mode, vscode.workspace.asRelativePath(uri));
+  }
+
+  /** The request a file holds; undefined, said, when it is not a valid one. */
+  private async requestOf(uri: vscode.Uri, action: string): Promise<JobRequest | undefined> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    const parsed = parseRequestText(document.getText());
+    if (parsed.ok) return parsed.request;
+    const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : '';
+    void vscode.window.showErrorMessage(
+      `${action} failed: ${vscode.workspace.asRelativePath(uri)} is not a valid request: ${parsed.problems[0]}${more}`,
+    );
+    return undefined;
+  }
+
+  /**
+   * The request to smoke check an endpoint with: the one request file that runs on it, else the file or the
+   * last used input the user picks (the files that run on it first).
+   */
+  private async smokeRequest(endpoint: Endpoint): Promise<JobRequest | undefined> {
+    const files = (await findRequestFiles()).sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+    const own = files.filter((uri) => this.targets.known(uri)?.id === endpoint.id);
+    if (own.length === 1) return this.requestOf(own[0], 'Smoke check');
+    const last = this.targets.lastRequest(endpoint.id);
+    type Item = vscode.QuickPickItem & { request: () => Promise<JobRequest | undefined> };
+    const items: Item[] = [
+      ...[...own, ...files.filter((uri) => !own.includes(uri))].map((uri): Item => ({
+        label: `$(file) ${vscode.workspace.asRelativePath(uri)}`,
+        request: () => this.requestOf(uri, 'Smoke check'),
+      })),
+      ...(last ? [{ label: '$(history) Last used input', detail: preview(last), request: () => Promise.resolve(last) }] : []),
+    ];
+    if (items.length === 0)
+      return void vscode.window.showInformationMessage(
+        `No request to smoke check ${endpoint.name} with: write a *.request.json file (its job input) beside the spec`,
+      );
+    const picked = await vscode.window.showQuickPick(items, { title: `Smoke check ${endpoint.name} with which request?` });
+    return picked?.request();
   }
 
   /** A load balancer has no queue: says where its requests go instead of letting the service refuse. */
@@ -216,6 +284,15 @@ class JobCommands {
     });
     return jobId ? { endpointId: endpoint.id, endpointName: endpoint.name, jobId: jobId.trim() } : undefined;
   }
+}
+
+function activeRequestFile(): vscode.Uri | undefined {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return active && isRequestFile(active.path) ? active : undefined;
+}
+
+function isEndpointRef(value: unknown): value is EndpointRefArg {
+  return typeof value === 'object' && value !== null && typeof (value as EndpointRefArg).endpointId === 'string';
 }
 
 function findRequestFiles(): Thenable<vscode.Uri[]> {

@@ -41,6 +41,6 @@ export function registerJobs(context: vscode.ExtensionContext, session: Session,
     vscode.workspace.registerTextDocumentContentProvider(JOB_SCHEME, docs),
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: REQUEST_FILE_GLOB }, requestLenses),
     vscode.languages.registerCodeLensProvider({ scheme: JOB_SCHEME }, resultLenses),
-    registerJobCommands(new JobConsole(session, docs, log), targets, docs, new EndpointHealthActions(session, docs, log)),
+    registerJobCommands(session, new JobConsole(session, docs, log), targets, docs, new EndpointHealthActions(session, docs, log)),
   );
 }
