@@ -6,15 +6,17 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { JobRequest } from '../../core/api';
 import { findWorkspaceRoot, readBindings, specKey, type Binding } from '../../core/deploy';
+import { checkJobRequest, parseJobRequest, type ParsedJobRequest } from '../../core/operations/jobRequest';
 import { SPEC_FILE_SUFFIXES } from '../../core/protocol';
 
 export const REQUEST_FILE_SUFFIX = '.request.json';
 export const REQUEST_FILE_GLOB = `**/*${REQUEST_FILE_SUFFIX}`;
-const POLICY_MEMBERS = ['executionTimeout', 'ttl'];
 
-export type ParsedRequest = { ok: true; request: JobRequest } | { ok: false; problems: string[] };
+export type ParsedRequest = ParsedJobRequest;
+
+/** In the editor the endpoint comes from the spec beside the file or the one last chosen for it. */
+const WORDING = { endpointHint: 'the endpoint is chosen in the editor, not in the file' };
 
 export function isRequestFile(path: string): boolean {
   return path.endsWith(REQUEST_FILE_SUFFIX);
@@ -22,54 +24,11 @@ export function isRequestFile(path: string): boolean {
 
 /** Reads a request file's text into the body to send, or the reasons it cannot be sent. */
 export function parseRequestText(text: string): ParsedRequest {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problems: [`the file is not valid JSON: ${(error as Error).message}`] };
-  }
-  return checkRequest(data);
+  return parseJobRequest(text, WORDING);
 }
 
-/**
- * Checks a submission body. `$schema` is allowed in the file (editors read it) but is not sent;
- * any other unknown member is refused here rather than by the service.
- */
 export function checkRequest(data: unknown): ParsedRequest {
-  if (!isRecord(data)) return { ok: false, problems: ['$: a request is a JSON object with an "input" member'] };
-  const problems: string[] = [];
-  for (const key of Object.keys(data)) {
-    if (!['input', 'webhook', 'policy', '$schema'].includes(key)) {
-      const hint = /endpoint/i.test(key) ? ' (the endpoint is chosen in the editor, not in the file)' : '';
-      problems.push(`$.${key}: unknown member; a request holds only input, webhook and policy${hint}`);
-    }
-  }
-  if (!('input' in data) || data.input === null || data.input === undefined)
-    problems.push('$.input: missing; the handler receives it as job["input"]');
-  if (data.webhook !== undefined && (typeof data.webhook !== 'string' || !/^https?:\/\/\S+$/.test(data.webhook)))
-    problems.push('$.webhook: must be an http(s) URL');
-  let policy: JobRequest['policy'];
-  if (data.policy !== undefined) {
-    if (!isRecord(data.policy)) problems.push('$.policy: must be an object');
-    else {
-      policy = {};
-      for (const [key, value] of Object.entries(data.policy)) {
-        if (!POLICY_MEMBERS.includes(key)) problems.push(`$.policy.${key}: unknown member; a policy holds executionTimeout and ttl`);
-        else if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
-          problems.push(`$.policy.${key}: must be a positive integer of milliseconds`);
-        else policy[key as 'executionTimeout' | 'ttl'] = value;
-      }
-    }
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    request: {
-      input: data.input,
-      ...(typeof data.webhook === 'string' ? { webhook: data.webhook } : {}),
-      ...(policy && Object.keys(policy).length > 0 ? { policy } : {}),
-    },
-  };
+  return checkJobRequest(data, WORDING);
 }
 
 /** The specs a request file belongs to by name: `foo.request.json` → `foo.endpoint.{yaml,yml,json}` beside it. */
@@ -102,8 +61,4 @@ export function siblingBinding(requestPath: string, root?: string): (Binding & {
     if (first !== undefined) return { ...documents[first], specPath };
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
