@@ -34,6 +34,8 @@ export interface PanelView {
   series: { label: string; values: number[] }[];
   table: { columns: string[]; rows: { label: string; cells: string[]; total: string }[]; totals: string[]; total: string };
   components: { label: string; amount: string }[];
+  /** Releases of the endpoints in view: where on the time axis, in buckets from the start, and what changed. */
+  markers: { position: number; label: string }[];
   empty: boolean;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The billing panel: an editor tab with a form that mirrors the command-line client's flags, a
- * stacked bar chart by time bucket and the table with totals under it. The extension reads the
- * service and shapes the answer; the webview only draws what it is sent and reports the form.
+ * stacked bar chart by time bucket, with a marker at each release of the endpoints in view (a change in
+ * cost usually follows a deploy), and the table with totals under it. The extension reads the service
+ * and shapes the answer; the webview only draws what it is sent and reports the form.
  * Only one request is in flight: a new query aborts the previous one, whose answer is dropped.
  */
 import * as vscode from 'vscode';
@@ -10,10 +11,12 @@ import { MAX_LAST_N, type BillingRequest, type BillingResponse } from '../../cor
 import { queryBilling } from '../../core/operations';
 import { BUCKET_SIZES } from '../../core/billing/buckets';
 import { billingCsv, csvFileName } from '../../core/billing/csv';
-import { shapeBilling, withGroupNames } from '../../core/billing/series';
+import { shapeBilling, withGroupNames, type BillingTable } from '../../core/billing/series';
+import type { ApiClient, Endpoint } from '../../core/api';
 import type { Session } from '../auth/session';
 import { kindDescriptions, parseWebviewMessage, type PanelQuery, type ToWebview } from './messages';
-import { defaultQuery, normalizeQuery, panelView, requestOf } from './view';
+import { markedEndpoints, releaseMarkers, type EndpointReleases, type ReleaseMarker } from './markers';
+import { defaultQuery, MAX_SERIES, normalizeQuery, panelView, requestOf } from './view';
 
 export const BILLING_PANEL = 'endpointStudio.billingPanel';
 /** Set while the panel holds an answer that can be exported. */
@@ -121,27 +124,69 @@ export class BillingPanel implements vscode.Disposable {
     this.post({ type: 'loading', query: this.query });
     // Grouped by endpoint, the chart names endpoints; the list is read alongside, and is optional.
     const byEndpoint = request.kind === 'serverless' && request.grouping === 'endpointId';
-    const names = byEndpoint
+    const listed = byEndpoint
       ? api.serverless.list({ signal: controller.signal }).then(
-          (list) => new Map(list.map((e) => [e.id, e.name])),
-          () => new Map<string, string>(),
+          (list) => new Map(list.map((e) => [e.id, e])),
+          () => new Map<string, Endpoint>(),
         )
-      : Promise.resolve(new Map<string, string>());
-    void Promise.all([queryBilling(api, request, { signal: controller.signal }), names]).then(([result, endpointNames]) => {
-      if (this.inflight !== controller || controller.signal.aborted) return;
-      this.inflight = undefined;
+      : Promise.resolve(new Map<string, Endpoint>());
+    void Promise.all([queryBilling(api, request, { signal: controller.signal }), listed]).then(async ([result, endpoints]) => {
+      if (!this.answers(controller)) return;
       if (!result.ok) {
+        this.inflight = undefined;
         this.log.warn(`billing failed: ${result.message}`);
         const hint = result.status === 401 ? ' (the service rejected the key: sign in again)' : '';
         this.settle({ type: 'error', message: `billing failed: ${result.message}${hint}`, retry: true });
         return;
       }
       const { response } = result;
+      const names = new Map([...endpoints].map(([id, e]) => [id, e.name]));
+      const table = withGroupNames(shapeBilling(request.kind, request.grouping, response), names);
+      const markers = await this.releaseMarkers(api, request, table, endpoints, controller.signal);
+      if (!this.answers(controller)) return;
+      this.inflight = undefined;
       this.last = { request, response };
-      const view = panelView(request, withGroupNames(shapeBilling(request.kind, request.grouping, response), endpointNames));
       void vscode.commands.executeCommand('setContext', HAS_DATA_KEY, true);
-      this.settle({ type: 'data', view, canExport: response.records.length > 0 });
+      this.settle({ type: 'data', view: panelView(request, table, markers), canExport: response.records.length > 0 });
     });
+  }
+
+  /** Whether `controller`'s query is still the one to answer (a newer query aborts it). */
+  private answers(controller: AbortController): boolean {
+    return this.inflight === controller && !controller.signal.aborted;
+  }
+
+  /** The releases of the endpoints in view as chart markers; an endpoint whose releases cannot be read gets none. */
+  private async releaseMarkers(
+    api: ApiClient,
+    request: BillingRequest,
+    table: BillingTable,
+    endpoints: ReadonlyMap<string, Endpoint>,
+    signal: AbortSignal,
+  ): Promise<ReleaseMarker[]> {
+    const read = await Promise.all(
+      markedEndpoints(request, table, MAX_SERIES).map((id) =>
+        api.serverless.releases(id, { signal }).then(
+          (list): EndpointReleases => ({
+            endpointId: id,
+            name: endpoints.get(id)?.name,
+            scalingType: endpoints.get(id)?.scaling.type,
+            releases: list.releases,
+          }),
+          (error: unknown) => {
+            if (!signal.aborted)
+              this.log.warn(
+                `billing chart: the releases of ${id} are not marked: ${this.session.redact(error instanceof Error ? error.message : String(error))}`,
+              );
+            return undefined;
+          },
+        ),
+      ),
+    );
+    return releaseMarkers(
+      table.buckets,
+      read.filter((r) => r !== undefined),
+    );
   }
 
   private settle(message: ToWebview): void {

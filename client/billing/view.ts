@@ -7,6 +7,7 @@ import { formatAmount, formatUsd } from '../../core/billing/format';
 import { KINDS, type BillingKind, type BillingRequest } from '../../core/billing/query';
 import { chartSeries, type BillingTable } from '../../core/billing/series';
 import { billingRequestOf } from '../../core/operations';
+import type { ReleaseMarker } from './markers';
 import type { PanelQuery, PanelView } from './messages';
 
 /** Stacked series in the chart (and columns in the table): more cannot be told apart by colour. */
@@ -65,7 +66,8 @@ const GROUPED_BY: Record<string, string> = {
   component: 'cost component',
 };
 
-export function panelView(request: BillingRequest, table: BillingTable): PanelView {
+/** `markers`: the releases of the endpoints in view (markers.ts), drawn across the bars. */
+export function panelView(request: BillingRequest, table: BillingTable, markers: readonly ReleaseMarker[] = []): PanelView {
   const series = chartSeries(table, MAX_SERIES);
   const filters = (['podId', 'endpointId', 'gpuId'] as const).filter((f) => request[f]).map((f) => `${f} ${request[f]}`);
   const by = GROUPED_BY[table.groupedBy];
@@ -88,6 +90,7 @@ export function panelView(request: BillingRequest, table: BillingTable): PanelVi
       total: formatAmount(table.total),
     },
     components: table.components.map((c) => ({ label: c.label, amount: formatUsd(c.amount) })),
+    markers: markers.map((m) => ({ position: m.position, label: m.label })),
     empty: table.groups.length === 0 || table.groups.every((g) => g.total === 0),
   };
 }

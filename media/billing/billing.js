@@ -111,6 +111,20 @@
     $('detail').textContent = barLabel(i);
   }
 
+  /** A dashed line at each release of the endpoints in view (a change in cost usually follows a deploy), its tooltip what changed. */
+  function drawReleases(root, m, slot, plotH) {
+    for (const marker of view.markers || []) {
+      const x = m.left + slot * marker.position;
+      const mark = svg('g', { class: 'release', role: 'img', 'aria-label': marker.label }, root);
+      svg('line', { class: 'release-hit', x1: x, x2: x, y1: m.top, y2: m.top + plotH }, mark);
+      svg('line', { class: 'release-line', x1: x, x2: x, y1: m.top, y2: m.top + plotH }, mark);
+      svg('title', {}, mark).textContent = marker.label;
+      mark.addEventListener('mouseenter', () => {
+        $('detail').textContent = marker.label;
+      });
+    }
+  }
+
   function drawChart() {
     const chart = $('chart');
     chart.replaceChildren();
@@ -176,6 +190,7 @@
       });
       bar.addEventListener('mouseenter', () => showDetail(i));
     }
+    drawReleases(root, m, slot, plotH);
     // As many bucket labels as fit without overlapping, always the first.
     const every = Math.max(1, Math.ceil((n * 84) / plotW));
     for (let i = 0; i < n; i += every) {

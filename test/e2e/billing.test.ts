@@ -2,8 +2,8 @@
  * Billing in a real workbench, against an emulator started here on a known usage ledger (the same
  * one the node tests sum by hand) plus one live endpoint whose worker accrues spend: the Billing
  * view with totals per kind; the chart panel drawn with stacked bars, legend and table for a
- * chosen window; keyboard moves between bars; grouping by GPU; empty and error states; CSV export
- * through the editor's save dialog; each endpoint's 7-day spend in the Endpoints view; a spec's cost
+ * chosen window; keyboard moves between bars; a marker at each release of the endpoints in view;
+ * grouping by GPU; empty and error states; CSV export through the editor's save dialog; each endpoint's 7-day spend in the Endpoints view; a spec's cost
  * in its hover and in the deploy confirmation.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { createApiClient, type ApiClient } from '../../core/api';
+import { createApiClient, type ApiClient, type Endpoint } from '../../core/api';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 import { ledgerState } from '../core/billing/support';
 import { defaultQuery } from '../../client/billing/view';
@@ -90,6 +90,7 @@ describe('billing in the editor, against the emulator', () => {
   let emulator: RunningEmulator;
   let api: ApiClient;
   let stateDir: string;
+  let live: Endpoint;
   const options: EditorSessionOptions = {};
   before(async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'es-billing-e2e-'));
@@ -98,7 +99,7 @@ describe('billing in the editor, against the emulator', () => {
     // Simulated time runs fast, so the live worker below accrues visible spend within seconds.
     emulator = await startEmulator({ port: 0, jobsPort: 0, statePath, timeScale: 50 });
     api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: DEFAULT_DEV_API_KEY });
-    const live = await api.serverless.create({
+    live = await api.serverless.create({
       name: 'billing-gpu',
       type: 'QUEUE',
       image: 'myorg/billing-gpu:1.0',
@@ -173,6 +174,34 @@ describe('billing in the editor, against the emulator', () => {
       await workbench.screenshot('billing--chart-by-endpoint');
     },
   );
+
+  editorTest('the chart marks each release of the endpoints in view where it was made, with what it changed', async (workbench) => {
+    // A second release of the live endpoint: a new image.
+    if ((await api.serverless.get(live.id)).image !== 'myorg/billing-gpu:1.1')
+      await api.serverless.update(live.id, { image: 'myorg/billing-gpu:1.1' });
+    const frame = await openServerlessChart(workbench);
+    const markers = frame.locator('svg g.release');
+    let count = 0;
+    await waitUntil(
+      async () => (count = await markers.count()) === 2,
+      'a marker for each release of billing-gpu',
+      () => `${count} markers`,
+    );
+    const labels: [string | null, string | null][] = [];
+    for (const marker of await markers.all())
+      labels.push([await marker.getAttribute('aria-label'), await marker.locator('title').textContent()]);
+    assert.deepEqual(labels, [
+      ['billing-gpu release 1: initial', 'billing-gpu release 1: initial'],
+      ['billing-gpu release 2: image', 'billing-gpu release 2: image'],
+    ]);
+    // Made today: both lie in the last day's bar, between its edges.
+    const plot = await frame.locator('svg .bar').last().locator('rect.hit').boundingBox();
+    const line = await markers.last().locator('line.release-line').boundingBox();
+    assert.ok(plot && line && line.x >= plot.x - 1 && line.x <= plot.x + plot.width + 1, JSON.stringify({ plot, line }));
+    // A line has no width to hover by its box: the pointer goes to it.
+    await workbench.page.mouse.move(line.x + line.width / 2, line.y + line.height / 2);
+    await frame.locator('#detail', { hasText: 'billing-gpu release 2: image' }).waitFor();
+  });
 
   editorTest('grouping by GPU type restacks the bars; the week bucket snaps to Monday', async (workbench) => {
     const frame = await openServerlessChart(workbench);
