@@ -23,7 +23,16 @@ export const BINDINGS_GLOB = `**/${BINDINGS_DIR}/${BINDINGS_FILE}`;
 
 /** Endpoint id → the spec bound to it. A malformed binding file is logged and skipped, never fatal here. */
 export async function findBoundSpecs(log: vscode.LogOutputChannel): Promise<Map<string, BoundSpec>> {
-  const bound = new Map<string, BoundSpec>();
+  return new Map((await allBindings(log)).map(({ endpointId, spec }) => [endpointId, spec]));
+}
+
+/** Every spec document bound to the endpoint (a file may hold several, and overlays have their own). */
+export async function specsBoundTo(endpointId: string, log: vscode.LogOutputChannel): Promise<BoundSpec[]> {
+  return (await allBindings(log)).filter((b) => b.endpointId === endpointId).map((b) => b.spec);
+}
+
+async function allBindings(log: vscode.LogOutputChannel): Promise<{ endpointId: string; spec: BoundSpec }[]> {
+  const bound: { endpointId: string; spec: BoundSpec }[] = [];
   const files = await vscode.workspace.findFiles(BINDINGS_GLOB, '**/node_modules/**', 50);
   for (const file of files) {
     const root = dirname(dirname(file.fsPath));
@@ -36,11 +45,9 @@ export async function findBoundSpecs(log: vscode.LogOutputChannel): Promise<Map<
       for (const [index, binding] of Object.entries(documents)) {
         const path = join(root, ...key.split('/'));
         const environment = environmentOfSpecFile(path, readSpecFromDisk(path) ?? '');
-        bound.set(binding.endpointId, {
-          uri: vscode.Uri.file(path),
-          documentIndex: Number(index),
-          key,
-          ...(environment ? { environment } : {}),
+        bound.push({
+          endpointId: binding.endpointId,
+          spec: { uri: vscode.Uri.file(path), documentIndex: Number(index), key, ...(environment ? { environment } : {}) },
         });
       }
     }

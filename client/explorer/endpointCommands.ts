@@ -16,13 +16,13 @@ import { openBoundSpec, type BoundSpec } from './boundSpecs';
 import { primaryUrl, requestUrls } from './endpointFacts';
 import type { EndpointNode, EndpointsTree } from './endpointsTree';
 
-interface Target {
+export interface Target {
   endpoint: Endpoint;
   spec: BoundSpec | undefined;
 }
 
 /** What the endpoint commands act through. */
-interface EndpointCommandContext {
+export interface EndpointCommandContext {
   readonly session: Session;
   readonly tree: EndpointsTree;
   readonly view: vscode.TreeView<EndpointNode>;
@@ -54,7 +54,7 @@ export function registerEndpointCommands(
 }
 
 /** The endpoint a command acts on: the node it was invoked on, the selection, or one the user picks. */
-async function target({ session, tree, view }: EndpointCommandContext, node: EndpointNode | undefined): Promise<Target | undefined> {
+export async function target({ session, tree, view }: EndpointCommandContext, node: EndpointNode | undefined): Promise<Target | undefined> {
   const chosen = node ?? view.selection.at(0);
   if (chosen && chosen.kind !== 'message') return { endpoint: chosen.endpoint, spec: chosen.kind === 'endpoint' ? chosen.spec : undefined };
   if (!session.api) return void vscode.window.showInformationMessage('Sign in to see your endpoints');

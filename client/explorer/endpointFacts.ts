@@ -4,7 +4,15 @@
  * Plain functions over API records (read tolerantly: what the service left out shows as "?"), so
  * what the tree says can be checked without an editor.
  */
-import { releaseSpecPath, type Endpoint, type FlashBoot, type Release, type ReleaseDiffEntry, type Worker } from '../../core/api';
+import {
+  releaseSpecPath,
+  type Endpoint,
+  type FlashBoot,
+  type Release,
+  type ReleaseDiffEntry,
+  type ReleaseList,
+  type Worker,
+} from '../../core/api';
 
 export interface Fact {
   readonly label: string;
@@ -217,4 +225,28 @@ export function releaseTooltip(release: Release, scalingType = releaseScalingTyp
     `Created ${release.createdAt ?? '?'}`,
     ...release.diff.map((d) => diffLine(d, scalingType)),
   ].join('\n');
+}
+
+/** A release one can roll back to, as the rollback's picker lists it. */
+export interface ReleaseChoice {
+  readonly version: number;
+  readonly label: string;
+  readonly description: string;
+  readonly detail: string;
+}
+
+/**
+ * The releases an endpoint can go back to, newest first, each with what it changed: every release with a
+ * known version except the one the endpoint is on (when the service says which).
+ */
+export function releaseChoices(list: ReleaseList, scalingType: string | undefined): ReleaseChoice[] {
+  return list.releases
+    .filter((r): r is Release & { version: number } => typeof r.version === 'number' && r.version !== list.endpointVersion)
+    .sort((a, b) => b.version - a.version)
+    .map((release) => ({
+      version: release.version,
+      label: `v${release.version}`,
+      description: releaseFields(release, scalingTypeAt(list.releases, release, scalingType)),
+      detail: `${release.source ?? 'source unknown'} · ${releaseTime(release) ?? 'time unknown'}`,
+    }));
 }

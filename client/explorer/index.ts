@@ -1,6 +1,6 @@
 /**
  * The Endpoint Studio activity bar container: the Endpoints view (live endpoints, their workers and
- * releases, with copy, open/pull spec, filter and delete) and the Catalog view (GPU pools and types,
+ * releases, with copy, open/pull spec, filter, delete and roll back to a release) and the Catalog view (GPU pools and types,
  * CPU flavors, data centers, templates). Both read through the session's client, lazily, and start
  * over when the profile changes.
  */
@@ -10,6 +10,7 @@ import { BINDINGS_GLOB } from './boundSpecs';
 import { CATALOG_VIEW, CatalogTree, type CatalogNode } from './catalogTree';
 import { registerEndpointCommands } from './endpointCommands';
 import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsTree';
+import { registerRollback } from './rollback';
 
 /** Per workspace, so a filter set for one project does not hide endpoints in another. */
 const FILTER_STATE_KEY = 'endpointStudio.endpoints.filter';
@@ -52,6 +53,7 @@ export function registerExplorer(context: vscode.ExtensionContext, session: Sess
       catalog.restart();
     }),
     registerEndpointCommands(session, endpoints, endpointsView, log),
+    registerRollback({ session, tree: endpoints, view: endpointsView, log }),
     vscode.commands.registerCommand('endpointStudio.catalogView.refresh', () => catalog.refresh()),
     vscode.commands.registerCommand('endpointStudio.catalogView.retry', (node: CatalogNode) => {
       catalog.retry(node);

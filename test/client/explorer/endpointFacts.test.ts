@@ -9,6 +9,7 @@ import {
   diffLine,
   diffTooltip,
   releaseDescription,
+  releaseChoices,
   releaseFields,
   releaseScalingType,
   releaseTooltip,
@@ -92,5 +93,26 @@ describe('release diffs in the Endpoints view', () => {
     const bare = release(undefined, []);
     assert.equal(releaseDescription(bare), 'source unknown · initial · time unknown');
     assert.equal(releaseTooltip(bare), 'Release v? (source ?), ? worker(s) on it\nCreated ?');
+  });
+
+  it('lists the releases to roll back to newest first with what each changed, without the current one or one of unknown version', () => {
+    const list = {
+      endpointVersion: 3,
+      releases: [
+        release(3, [{ field: 'template.imageName', old: 'a:2', new: 'a:3' }], { source: 'MANUAL', createdAt: '2026-05-06T00:00:00Z' }),
+        release(undefined, [{ field: 'gpuCount', old: 1, new: 2 }]),
+        release(1, [], { createdAt: '2026-05-04T00:00:00Z' }),
+        release(2, [{ field: 'scalerValue', old: 4, new: 6 }], { source: 'GIT_BUILD' }),
+      ],
+    };
+    assert.deepEqual(releaseChoices(list, 'QUEUE_DELAY'), [
+      { version: 2, label: 'v2', description: 'scaling.queueDelay', detail: 'GIT_BUILD · time unknown' },
+      { version: 1, label: 'v1', description: 'initial', detail: 'source unknown · 2026-05-04 00:00:00 UTC' },
+    ]);
+    // When the service does not say which release is current, every release with a version is offered.
+    assert.deepEqual(
+      releaseChoices({ releases: list.releases }, undefined).map((c) => c.version),
+      [3, 2, 1],
+    );
   });
 });
