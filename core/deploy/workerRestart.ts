@@ -1,7 +1,7 @@
 /**
  * Which configuration changes start new workers. A change to any of these reaches the endpoint as a
  * rolling release (workers on the old version are replaced); the others (name, scaling, worker
- * counts, timeout) reach running workers in place. Plan warnings read this list, and so can anything
+ * counts, timeout, FlashBoot) reach running workers in place. Plan warnings read this list, and so can anything
  * that simulates a release, so the two never disagree.
  */
 
@@ -17,7 +17,6 @@ export const WORKER_RESTART_FIELDS: readonly string[] = [
   'cpu',
   'dataCenterIds',
   'networkVolumes',
-  'flashboot',
 ];
 
 /** Whether a change at this spec path (`gpu.count`, `env.DEBUG`, `entrypoint`) restarts workers; the command counts however it is spelled. */

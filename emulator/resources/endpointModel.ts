@@ -13,6 +13,7 @@ import {
   type ReleaseDiffEntry,
   type Scaling,
 } from '../../core/api/types';
+import { restartsWorkers } from '../../core/deploy/workerRestart';
 import { decodeArgs } from '../../core/endpointSpec/args';
 import { defaultNumber, defaultString, fieldApplies } from '../../core/endpointSpec/contract';
 import type { StoredEndpoint, StoredGpu } from '../state';
@@ -178,9 +179,6 @@ export function asCreateBody(endpoint: StoredEndpoint, sentIdleTimeout: boolean)
   return body;
 }
 
-/** Fields whose change needs new workers; the others reach running workers in place. */
-const RESTART_FIELDS = /^(image|args|disk|ports|env|registry|gpu\.|cpu|dataCenterIds|networkVolumes)/;
-
 /** Fields a release diff names one level down (`gpu.count`); `env` and `cpu` change as a whole. */
 const DIFFED_BY_MEMBER = new Set(['gpu', 'workers', 'scaling']);
 
@@ -210,8 +208,9 @@ function changedPaths(before: StoredEndpoint, after: StoredEndpoint): ReleaseDif
   return diff;
 }
 
+/** Whether the change needs new workers (core/deploy/workerRestart.ts); the others reach running workers in place. */
 export function needsRestart(before: StoredEndpoint, after: StoredEndpoint): boolean {
-  return changedPaths(before, after).some((d) => RESTART_FIELDS.test(d.field));
+  return changedPaths(before, after).some((d) => restartsWorkers(d.field));
 }
 
 /**
