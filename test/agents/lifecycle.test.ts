@@ -75,7 +75,9 @@ describe('watch_rollout', { timeout: 120_000 }, () => {
       const missing = await call('watch_rollout', { endpointId: 'nope', waitSeconds: 0 }, contextOf(api()));
       assert.equal(missing.isError, true);
       assert.match(missing.text, /cannot read the rollout of nope: not found/);
-      const keyless = await runTool(agentTool('watch_rollout')!, { endpointId: 'x' }, { ...contextOf(api()), client: undefined });
+      const tool = agentTool('watch_rollout');
+      assert.ok(tool);
+      const keyless = await runTool(tool, { endpointId: 'x' }, { ...contextOf(api()), client: undefined });
       assert.equal(keyless.isError, true);
       assert.match(keyless.text, /no key here/);
     });
