@@ -6,7 +6,16 @@
  * caller gives up. A worker whose release or state the service did not say is never counted as
  * on the latest release or ready, so an unknown answer never reads as done.
  */
-import { ApiError, type ApiClient, type CallOptions, type RateLimitSnapshot, type ReleaseList, type Worker, type WorkerList } from '../api';
+import {
+  ApiError,
+  type ApiClient,
+  type CallOptions,
+  type Endpoint,
+  type RateLimitSnapshot,
+  type ReleaseList,
+  type Worker,
+  type WorkerList,
+} from '../api';
 
 export interface RolloutProgress {
   readonly endpointId: string;
@@ -179,13 +188,23 @@ function progressText(c: Counts): string {
   return `${release}: ${parts.join(', ')}`;
 }
 
-/** One read of both (two GETs). */
+/**
+ * One read: the endpoint (for `workers.min`: right after a deploy the service may not have started the
+ * workers it wants, and an empty list is not a finished rollout), its releases and its workers.
+ */
 export async function readRollout(client: ApiClient, endpointId: string, call: CallOptions = {}): Promise<RolloutProgress> {
-  const [releases, workers] = await Promise.all([
+  const [endpoint, releases, workers] = await Promise.all([
+    client.serverless.get(endpointId, call),
     client.serverless.releases(endpointId, call),
     client.serverless.workers(endpointId, call),
   ]);
-  return rolloutProgress(endpointId, releases, workers);
+  return rolloutProgress(endpointId, releases, workers, minWorkersOf(endpoint));
+}
+
+/** The endpoint's `workers.min`, 0 when the record does not say. */
+function minWorkersOf(endpoint: Endpoint): number {
+  const min: unknown = (endpoint.workers as Partial<Endpoint['workers']> | undefined)?.min;
+  return typeof min === 'number' && Number.isInteger(min) && min >= 0 ? min : 0;
 }
 
 /** The workers of the latest release that keep it from being done. */
@@ -246,10 +265,7 @@ type Read =
 async function pollOnce(input: WatchRolloutInput, minWorkers: { value?: number }): Promise<Read> {
   const { client, endpointId, signal } = input;
   try {
-    if (minWorkers.value === undefined) {
-      const min: unknown = (await client.serverless.get(endpointId, { signal })).workers.min;
-      minWorkers.value = typeof min === 'number' && Number.isInteger(min) && min >= 0 ? min : 0;
-    }
+    minWorkers.value ??= minWorkersOf(await client.serverless.get(endpointId, { signal }));
     const [releases, workers] = await Promise.all([
       client.serverless.releases(endpointId, { signal }),
       client.serverless.workers(endpointId, { signal }),

@@ -47,9 +47,10 @@ describe('smokeCheck against the emulator', () => {
       const endpoint = await readyEndpoint(client);
       // The new release cannot place a worker, so the old one goes on serving.
       await client.serverless.update(endpoint.id, { gpu: { pools: ['HOPPER_141'] } });
-      const outcome = await smokeCheck({ client, endpointId: endpoint.id, request: { input: { prompt: 'hello' } } });
+      const outcome = await smokeCheck({ client, endpointId: endpoint.id, request: { input: { prompt: 'hello' } }, timeoutMs: 30_000 });
       assert.equal(outcome.passed, false, outcome.message);
-      assert.equal(outcome.job?.status, 'COMPLETED');
+      const workers = await client.serverless.workers(endpoint.id);
+      assert.equal(outcome.job?.status, 'COMPLETED', `${outcome.message}; workers ${JSON.stringify(workers.workers)}`);
       assert.equal(outcome.workerVersion, 1);
       assert.equal(outcome.endpointVersion, 2);
       assert.match(
