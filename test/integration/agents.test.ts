@@ -25,7 +25,16 @@ interface LmApi {
 }
 
 const lm = (vscode as unknown as { lm?: LmApi }).lm;
-const READ_TOOLS = ['validate_spec', 'estimate_cost', 'search_catalog', 'plan_deploy', 'list_endpoints', 'get_endpoint'];
+const READ_TOOLS = [
+  'validate_spec',
+  'estimate_cost',
+  'search_catalog',
+  'plan_deploy',
+  'watch_rollout',
+  'plan_rollback',
+  'list_endpoints',
+  'get_endpoint',
+];
 const SCRATCH = 'agents-scratch.endpoint.yaml';
 const SCRATCH_SPEC = `name: agents-scratch
 type: QUEUE
@@ -76,8 +85,9 @@ suite('Endpoint Studio agent tools', () => {
   test('registers every tool as endpointStudio_<tool>; the write tools only in a trusted workspace', () => {
     const names = new Set((lm?.tools ?? []).map((t) => t.name).filter((n) => n.startsWith(TOOL_PREFIX)));
     for (const tool of READ_TOOLS) assert.ok(names.has(`${TOOL_PREFIX}${tool}`), `${tool} is not registered`);
-    for (const tool of ['deploy_spec', 'run_job']) assert.equal(names.has(`${TOOL_PREFIX}${tool}`), vscode.workspace.isTrusted, tool);
-    assert.equal(names.size, vscode.workspace.isTrusted ? 11 : 9);
+    for (const tool of ['deploy_spec', 'rollback_endpoint', 'run_job'])
+      assert.equal(names.has(`${TOOL_PREFIX}${tool}`), vscode.workspace.isTrusted, tool);
+    assert.equal(names.size, vscode.workspace.isTrusted ? 14 : 11);
   });
 
   test('validate_spec reports the problems of a workspace spec on 1-based lines, with no key needed', async () => {
