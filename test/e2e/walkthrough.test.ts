@@ -17,8 +17,9 @@ const WALKTHROUGH = 'endpoint-studio.endpoint-studio#endpointStudio.gettingStart
 const FIRST_OPEN_LINE = 'opening the getting-started walkthrough (first activation)';
 
 const { editorTest, session } = useEditorSession('walkthrough', {
-  // Signed out, as a first start is; the walkthrough's first step starts the emulator.
-  userSettings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true },
+  // Signed out, as a first start is; the walkthrough's first step starts the emulator. VS Code's own Welcome
+  // page stays shut (1.139 may show it on the reload, under the same tab label): only ours is looked for.
+  userSettings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true, 'workbench.startupEditor': 'none' },
 });
 
 /**
@@ -135,14 +136,16 @@ test('the walkthrough opens by itself on the first activation, and not after a r
     START_TIMEOUT_MS,
   );
   // A reload is a new extension host: the extension activates again but remembers the walkthrough was shown.
-  await workbench.page.reload({ timeout: START_TIMEOUT_MS });
-  await workbench.page.locator(`.statusbar-item[id$="${PROFILE_STATUS_ITEM}"]`).waitFor({ timeout: START_TIMEOUT_MS });
+  // The editor's own Reload Window, not the browser's: it saves the closed tab before it reloads, where a page
+  // reload may leave the tab to be restored.
+  await workbench.runCommand('Developer: Reload Window');
   await waitUntil(
     () => activations() === 2,
     'the second activation',
     () => extensionLog(server),
     START_TIMEOUT_MS,
   );
+  await workbench.page.locator(`.statusbar-item[id$="${PROFILE_STATUS_ITEM}"]`).waitFor({ timeout: START_TIMEOUT_MS });
   assert.equal(extensionLog(server).split(FIRST_OPEN_LINE).length - 1, 1, extensionLog(server));
   const tabs = await workbench.page
     .locator('.tab')
