@@ -22,6 +22,7 @@ import {
 } from '../core/operations';
 import { readCommandLine, usageError } from './args';
 import { readRequestFile } from './jobRequest';
+import { formatDuration } from '../core/util/duration';
 import { documentOption, resolveTarget, TARGET_FLAGS, targetName, type LifecycleIo, type Target, type TargetOptions } from './target';
 
 export const JOBS_HELP = `Usage:
@@ -218,8 +219,8 @@ function printJob(job: JobSnapshot, format: Format, io: LifecycleIo): void {
     return;
   }
   const facts = [
-    job.delayTime !== undefined ? `queued ${duration(job.delayTime)}` : '',
-    job.executionTime !== undefined ? `ran ${duration(job.executionTime)}` : '',
+    job.delayTime !== undefined ? `queued ${formatDuration(job.delayTime)}` : '',
+    job.executionTime !== undefined ? `ran ${formatDuration(job.executionTime)}` : '',
     job.workerId !== undefined ? `worker ${job.workerId}` : '',
     job.retries !== undefined && job.retries > 0 ? `retries ${job.retries}` : '',
   ].filter((fact) => fact !== '');
@@ -241,10 +242,6 @@ function jobData(job: JobSnapshot): Record<string, unknown> {
 /** A string as it is, anything else as JSON. */
 function valueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2);
-}
-
-function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { ApiClient, Worker } from '../core/api';
 import { watchRollout, type RolloutOutcome, type RolloutProgress } from '../core/operations';
+import { formatDuration } from '../core/util/duration';
 import type { CliIo } from './inputs';
 import { documentOption, type Target, type TargetOptions } from './target';
 
@@ -174,13 +175,6 @@ export function textOnStderr<T extends CliIo>(io: T): T {
       io.err(text);
     },
   };
-}
-
-/** `0.8 s`, `42 s`, `3 min 5 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
-  const seconds = Math.round(ms / 1000);
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 /** An outcome for `--format json`: its kind, elapsed time, the last progress read and, for a stall or failure, why. */

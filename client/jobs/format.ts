@@ -6,6 +6,7 @@
  */
 import type { EndpointHealth, Job, JobRequest } from '../../core/api';
 import type { HealthPing } from '../../core/api/jobs';
+import { formatDuration } from '../../core/util/duration';
 
 /** How a job was submitted: `run` queues it, `runsync` waits on the service for it. */
 export type RunMode = 'run' | 'runsync';
@@ -43,12 +44,6 @@ const STATE_LABELS: Record<string, string> = {
 
 export function stateLabel(status: string): string {
   return STATE_LABELS[status] ?? status.toLowerCase();
-}
-
-/** `1.2 s` or `340 ms`. */
-export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return '–';
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)} s` : `${Math.round(ms)} ms`;
 }
 
 /**

@@ -327,6 +327,9 @@ describe('endpoint-studio logs', () => {
   });
 });
 
+/** A job's duration as the CLI prints it: `120 ms` under a second, `1.0 s` from there. */
+const DURATION = String.raw`(?:\d+ ms|\d+\.\d s)`;
+
 interface JobJson {
   endpointId: string;
   jobId: string;
@@ -353,7 +356,7 @@ describe('endpoint-studio run and job', () => {
         assert.match(
           text.stdout,
           new RegExp(
-            `^a\\nb\\nc\\njob \\S+ on ${endpointId}: COMPLETED \\(queued \\d+ ms, ran \\d+ ms, worker \\S+\\)\\n\\{\\n  "done": true\\n\\}\\n$`,
+            `^a\\nb\\nc\\njob \\S+ on ${endpointId}: COMPLETED \\(queued ${DURATION}, ran ${DURATION}, worker \\S+\\)\\n\\{\\n  "done": true\\n\\}\\n$`,
           ),
         );
 
