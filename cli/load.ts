@@ -1,5 +1,5 @@
 /** Entry point of dist/cli.js: the command line bundle (dist/cli-main.js) run through a V8 code cache. */
 import { join } from 'node:path';
-import { runWithCodeCache } from '../core/util/codeCache';
+import { loadWithCodeCache } from '../core/util/codeCache';
 
-runWithCodeCache(join(__dirname, 'cli-main.js'), { name: 'cli', saveAfter: 'exit' });
+loadWithCodeCache(join(__dirname, 'cli-main.js'), { name: 'cli', saveAfter: 'exit' });

@@ -3,20 +3,20 @@
  * Everything the editor shows about a spec comes from the server, the same engine as the CLI.
  *
  * Activation starts the server first and loads the rest (features.ts) after it: opening a spec is what usually
- * activates the extension, and that spec's problems are what the user is waiting for. The build puts the rest in
- * a bundle of its own (dist/client-features.js), so the editor reads and compiles only this part before the
- * server starts; nothing here that the rest uses carries state or identity (the session and its API client are
- * built there), so the two bundles never hold two copies of one object's class.
+ * activates the extension, and that spec's problems are what the user is waiting for. The server's process is
+ * forked before anything else (firstServer.ts) and told the profile once activation has read it. The build puts
+ * the rest in a bundle of its own (dist/client-features.js), so the editor reads and compiles only this part
+ * before the server starts; nothing here that the rest uses carries state or identity (the session and its API
+ * client are built there), so the two bundles never hold two copies of one object's class.
  */
 // First, so its time stamp is taken before the rest of the bundle is evaluated.
 import { LOAD_STARTED } from './loadStart';
+// Second: it forks the language server.
+import { FIRST_SERVER } from './firstServer';
 import * as vscode from 'vscode';
 import { ProfileStore } from './auth/profiles';
-import { LanguageServerHost, SPEC_DOCUMENT_SELECTOR } from './languageClient';
+import { LanguageServerHost } from './languageClient';
 import { openWalkthroughOnFirstActivation, registerWalkthrough } from './walkthrough';
-
-/** How long the features wait for the first problems of the specs open at activation, at most. */
-const FIRST_DIAGNOSTICS_WAIT_MS = 1500;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
@@ -38,7 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   // The session (features.ts) resolves the same profile again; the server is restarted only if it differs.
   const profile = vscode.workspace.isTrusted ? await profiles.resolveActive() : undefined;
-  const serverStarted = await host.start(profile).then(
+  const serverStarted = await host.start(profile, FIRST_SERVER).then(
     () => true,
     (error: unknown) => {
       // The features (sign-in, the views, deploy) work without it, and the restart command tries again.
@@ -48,8 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   const serverRunning = performance.now() - LOAD_STARTED;
   // Loading the features keeps the extension host busy for a while: not before the open specs' problems left it.
-  const specsOpen = vscode.workspace.textDocuments.filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0);
-  if (serverStarted) await firstDiagnostics(specsOpen.map((document) => document.uri));
+  if (serverStarted) await host.firstDiagnostics();
   const { registerFeatures } = await import('./features.js');
   context.subscriptions.push(...(await registerFeatures(context, profiles, host, log)));
   // What a user waits for, as far as the extension can see it: from its bundle's first line, not from activate().
@@ -61,21 +60,4 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
-}
-
-/** Resolves once diagnostics were set for one of `uris`, at once when there are none, or after the wait's bound. */
-function firstDiagnostics(uris: readonly vscode.Uri[]): Promise<void> {
-  if (uris.length === 0) return Promise.resolve();
-  const wanted = new Set(uris.map((uri) => uri.toString()));
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      listener.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, FIRST_DIAGNOSTICS_WAIT_MS);
-    const listener = vscode.languages.onDidChangeDiagnostics(({ uris: changed }) => {
-      if (changed.some((uri) => wanted.has(uri.toString()))) done();
-    });
-  });
 }

@@ -1,6 +1,11 @@
-/** Starts the language server for spec files and restarts it when its environment changes. */
+/**
+ * Starts the language server for spec files and restarts it when its environment changes. A bundle of its own
+ * (dist/client-language.js, nearly all of it vscode-languageclient), which the extension loads once it has
+ * started the server's process, so the two start side by side.
+ */
+import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
 import {
   CATALOG_STATUS_NOTIFICATION,
   onNotification,
@@ -8,7 +13,7 @@ import {
   type CatalogStatus,
   type ServerInitializationOptions,
 } from '../core/protocol';
-import { serverEnvironment } from './serverEnvironment';
+import { forkServer, sendProfile } from './serverProcess';
 import type { ResolvedProfile } from './auth/profiles';
 import { noteAppliedQuickFixes } from './walkthrough';
 
@@ -16,7 +21,10 @@ import { noteAppliedQuickFixes } from './walkthrough';
  * The spec files on disk, by name alone: they normally have the extension's own spec languages, but a user's
  * `files.associations` may give them plain `yaml` or `json`, and they are specs all the same.
  */
-export const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
+const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
+
+/** How long activation waits for the first problems of the specs open then, at most. */
+const FIRST_DIAGNOSTICS_WAIT_MS = 1500;
 
 /**
  * The settings the server takes, in the shape of the `endpointStudio` section it also reads through
@@ -51,6 +59,7 @@ export class LanguageServerHost implements vscode.Disposable {
   private catalog: CatalogStatus = { state: 'none' };
   private readonly catalogListeners = new Set<(status: CatalogStatus) => void>();
   private profile?: ResolvedProfile;
+  private serverProcess?: ChildProcess;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -78,14 +87,19 @@ export class LanguageServerHost implements vscode.Disposable {
     return new vscode.Disposable(() => this.listeners.delete(listener));
   }
 
-  /** Starts the server with `profile`'s key and URLs, or with none (signed out, untrusted). */
-  async start(profile: ResolvedProfile | undefined): Promise<void> {
+  /**
+   * Starts the server with `profile`'s key and URLs, or with none (signed out, untrusted), in `forked` when a
+   * process was forked for it already. The client forks a new one whenever it restarts a server that stopped.
+   */
+  async start(profile: ResolvedProfile | undefined, forked?: ChildProcess): Promise<void> {
     this.profile = profile;
-    const serverModule = this.context.asAbsolutePath('dist/server.js');
-    const env = serverEnvironment(this.context, profile);
-    const serverOptions: ServerOptions = {
-      run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
-      debug: { module: serverModule, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
+    let next = forked;
+    const serverOptions: ServerOptions = () => {
+      const server = next ?? forkServer();
+      next = undefined;
+      sendProfile(server, this.context, profile);
+      this.serverProcess = server;
+      return Promise.resolve(server);
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: SPEC_DOCUMENT_SELECTOR,
@@ -108,6 +122,30 @@ export class LanguageServerHost implements vscode.Disposable {
   }
 
   /**
+   * Resolves once the server's first diagnostics for one of the specs open now were set, at once when none is
+   * open, or after 1.5 s at most.
+   */
+  firstDiagnostics(): Promise<void> {
+    const wanted = new Set(
+      vscode.workspace.textDocuments
+        .filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0)
+        .map((document) => document.uri.toString()),
+    );
+    if (wanted.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, FIRST_DIAGNOSTICS_WAIT_MS);
+      const listener = vscode.languages.onDidChangeDiagnostics(({ uris }) => {
+        if (uris.some((uri) => wanted.has(uri.toString()))) done();
+      });
+    });
+  }
+
+  /**
    * Restarts run one after another: two at once (a sign-in changes the profile list and the active profile
    * in quick succession) would each start a client, and both servers would report every problem.
    */
@@ -124,14 +162,25 @@ export class LanguageServerHost implements vscode.Disposable {
   }
 
   private async restartNow(profile: ResolvedProfile | undefined): Promise<void> {
-    const previous = this.current;
-    this.current = undefined;
-    await previous?.dispose();
+    await this.stop();
     await this.start(profile);
   }
 
+  /**
+   * Stops the client, which asks the server to exit. The client ends only the processes it forked itself, so a
+   * server that has not exited 2 s later is ended here.
+   */
+  private async stop(): Promise<void> {
+    const [client, server] = [this.current, this.serverProcess];
+    this.current = this.serverProcess = undefined;
+    await client?.dispose().catch(() => undefined);
+    setTimeout(() => {
+      if (server && server.exitCode === null && server.signalCode === null) server.kill();
+    }, 2000).unref();
+  }
+
   dispose(): void {
-    void this.current?.dispose();
+    void this.stop();
     this.listeners.clear();
     this.catalogListeners.clear();
   }

@@ -25,7 +25,8 @@ function cacheFileFor(bundle: string, name: string): string {
   return join(folder, 'code-cache', `${name}-${process.versions.v8}-${size}-${Math.floor(Math.max(mtimeMs, ctimeMs))}.bin`);
 }
 
-export function runWithCodeCache(bundle: string, options: CodeCacheOptions): void {
+/** Runs `bundle` as a CommonJS module, through the cache, and returns its exports. */
+export function loadWithCodeCache(bundle: string, options: CodeCacheOptions): unknown {
   let cacheFile: string | undefined;
   let cachedData: Buffer | undefined;
   try {
@@ -53,6 +54,7 @@ export function runWithCodeCache(bundle: string, options: CodeCacheOptions): voi
     else setTimeout(save, options.saveAfter).unref();
   }
   main.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  return module.exports;
 }
 
 function writeCache(target: string, name: string, data: Buffer): void {

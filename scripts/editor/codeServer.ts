@@ -90,6 +90,8 @@ export class CodeServer {
       ...process.env,
       XDG_CONFIG_HOME: dirs.xdg,
       XDG_DATA_HOME: dirs.xdg,
+      // The server's and the CLI's code caches too: each session starts as a first run, and writes nothing outside.
+      XDG_CACHE_HOME: dirs.xdg,
       ...options.env,
     };
     const common = ['--config', configFile, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];

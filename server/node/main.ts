@@ -1,4 +1,2 @@
-/** Entry point of dist/server.js, the language server process the extension starts over node IPC. */
-import { runLanguageServer } from './run';
-
-runLanguageServer();
+/** Entry point of dist/server-main.js, the language server bundle, which dist/server.js loads and starts. */
+export { runLanguageServer } from './run';

@@ -1,5 +1,6 @@
 /** The extension seen through the `vscode` API: activation, commands, diagnostics, completion, hover, quick fixes. */
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { suite, suiteSetup, test } from 'mocha';
 import * as vscode from 'vscode';
 import { codeOf, diagnosticsWhen, DIAGNOSTIC_SOURCE, eventually, EXTENSION_ID, openSpec, workspaceFile } from './helpers';
@@ -98,6 +99,21 @@ suite('Endpoint Studio extension', () => {
     assert.match(text, /PRIORITY_FLASHBOOT/);
   });
 
+  test('Restart Language Server leaves one server, which goes on checking', async () => {
+    const uri = workspaceFile('integration-restart.endpoint.yaml');
+    await vscode.workspace.fs.writeFile(uri, await vscode.workspace.fs.readFile(workspaceFile('sdxl-worker.endpoint.yaml')));
+    const editor = await openSpec('integration-restart.endpoint.yaml');
+    const before = serverProcesses();
+    assert.equal(before.length, 1, `language server processes before the restart: ${before.join(', ')}`);
+    await vscode.commands.executeCommand('endpointStudio.server.restart');
+    const broken = new vscode.WorkspaceEdit();
+    broken.insert(uri, new vscode.Position(editor.document.lineCount, 0), 'bogusKey: 1\n');
+    assert.ok(await vscode.workspace.applyEdit(broken));
+    assert.deepEqual((await diagnosticsWhen(uri, (d) => d.length > 0)).map(codeOf), ['unknown-property']);
+    await eventually(() => serverProcesses().length === 1, 'the stopped server to exit', 5000);
+    assert.notDeepEqual(serverProcesses(), before, 'a new server runs');
+  });
+
   test('offers a quick fix for a misspelt key', async () => {
     const uri = workspaceFile('broken-worker.endpoint.yaml');
     await openSpec('broken-worker.endpoint.yaml');
@@ -114,3 +130,17 @@ suite('Endpoint Studio extension', () => {
     assert.ok(titles.includes('Rename to idleTimeout'), `quick fixes offered: ${titles.join(' | ')}`);
   });
 });
+
+/** The language servers this extension host runs: its children whose command line names dist/server.js (Linux). */
+function serverProcesses(): number[] {
+  const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  return children.map(Number).filter((pid) => {
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent's pid; the command's name (field 2) may hold spaces.
+      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server.js');
+    } catch {
+      return false; // it ended while being read
+    }
+  });
+}

@@ -2,10 +2,11 @@
  * A minimal LSP client for tests: spawns the bundled server over stdio and speaks JSON-RPC,
  * exactly as Neovim, Helix or VS Code would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ENVIRONMENT_FROM_PARENT } from '../../core/protocol';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   ClientCapabilities,
@@ -34,6 +35,11 @@ export interface LspClientOptions {
   catalogFile?: string;
   /** Extra environment for the server (API URL and key for a live catalog, cache folder). */
   env?: Record<string, string>;
+  /**
+   * Start the server as the editor does: forked with `--environment-from-parent`, this message sent on its IPC
+   * channel (the profile's variables, see core/protocol/serverStart.ts) before initialize.
+   */
+  environmentMessage?: unknown;
   /** The client capabilities to declare instead of the few this client picks (see vscodeClientCapabilities.ts). */
   capabilities?: ClientCapabilities;
   /** More `initializationOptions` (beside `debounceMs` and `catalogFile`). */
@@ -121,11 +127,18 @@ export class LspClient {
     const script = options.viaCli
       ? [resolve(REPO_ROOT, 'dist/cli.js'), 'lsp', '--stdio']
       : [resolve(REPO_ROOT, 'dist/server.js'), '--stdio'];
-    const child = spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'], env: isolatedEnvironment(options.env) });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const env = isolatedEnvironment(options.env);
+    const child =
+      options.environmentMessage === undefined
+        ? spawn(process.execPath, script, { stdio: ['pipe', 'pipe', 'pipe'], env })
+        : fork(script[0], [...script.slice(1), ENVIRONMENT_FROM_PARENT], { silent: true, env });
+    if (options.environmentMessage !== undefined) child.send(options.environmentMessage as object);
+    const { stdin, stdout, stderr } = child;
+    if (!stdin || !stdout || !stderr) throw new Error('the server was started without pipes');
+    const connection = createMessageConnection(new StreamMessageReader(stdout), new StreamMessageWriter(stdin));
     const client = new LspClient(child, connection);
     client.settings = options.settings ?? {};
-    child.stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
+    stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
     connection.listen();
     client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
