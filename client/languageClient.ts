@@ -1,8 +1,4 @@
-/**
- * Starts the language server for spec files and restarts it when its environment changes. A bundle of its own
- * (dist/client-language.js, nearly all of it vscode-languageclient), which the extension loads once it has
- * started the server's process, so the two start side by side.
- */
+/** Starts the language server for spec files and restarts it when its profile changes. */
 import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
