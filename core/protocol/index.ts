@@ -24,5 +24,5 @@ export {
   SETTINGS_SECTION,
 } from './messages';
 export type { CatalogStatus, InlayHintSettings, NotificationKind, RequestKind, ServerInitializationOptions } from './messages';
-export { ENVIRONMENT_FROM_PARENT, environmentMessage, PROFILE_VARIABLES, readEnvironmentMessage } from './serverStart';
-export type { EnvironmentMessage, ProfileVariables } from './serverStart';
+export { ENVIRONMENT_FROM_PARENT, environmentMessage } from './serverStart';
+export type { ProfileVariables } from './serverStart';

@@ -10,7 +10,7 @@
 export const ENVIRONMENT_FROM_PARENT = '--environment-from-parent';
 
 /** What the message may set: the service's URLs and key, and the folder for the catalog's cache. */
-export const PROFILE_VARIABLES = [
+const PROFILE_VARIABLES = [
   'ENDPOINT_STUDIO_API_URL',
   'ENDPOINT_STUDIO_JOBS_URL',
   'ENDPOINT_STUDIO_API_KEY',
