@@ -118,21 +118,21 @@ export class LanguageServerHost implements vscode.Disposable {
   }
 
   /**
-   * Resolves once the server's first diagnostics for one of the specs open now were set, at once when none is
-   * open, or after 1.5 s at most.
+   * Resolves once the server's first diagnostics for one of the specs open now were set, or after 1.5 s at
+   * most, with true; at once, with false, when no spec is open.
    */
-  firstDiagnostics(): Promise<void> {
+  firstDiagnostics(): Promise<boolean> {
     const wanted = new Set(
       vscode.workspace.textDocuments
         .filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0)
         .map((document) => document.uri.toString()),
     );
-    if (wanted.size === 0) return Promise.resolve();
+    if (wanted.size === 0) return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         listener.dispose();
-        resolve();
+        resolve(true);
       };
       const timer = setTimeout(done, FIRST_DIAGNOSTICS_WAIT_MS);
       const listener = vscode.languages.onDidChangeDiagnostics(({ uris }) => {
