@@ -30,6 +30,14 @@ describe('live catalog from the service', () => {
     ENDPOINT_STUDIO_CACHE_DIR: cacheDir,
   });
 
+  /** The cache files in `cacheDir`, once there is one or 5 s have passed (a `.tmp` file on its way does not count). */
+  const cacheFilesSoon = async (): Promise<string[]> => {
+    const files = () => readdirSync(cacheDir).filter((file) => /^catalog-[0-9a-f]{16}\.json$/.test(file));
+    for (const deadline = Date.now() + 5000; files().length === 0 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    return files();
+  };
+
   it('checks, completes and caches with the catalog it fetched', async () => {
     const client = await LspClient.start({ pull: true, env: serverEnv(emulator.restUrl) });
     try {
@@ -53,7 +61,8 @@ describe('live catalog from the service', () => {
         (await client.pulledDiagnostics(uri)).map((d) => [d.code, d.severity]),
         [['newer-service-property', 2]],
       );
-      assert.equal(readdirSync(cacheDir).filter((f) => f.startsWith('catalog-')).length, 1);
+      // Written after the catalog is applied, through a temporary file renamed over it: the next test reads it.
+      assert.equal((await cacheFilesSoon()).length, 1);
     } finally {
       await client.stop();
     }
