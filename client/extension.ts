@@ -4,11 +4,11 @@
  *
  * Activation starts the server first and loads the rest (features.ts) once the open specs' problems are on
  * screen: opening a spec is what usually activates the extension, and that spec's problems are what the user is
- * waiting for. The server's process is
- * forked before anything else (firstServer.ts) and told the profile once activation has read it. The build puts
- * the rest in a bundle of its own (dist/client-features.js), so the editor reads and compiles only this part
- * before the server starts; nothing here that the rest uses carries state or identity (the session and its API
- * client are built there), so the two bundles never hold two copies of one object's class.
+ * waiting for. The server's process is forked before anything else (firstServer.ts) and told the profile once
+ * activation has read it. The build puts the rest in a bundle of its own (dist/client-features.js), so the
+ * editor reads and compiles only this part before the server starts; nothing here that the rest uses carries
+ * state or identity (the session and its API client are built there), so the two bundles never hold two copies
+ * of one object's class.
  */
 // First, so its time stamp is taken before the rest of the bundle is evaluated.
 import { LOAD_STARTED } from './loadStart';
