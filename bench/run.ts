@@ -349,18 +349,18 @@ function keystrokeRows(
 }
 
 /**
- * The one place bench/activation.ts is called: opening a spec in a workspace without one activates the extension,
- * file shown → its first diagnostic on screen, against a minimal extension that contributes the same spec
- * language and starts an empty language server the same way (each run a new editor and browser); then where our
- * activation's time goes, from its log line.
- */
-/**
  * Runs per column of the opened-spec measure. A first activation on two cores varies by ±100 ms from run to run
  * (the editor, for one, fetches its TextMate engine sometimes before the spec shows and sometimes after): the
  * median of five moved by as much as the target's margin between runs of the same build.
  */
 const OPEN_SPEC_RUNS = 9;
 
+/**
+ * The one place bench/activation.ts is called: opening a spec in a workspace without one activates the extension,
+ * file shown → its first diagnostic on screen, against a minimal extension that contributes the same spec
+ * language and starts an empty language server the same way (each run a new editor and browser); then where our
+ * activation's time goes, from its log line.
+ */
 async function activationRows(): Promise<void> {
   const opened = await openSpecToFirstDiagnostic(OPEN_SPEC_RUNS);
   const spread = (s: Spread): string =>

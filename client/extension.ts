@@ -14,6 +14,7 @@
 import { LOAD_STARTED } from './loadStart';
 // Second: it forks the language server.
 import { FIRST_SERVER } from './firstServer';
+import { setTimeout as delay } from 'node:timers/promises';
 import * as vscode from 'vscode';
 import { ProfileStore } from './auth/profiles';
 import { LanguageServerHost } from './languageClient';
@@ -27,8 +28,6 @@ import { openWalkthroughOnFirstActivation, registerWalkthrough } from './walkthr
  * later. When no spec is open (activated from a view or a command) nothing waits.
  */
 const EDITOR_DRAWS_PROBLEMS_MS = 400;
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Endpoint Studio', { log: true });
