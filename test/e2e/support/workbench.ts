@@ -234,37 +234,33 @@ export class Workbench {
     return text;
   }
 
-  /**
-   * Writes a file into the workspace and opens it once Quick Open knows it (it lists a new file only
-   * after the file watcher reported it, so ask again until it does).
-   */
+  /** Writes a file into the workspace and opens it (see openFile). */
   async openNewFile(workspace: string, name: string, text: string): Promise<void> {
     writeFileSync(join(workspace, name), text);
+    await this.openFile(name);
+  }
+
+  /**
+   * Opens a workspace file through Quick Open (Ctrl+P) and waits for its editor to be active. Quick Open lists
+   * a file written since the session started only after the file watcher reported it, so ask again until it does.
+   */
+  async openFile(fileName: string): Promise<void> {
     await waitUntil(async () => {
       await this.page.keyboard.press('Control+P');
       await this.quickInput.locator('input').waitFor();
-      await this.page.keyboard.type(name);
-      const row = this.quickInput.locator('.monaco-list-row', { hasText: name }).first();
+      await this.page.keyboard.type(fileName);
+      const row = this.quickInput.locator('.monaco-list-row', { hasText: fileName }).first();
       const listed = await row.waitFor({ timeout: 3000 }).then(
         () => true,
         () => false,
       );
       if (listed) {
-        await this.pickQuickInputRow(name);
+        await this.pickQuickInputRow(fileName);
         return true;
       }
       await this.page.keyboard.press('Escape');
       return false;
-    }, `${name} in Quick Open`);
-    await this.waitForActiveEditor(name);
-  }
-
-  /** Opens a workspace file through Quick Open (Ctrl+P) and waits for its editor to be active. */
-  async openFile(fileName: string): Promise<void> {
-    await this.page.keyboard.press('Control+P');
-    await this.quickInput.locator('input').waitFor();
-    await this.page.keyboard.type(fileName);
-    await this.pickQuickInputRow(fileName);
+    }, `${fileName} in Quick Open`);
     await this.waitForActiveEditor(fileName);
   }
 
