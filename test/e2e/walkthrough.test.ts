@@ -11,7 +11,15 @@ import { test } from 'node:test';
 import { EXAMPLES_DIR } from '../../scripts/editor/paths';
 import { extensionLog } from './support/editorProcesses';
 import { useEditorSession } from './support/session';
-import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, WALKTHROUGH_TAB, waitUntil, type PageNode, type Workbench } from './support/workbench';
+import {
+  PROFILE_STATUS_ITEM,
+  showsWithin,
+  START_TIMEOUT_MS,
+  WALKTHROUGH_TAB,
+  waitUntil,
+  type PageNode,
+  type Workbench,
+} from './support/workbench';
 
 const WALKTHROUGH = 'endpoint-studio.endpoint-studio#endpointStudio.gettingStarted';
 const FIRST_OPEN_LINE = 'opening the getting-started walkthrough (first activation)';
@@ -53,10 +61,7 @@ async function showWalkthrough(workbench: Workbench): Promise<void> {
       if (await steps.isVisible()) return true;
       await page.keyboard.press('Escape');
       await workbench.runCommand('Endpoint Studio: Open Walkthrough').catch(() => undefined);
-      return steps.waitFor({ timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      );
+      return showsWithin(steps, 5_000);
     },
     'the walkthrough to show',
     () => '',

@@ -249,12 +249,7 @@ export class Workbench {
       await this.page.keyboard.press('Control+P');
       await this.quickInput.locator('input').waitFor();
       await this.page.keyboard.type(fileName);
-      const row = this.quickInput.locator('.monaco-list-row', { hasText: fileName }).first();
-      const listed = await row.waitFor({ timeout: 3000 }).then(
-        () => true,
-        () => false,
-      );
-      if (listed) {
+      if (await showsWithin(this.quickInput.locator('.monaco-list-row', { hasText: fileName }).first(), 3000)) {
         await this.pickQuickInputRow(fileName);
         return true;
       }
@@ -391,16 +386,9 @@ export class Workbench {
     const actions = menu.locator('.monaco-list-row.action');
     const titlesShown = (): Promise<string[]> =>
       actions.evaluateAll((rows) => (rows as unknown as PageNode[]).map((r) => r.getAttribute('aria-label') ?? ''));
-    const isOffered = (): Promise<boolean> => {
-      const row = actions.filter({ hasText: title }).first();
-      return row.waitFor({ timeout: UI_TIMEOUT_MS / 3 }).then(
-        () => true,
-        () => false,
-      );
-    };
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('Control+.');
-      if (await isOffered()) break;
+      if (await showsWithin(actions.filter({ hasText: title }).first(), UI_TIMEOUT_MS / 3)) break;
       if (attempt === 3)
         throw new Error(`the quick-fix menu did not offer "${title}" in 3 tries; shown: ${(await titlesShown()).join(' | ')}`);
       await this.page.keyboard.press('Escape');
@@ -433,6 +421,14 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}; last seen:\n${lastSeen()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Whether the element shows within `timeoutMs`: for a step that may need doing again, such as a key the page dropped. */
+export function showsWithin(element: Locator, timeoutMs: number): Promise<boolean> {
+  return element.waitFor({ timeout: timeoutMs }).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function escapeRegExp(text: string): string {
