@@ -42,6 +42,12 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /** Simulated time runs this many times faster than the real clock (boot, idle timeouts, jobs, billing). Default 1. */
   timeScale?: number;
+  /**
+   * Where the emulator reads the time in ms (log lines, billing, the simulation's steps, created times); default
+   * `Date.now`. A test that moves it itself knows what each time will be. The rate limits keep to the real clock:
+   * they pace real requests.
+   */
+  clock?: () => number;
   /** Deterministic ids and injected-fault draws. */
   seed?: number;
   /** Serve `/__emulator/*` admin paths to loopback clients. Default true. */
@@ -106,6 +112,7 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   const timeScale = options.timeScale ?? 1;
+  const clock = options.clock ?? Date.now;
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new Error(`timeScale must be a positive number; got ${timeScale}`);
   const random = options.seed !== undefined ? seededRandom(options.seed) : cryptoRandom;
   const ids = new IdFactory(random);
@@ -124,18 +131,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       endpoint: (id) => state.endpoints.find((e) => e.id === id),
       endpoints: () => state.endpoints,
       recordUsage: (endpointId, workerId, resourceId, amounts) => {
-        ledger.record(endpointId, workerId, resourceId, Date.now(), amounts);
+        ledger.record(endpointId, workerId, resourceId, clock(), amounts);
         usageDirty = true;
       },
     },
     ids,
     timeScale,
+    clock,
   );
   const ctx: EmulatorContext = {
     state,
     ids,
     sim,
-    now: Date.now,
+    now: clock,
     jobsUrl: () => jobsUrl,
     persist,
     newerServiceFields: options.newerServiceFields ?? {},
