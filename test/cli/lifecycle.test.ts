@@ -157,32 +157,40 @@ describe('endpoint-studio logs', () => {
   });
 
   it('--since keeps the lines from an ISO time or a duration ago on', async () => {
-    await withEmulator({}, async (emu, client) => {
+    // The emulator's clock stands two hours back until the 'before' job is done, then keeps the real time: the CLI
+    // counts --since 1h back from the real clock, so the cut falls an hour from either job's lines on any machine.
+    let behindMs = 2 * 3600_000;
+    await withEmulator({ clock: () => Date.now() - behindMs }, async (emu, client) => {
       const ws = workspace(spec(1));
       try {
         const api = client();
         const { endpointId } = await deployed(emu, api, ws, 1);
         await api.jobs.runSync(endpointId, { input: { log: ['before'] } });
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        behindMs = 0;
         const afterJob = await api.jobs.runSync(endpointId, { input: { log: ['after'] } });
-        // Read at once: the 'after' lines are less than a second old, the 'before' ones more.
+        const afterLines = [`job ${afterJob.id} started`, 'after', `job ${afterJob.id} completed in 50 ms`];
+
         const fromDuration = io(emu);
-        assert.equal(await runLogs([ws.file, '--since', '1s'], fromDuration), 0, fromDuration.stderr);
-        assert.match(fromDuration.stdout, / \[container\] after\n/);
+        assert.equal(await runLogs([ws.file, '--since', '1h'], fromDuration), 0, fromDuration.stderr);
+        assert.deepEqual(
+          [...fromDuration.stdout.matchAll(/ \[container\] (.*)\n/g)].map((m) => m[1]),
+          afterLines,
+        );
         assert.doesNotMatch(fromDuration.stdout, /before|Worker ready/);
 
         const all = io(emu);
         assert.equal(await runLogs([ws.file, '--format', 'json'], all), 0);
-        const after = jsonLines(all.stdout).find((l) => l.line === 'after');
-        assert.ok(after);
+        // The after job's first line: a later line of the same job may carry a later millisecond.
+        const started = jsonLines(all.stdout).find((l) => l.line === afterLines[0]);
+        assert.ok(started);
 
         const fromTime = io(emu);
-        assert.equal(await runLogs([ws.file, '--since', after.ts, '--format', 'json'], fromTime), 0, fromTime.stderr);
+        assert.equal(await runLogs([ws.file, '--since', started.ts, '--format', 'json'], fromTime), 0, fromTime.stderr);
         const kept = jsonLines(fromTime.stdout);
-        assert.ok(kept.every((l) => l.ts >= after.ts));
+        assert.ok(kept.every((l) => l.ts >= started.ts));
         assert.deepEqual(
           kept.filter((l) => l.source === 'container').map((l) => l.line),
-          [`job ${afterJob.id} started`, 'after', `job ${afterJob.id} completed in 50 ms`],
+          afterLines,
         );
 
         const bad = io(emu);
