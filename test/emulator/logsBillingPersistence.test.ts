@@ -25,12 +25,26 @@ interface SseEvent {
   data: { ts: string; source: string; line: string };
 }
 
-/** Reads SSE events until `count` arrived (or none for `quietMs`), then aborts the connection. */
-async function readEvents(url: string, count: number, headers: Record<string, string> = {}, quietMs = 5000): Promise<SseEvent[]> {
+/** Stops a read: after this many events, or once `until` holds for those read so far. */
+type Enough = number | ((events: SseEvent[]) => boolean);
+
+/**
+ * Opens an SSE stream and resolves once the emulator has answered (it is then subscribed: a line written from here
+ * on is sent). `read` takes events until `enough` says so (or none came for `quietMs`), then aborts the connection.
+ */
+async function openEvents(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ read(enough: Enough, quietMs?: number): Promise<SseEvent[]> }> {
   const controller = new AbortController();
   const res = await fetch(url, { headers: { Authorization: `Bearer ${KEY}`, ...headers }, signal: controller.signal });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+  return { read: (enough, quietMs = 5000) => readOpened(res, controller, enough, quietMs) };
+}
+
+async function readOpened(res: Response, controller: AbortController, enough: Enough, quietMs: number): Promise<SseEvent[]> {
+  const done = typeof enough === 'number' ? (events: SseEvent[]) => events.length >= enough : enough;
   const events: SseEvent[] = [];
   const decoder = new TextDecoder();
   let buffer = '';
@@ -41,7 +55,7 @@ async function readEvents(url: string, count: number, headers: Record<string, st
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true });
       let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      while ((end = buffer.indexOf('\n\n')) >= 0 && !done(events)) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const id = /^id: (.*)$/m.exec(block)?.[1];
@@ -54,7 +68,7 @@ async function readEvents(url: string, count: number, headers: Record<string, st
           }, quietMs);
         }
       }
-      if (events.length >= count) break;
+      if (done(events)) break;
     }
   } catch (error) {
     if ((error as Error).name !== 'AbortError') throw error;
@@ -62,7 +76,11 @@ async function readEvents(url: string, count: number, headers: Record<string, st
     clearTimeout(timer);
     controller.abort();
   }
-  return events.slice(0, count);
+  return events;
+}
+
+async function readEvents(url: string, enough: Enough, headers: Record<string, string> = {}): Promise<SseEvent[]> {
+  return (await openEvents(url, headers)).read(enough);
 }
 
 test('worker logs stream as SSE, resume with Last-Event-ID without loss or repeat, and stay open', async () => {
@@ -78,9 +96,12 @@ test('worker logs stream as SSE, resume with Last-Event-ID without loss or repea
     assert.match(backfill[0].id, /^\d{4}-\d\d-\d\dT[^/]+\/\d{12}$/);
     assert.ok(backfill.some((ev) => ev.data.line === 'Worker ready.' && ev.data.source === 'container'));
     // Lines written while disconnected arrive after the resume, each exactly once, in order.
-    await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { log: ['one', 'two', 'three'] } });
-    const total = (await readEvents(url, 1000, {}, 300)).length;
-    const resumed = await readEvents(`${url}?tail=0`, total - 2, { 'Last-Event-ID': backfill[1].id });
+    const job = (await call<{ id: string }>(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { log: ['one', 'two', 'three'] } })).body;
+    // The job's last line is the log's last: the worker stays idle after it.
+    const isLast = (events: SseEvent[]): boolean => events.some((ev) => ev.data.line.startsWith(`job ${job.id} completed`));
+    const total = (await readEvents(`${url}?tail=5000`, isLast)).length;
+    const resumed = await readEvents(`${url}?tail=0`, isLast, { 'Last-Event-ID': backfill[1].id });
+    assert.equal(resumed.length, total - 2, 'every line after the last one seen');
     const lines = resumed.map((ev) => ev.data.line);
     assert.deepEqual(
       resumed.map((ev) => ev.id),
@@ -90,10 +111,9 @@ test('worker logs stream as SSE, resume with Last-Event-ID without loss or repea
     assert.equal(lines[0], backfill[2].data.line, 'continues right after the last event seen');
     assert.ok(lines.indexOf('one') < lines.indexOf('two') && lines.indexOf('two') < lines.indexOf('three'));
     // The stream stays open and delivers new lines live.
-    const live = readEvents(`${url}?tail=0&source=container`, 2);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const live = await openEvents(`${url}?tail=0&source=container`);
     await call(e.jobsUrl, 'POST', `/v2/${ep.id}/runsync`, { input: { log: ['live line'] } });
-    const liveEvents = await live;
+    const liveEvents = await live.read(2);
     assert.ok(liveEvents.every((ev) => ev.data.source === 'container'));
     assert.ok(liveEvents.some((ev) => ev.data.line === 'live line'));
     const system = await readEvents(`${url}?source=system&tail=2`, 2);
@@ -105,7 +125,8 @@ test('worker logs stream as SSE, resume with Last-Event-ID without loss or repea
 });
 
 test('billing windows align to bucket boundaries; lastN ends with the current bucket', async () => {
-  await withEmulator({}, async (e) => {
+  // The emulator's time stands still within an hour, so the current bucket is known.
+  await withEmulator({ clock: () => Date.parse('2026-05-20T10:30:00Z') }, async (e) => {
     const day = await call<ServerlessBilling>(
       e.restUrl,
       'GET',
@@ -146,9 +167,10 @@ test('billing windows align to bucket boundaries; lastN ends with the current bu
     assert.equal(month.body.metadata.query.endTime, '2026-04-01T00:00:00Z');
     const lastN = await call<AllBilling>(e.restUrl, 'GET', '/v2/billing?bucketSize=hour&lastN=3');
     assert.equal(lastN.body.records.length, 3);
-    const end = Date.parse(lastN.body.metadata.query.endTime);
-    assert.ok(end > Date.now() && end - Date.now() <= 3600_000);
-    assert.equal(end % 3600_000, 0);
+    assert.deepEqual(
+      [lastN.body.metadata.query.startTime, lastN.body.metadata.query.endTime],
+      ['2026-05-20T08:00:00Z', '2026-05-20T11:00:00Z'],
+    );
     assert.equal((await call(e.restUrl, 'GET', '/v2/billing?lastN=2&startTime=2026-05-01T00:00:00Z')).status, 400);
     assert.equal((await call(e.restUrl, 'GET', '/v2/billing?bucketSize=minute')).status, 400);
     assert.equal((await call(e.restUrl, 'GET', '/v2/billing?startTime=yesterday')).status, 400);
@@ -189,15 +211,21 @@ test('billing windows hold at most 10000 buckets and answers at most 100000 reco
 });
 
 test('billing accrues from worker time and the catalog price', async () => {
-  await withEmulator({ timeScale: 200 }, async (e) => {
+  // The emulator's clock moves only when the test moves it, so the worker's billed time is known to the millisecond.
+  let clock = Date.now();
+  const billedMs = 1500;
+  await withEmulator({ timeScale: 200, clock: () => clock }, async (e) => {
     const ep = await create(e, gpuSpec({ workers: { min: 1 } }));
+    // Placed (billed from here on) but, with no time passing, not yet booted.
+    await eventually(async () => ((await workers(e, ep.id)).workers.some((w) => w.status === 'INITIALIZING') ? true : undefined));
+    clock += billedMs;
+    // The step that saw the clock move billed it and booted the worker; the clock stands still from here.
     await eventually(async () => ((await workers(e, ep.id)).summary.idle === 1 ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const bill = (await call<ServerlessBilling>(e.restUrl, 'GET', `/v2/billing/serverless?bucketSize=hour&lastN=2&serverlessId=${ep.id}`))
       .body;
     const gpu = bill.metadata.totals.gpuAmount;
-    // RTX 4090 at 0.69 USD/hour, a worker billed for roughly (0.3 s + boot) x 200 simulated seconds.
-    assert.ok(gpu > 0.69 * (50 / 3600) && gpu < 0.69 * (400 / 3600), `gpu amount ${gpu}`);
+    // RTX 4090 at 0.69 USD/hour, a worker billed for 1.5 s x 200 = 300 simulated seconds.
+    assert.ok(Math.abs(gpu - 0.69 * (((billedMs / 1000) * 200) / 3600)) < 1e-6, `gpu amount ${gpu}`);
     assert.equal(bill.metadata.uniqueServerlessCount, 1);
     assert.ok(bill.records.every((r) => r.serverlessId === ep.id));
     const byGpu = (await call<ServerlessBilling>(e.restUrl, 'GET', '/v2/billing/serverless?bucketSize=day&lastN=1&grouping=gpuId')).body;
