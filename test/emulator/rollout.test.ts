@@ -210,8 +210,9 @@ test('a crash-looping image with no older worker serves nothing: its jobs wait i
   await withEmulator({ timeScale: TIME_SCALE }, async (e) => {
     const ep = await create(e, gpuSpec({ image: 'example/worker:crashloop', workers: { min: 0, max: 1 } }));
     const job = await run(e, ep.id, { output: 1 });
-    await workersWhen(e, ep.id, (list) => list.length === 1 && list[0].status === 'UNHEALTHY', 'an unhealthy worker');
-    await new Promise((resolve) => setTimeout(resolve, 20_000 / TIME_SCALE));
+    const [worker] = await workersWhen(e, ep.id, (list) => list.length === 1 && list[0].status === 'UNHEALTHY', 'an unhealthy worker');
+    // It has started again since the job was queued, and crashed again, without taking the job.
+    await linesUntil(e, ep.id, worker.id, /restarting \(attempt 2\)$/);
     assert.equal((await status(e, ep.id, job.id)).status, 'IN_QUEUE');
     const health = (await call<EndpointHealth>(e.jobsUrl, 'GET', `/v2/${ep.id}/health`)).body;
     assert.deepEqual([health.jobs.inQueue, health.workers.unhealthy, health.workers.idle], [1, 1, 0]);

@@ -63,27 +63,34 @@ describe('diagnostics', () => {
   });
 
   it('answers pull requests when the client supports them and does not push', async () => {
-    const client = await LspClient.start({ pull: true });
+    const text = JSON.stringify({
+      name: 'demo',
+      type: 'QUEUE',
+      image: 'x',
+      cpu: [{ id: 'cpu3c', vcpuCount: 3 }],
+      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    });
+    // With no debounce, a server that pushes has pushed a document's diagnostics before it answers a later request.
+    const pushing = await LspClient.start({ debounceMs: 0 });
+    try {
+      const uri = specUri('json');
+      await pushing.open(uri, text);
+      await pushing.completion(uri, 0, 0);
+      assert.equal(pushing.publishedFor(uri).length, 1, 'pushed before the answer');
+    } finally {
+      await pushing.stop();
+    }
+    const client = await LspClient.start({ pull: true, debounceMs: 0 });
     try {
       assert.ok(client.initializeResult?.capabilities.diagnosticProvider, 'advertises pull diagnostics');
       const uri = specUri('json');
-      await client.open(
-        uri,
-        JSON.stringify({
-          name: 'demo',
-          type: 'QUEUE',
-          image: 'x',
-          cpu: [{ id: 'cpu3c', vcpuCount: 3 }],
-          scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
-        }),
-      );
+      await client.open(uri, text);
       const items = await client.pulledDiagnostics(uri);
       assert.deepEqual(
         items.map((d) => d.code),
         ['vcpu-not-power-of-two'],
       );
-      await new Promise((r) => setTimeout(r, 200));
-      assert.equal(client.publishedFor(uri).length, 0);
+      assert.equal(client.publishedFor(uri).length, 0, 'nothing pushed before the answer');
     } finally {
       await client.stop();
     }

@@ -73,15 +73,19 @@ describe('worker logs against the emulator', () => {
       const worker = await eventually(async () => (await api.serverless.workers(endpoint.id)).workers.find((w) => w.status === 'IDLE'));
       emu.setFaults({ dropConnection: true, count: 1, paths: [`/v2/serverless/${endpoint.id}/workers/`] });
       const reconnects: string[] = [];
+      let opens = 0;
       const stream = api.serverless.workerLogs(endpoint.id, worker.id, {
         tail: 0,
         reconnectDelayMs: 20,
         onReconnect: (info) => reconnects.push(info.reason),
+        onOpen: () => opens++,
       });
       const reading = collect(stream, (events) => lines(events).includes('live'));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Live only (tail 0): the line is written once the connection after the dropped one is open, and so listening.
+      await eventually(() => (opens === 1 ? true : undefined));
       await api.jobs.runSync(endpoint.id, { input: { log: ['live'] } });
       assert.ok(lines(await reading).includes('live'));
+      assert.equal(opens, 1, 'the dropped connection never opened');
       assert.equal(stream.reconnects, 1);
       assert.match(reconnects[0], /network|connection|dropped|reached/i);
     });
