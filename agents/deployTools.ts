@@ -13,6 +13,7 @@ import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations
 import { placeServiceProblem, problemLine, requireClient, ToolFailure } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
 import type { DeployPlanRecord } from './planTokens';
+import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 const planInput = z.object({
@@ -45,13 +46,13 @@ export const planDeployTool = defineTool({
     'Show what deploying a spec file would do, without changing anything: create a new endpoint, the fields an update of its bound endpoint changes (before = live, after = spec) with the change in always-on cost, nothing, or why it cannot be done. An environment overlay (<base>.<environment>.endpoint.yaml, or a base with environment) is planned merged into its base, and the plan names the environment and the arrays the overlay replaces whole. Returns a planToken valid for 15 minutes (5 for a protected environment) that deploy_spec takes to apply exactly this plan; show the plan to the user before deploying.',
   writes: false,
   input: planInput,
-  output: z.looseObject({
+  output: openObject({
     file: z.string(),
     document: z.number(),
-    environment: z.looseObject({ name: z.string(), protected: z.boolean() }).optional(),
+    environment: openObject({ name: z.string(), protected: z.boolean() }).optional(),
     kind: z.enum(['create', 'update', 'unchanged', 'refused']),
     plan: z.string(),
-    changes: z.array(z.looseObject({ path: z.string() })),
+    changes: z.array(changeShape),
     deployable: z.boolean(),
     planToken: z.string().optional(),
   }),
@@ -166,11 +167,12 @@ export const deploySpecTool = defineTool({
         'The environment the plan deploys to, as plan_deploy named it; required for a protected environment, once the user confirmed deploying to it.',
       ),
   }),
-  output: z.looseObject({
+  output: openObject({
     action: z.enum(['created', 'reconciled', 'updated', 'unchanged']),
     endpointId: z.string(),
     endpointName: z.string(),
     verified: z.boolean(),
+    differences: z.array(changeShape),
     bound: z.boolean(),
   }),
   async run(input, context): Promise<ToolResult> {

@@ -22,6 +22,7 @@ import {
 } from '../core/operations';
 import { requireClient, serviceFailure, ToolFailure, type AgentContext } from './context';
 import { changesOf, hashOf } from './planning';
+import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 const DEFAULT_WAIT_SECONDS = 30;
@@ -116,10 +117,10 @@ export const watchRolloutTool = defineTool({
       .optional()
       .describe('No progress for this long counts as a stall (default: the whole wait).'),
   }),
-  output: z.looseObject({
+  output: openObject({
     endpointId: z.string(),
     state: z.enum(['done', 'in-progress', 'stalled', 'failed', 'unknown']),
-    culprits: z.array(z.looseObject({ workerId: z.string(), status: z.string() })),
+    culprits: z.array(z.object({ workerId: z.string(), status: z.string(), version: z.number().optional() })),
   }),
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);
@@ -181,11 +182,11 @@ export const planRollbackTool = defineTool({
     "Show what rolling an endpoint back to an earlier release would change, without changing anything: version N's configuration is worked out from the endpoint and its releases' diffs, and the plan lists the fields that go back (before = live, after = release N). Fields this client cannot roll back are named. Returns a planToken valid for 15 minutes that rollback_endpoint takes to apply exactly this plan; show the plan to the user and let them decide before rolling back. The spec file is not changed: say that it still describes the newer configuration.",
   writes: false,
   input: planRollbackInput,
-  output: z.looseObject({
+  output: openObject({
     endpointId: z.string(),
     toVersion: z.number(),
     plan: z.string(),
-    changes: z.array(z.looseObject({ path: z.string() })),
+    changes: z.array(changeShape),
     deployable: z.boolean(),
     planToken: z.string().optional(),
   }),
@@ -230,7 +231,7 @@ export const rollbackEndpointTool = defineTool({
     "Apply the rollback plan that plan_rollback returned, by its planToken: PATCH the endpoint back to that release's configuration (a new release, which rolls out like any deploy), then read it back and check it. Refused when the endpoint changed since the plan, or the token expired or was used: plan again. No spec file or binding changes. Changes the service: only with writes allowed, and after the user saw the plan. Follow the new release with watch_rollout.",
   writes: true,
   input: z.object({ planToken: z.string().min(1).describe('The planToken from plan_rollback.') }),
-  output: z.looseObject({ endpointId: z.string(), toVersion: z.number(), verified: z.boolean() }),
+  output: openObject({ endpointId: z.string(), toVersion: z.number(), verified: z.boolean(), differences: z.array(changeShape) }),
   async run(input, context): Promise<ToolResult> {
     requireClient(context);
     if (context.plans.peek(input.planToken)?.kind !== 'rollback' && context.plans.peek(input.planToken) !== undefined)

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Job } from '../core/api';
 import { getJob, queryBilling, readWorkerLogs, runJob, type JobSnapshot } from '../core/operations';
 import { requireClient, serviceFailure, ToolFailure } from './context';
+import { jsonValue, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 /** Characters of a job's output or error kept in a result; more is cut with a note. */
@@ -34,10 +35,10 @@ export const readWorkerLogsTool = defineTool({
     lines: z.number().int().min(1).max(1000).optional().describe('How many of the newest lines (1 to 1000, default 100).'),
     source: z.enum(['container', 'system']).optional().describe('Only container or only system lines; omit for both.'),
   }),
-  output: z.looseObject({
+  output: openObject({
     endpointId: z.string(),
     workers: z.array(z.string()),
-    lines: z.array(z.looseObject({ workerId: z.string(), ts: z.string(), line: z.string() })),
+    lines: z.array(z.object({ workerId: z.string(), ts: z.string(), source: z.string(), line: z.string() })),
     truncated: z.boolean(),
   }),
   async run(input, context): Promise<ToolResult> {
@@ -91,7 +92,13 @@ function jobText(data: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
-const jobShape = z.looseObject({ endpointId: z.string(), jobId: z.string(), status: z.string() });
+const jobShape = openObject({
+  endpointId: z.string(),
+  jobId: z.string(),
+  status: z.string(),
+  output: jsonValue().optional(),
+  error: jsonValue().optional(),
+});
 
 export const runJobTool = defineTool({
   name: 'run_job',
@@ -101,7 +108,7 @@ export const runJobTool = defineTool({
   writes: true,
   input: z.object({
     endpointId: z.string().min(1),
-    input: z.unknown().describe('The job input (any JSON value, usually an object).'),
+    input: jsonValue().describe('The job input (any JSON value, usually an object).'),
     sync: z.boolean().optional().describe('Wait for the result (runsync, up to 60 s) instead of returning the queued job id.'),
   }),
   output: jobShape,
@@ -168,10 +175,10 @@ export const billingSummary = defineTool({
     podId: z.string().optional().describe('Pods only: one pod.'),
     gpuId: z.string().optional().describe('Pods and serverless: one GPU type.'),
   }),
-  output: z.looseObject({
-    window: z.looseObject({ startTime: z.string(), endTime: z.string(), bucketSize: z.string() }),
+  output: openObject({
+    window: z.object({ startTime: z.string(), endTime: z.string(), bucketSize: z.string() }),
     totals: z.record(z.string(), z.number()),
-    rows: z.array(z.record(z.string(), z.unknown())),
+    rows: z.array(z.record(z.string(), jsonValue())),
   }),
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);

@@ -16,6 +16,7 @@ import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { checkSpec, fetchCatalogData, specFileOnDisk } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { catalogOrigin, pinnedCatalog, requireClient, serviceFailure, type AgentContext } from './context';
+import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 /** Rows per list in a catalog answer: the best matches are enough to choose from. */
@@ -76,11 +77,11 @@ export const searchCatalog = defineTool({
     'Search what a spec can choose from: GPU pools (for gpu.pools) with VRAM, stock and price per GPU-hour, GPU types (for gpu.excludedTypes), CPU flavors (for cpu[].id) with vCPU range and RAM per vCPU, data centers (for dataCenterIds) and CUDA versions. The query matches ids and names case-insensitively ("48", "A100", "EU", "cpu3"); an empty query lists everything. At most 50 rows per list.',
   writes: false,
   input: z.object({ query: z.string().max(200).describe('Text to look for in ids and names; empty for everything.') }),
-  output: z.looseObject({
-    pools: z.array(z.looseObject({ id: z.string(), vramGb: z.number(), stock: z.string() })),
-    gpuTypes: z.array(z.looseObject({ id: z.string(), name: z.string() })),
-    cpuFlavors: z.array(z.looseObject({ id: z.string() })),
-    dataCenters: z.array(z.looseObject({ id: z.string() })),
+  output: openObject({
+    pools: z.array(openObject({ id: z.string(), vramGb: z.number(), stock: z.string() })),
+    gpuTypes: z.array(openObject({ id: z.string(), name: z.string() })),
+    cpuFlavors: z.array(openObject({ id: z.string() })),
+    dataCenters: z.array(openObject({ id: z.string() })),
     cudaVersions: z.array(z.string()),
   }),
   async run(input, context): Promise<ToolResult> {
@@ -140,7 +141,7 @@ export const listEndpoints = defineTool({
     "List the account's serverless endpoints with id, name, type (QUEUE or LOAD_BALANCER), GPU or CPU, pools, worker limits and image. At most 200.",
   writes: false,
   input: z.object({}),
-  output: z.looseObject({ count: z.number(), endpoints: z.array(z.looseObject({ id: z.string(), name: z.string() })) }),
+  output: openObject({ count: z.number(), endpoints: z.array(openObject({ id: z.string(), name: z.string() })) }),
   async run(_input, context): Promise<ToolResult> {
     const client = requireClient(context);
     let endpoints: Endpoint[];
@@ -203,9 +204,9 @@ export const getEndpoint = defineTool({
     'Read one serverless endpoint by id: its configuration, request URLs, its workers by state, and, when a spec in the workspace is bound to it (.endpoint-studio/deployments.json), the drift between the live endpoint and that spec (before = live, after = spec), which is what a deploy of the spec would change.',
   writes: false,
   input: z.object({ endpointId: z.string().min(1).describe('The endpoint id, as list_endpoints shows it.') }),
-  output: z.looseObject({
-    endpoint: z.looseObject({ id: z.string(), name: z.string() }),
-    boundSpecs: z.array(z.looseObject({ file: z.string() })),
+  output: openObject({
+    endpoint: openObject({ id: z.string(), name: z.string() }),
+    boundSpecs: z.array(z.object({ file: z.string(), document: z.number(), matches: z.boolean(), drift: z.array(changeShape) })),
   }),
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);

@@ -21,6 +21,7 @@ import {
   ToolFailure,
   type AgentContext,
 } from './context';
+import { openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 const specSource = {
@@ -66,7 +67,7 @@ export const validateSpec = defineTool({
     'Check an endpoint spec (the body of POST /v2/serverless as YAML or JSON) for everything the service would reject or almost certainly not mean: schema errors, cross-field rules and, when signed in, the live catalog (GPU pools, CPU flavors, data centers, templates). Returns every problem with its 1-based line and column, code and message. Run it after every edit of a spec, before plan_deploy.',
   writes: false,
   input: z.object(specSource),
-  output: z.looseObject({
+  output: openObject({
     valid: z.boolean(),
     errors: z.number(),
     warnings: z.number(),
@@ -111,7 +112,7 @@ export const validateSpec = defineTool({
   },
 });
 
-const costShape = z.looseObject({
+const costShape = openObject({
   document: z.number(),
   name: z.string().optional(),
   compute: z.enum(['gpu', 'cpu']).optional(),
@@ -161,7 +162,7 @@ export const estimateCost = defineTool({
     'Price an endpoint spec from the service catalog before deploying it: the always-on cost that workers.min keeps running and the cost with workers.max running, per hour and per month (730 h), as a range from the cheapest to the priciest GPU type or CPU flavor the selection allows. Disk, network volumes and fees are not included. Needs an API key, or a catalog snapshot named by ENDPOINT_STUDIO_CATALOG_FILE.',
   writes: false,
   input: z.object(specSource),
-  output: z.looseObject({ currency: z.literal('USD'), hoursPerMonth: z.number(), documents: z.array(costShape) }),
+  output: openObject({ currency: z.literal('USD'), hoursPerMonth: z.number(), documents: z.array(costShape) }),
   async run(input, context): Promise<ToolResult> {
     const spec = specInput(input, context);
     const pinned = pinnedCatalog(context);

@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { PlanTokenStore } from '../../agents';
 import { endpointNames, PROD_KEY, STAGING_KEY, twoAccounts, type TwoAccounts } from '../support/twoAccounts';
+import { structuredContentChecker } from './strictSchemas';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 
@@ -51,6 +52,7 @@ describe('plan_deploy and deploy_spec with environments', { timeout: 120_000 }, 
     const client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);
+    const checkOutput = structuredContentChecker((await client.listTools()).tools);
     return async (name, args) => {
       const result = await client.callTool({ name, arguments: args });
       const content = (result.content as { text?: string }[]).map((c) => c.text ?? '');
@@ -61,6 +63,7 @@ describe('plan_deploy and deploy_spec with environments', { timeout: 120_000 }, 
         structured: (details !== undefined ? JSON.parse(details) : (result.structuredContent ?? {})) as Record<string, unknown>,
       };
       transcript.push(outcome.text, JSON.stringify(outcome.structured));
+      if (!outcome.isError) assert.equal(checkOutput(name, result.structuredContent), undefined);
       return outcome;
     };
   }

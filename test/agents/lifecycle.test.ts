@@ -6,10 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { z } from 'zod';
 import { agentTool, PlanTokenStore, runTool, type AgentContext, type ToolResult } from '../../agents';
 import type { ApiClient, Endpoint } from '../../core/api';
 import { readRollout } from '../../core/operations';
 import { eventually, gpuEndpoint, TEST_KEY, withEmulator } from '../core/api/support';
+import { structuredContentChecker } from './strictSchemas';
 
 function contextOf(client: ApiClient, extra: Partial<AgentContext> = {}): AgentContext {
   return {
@@ -28,6 +30,9 @@ async function call(name: string, args: Record<string, unknown>, context: AgentC
   assert.ok(tool, name);
   const result = await runTool(tool, args, context);
   assert.ok(!result.text.includes(TEST_KEY) && !JSON.stringify(result.structured).includes(TEST_KEY));
+  // The output schema as the MCP server lists it (the SDK converts it with these options).
+  const outputSchema = z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output' });
+  if (result.isError !== true) assert.equal(structuredContentChecker([{ name, outputSchema }])(name, result.structured), undefined);
   return result;
 }
 

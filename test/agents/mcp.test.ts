@@ -1,9 +1,10 @@
 /**
  * `endpoint-studio mcp` as an MCP client sees it: dist/cli.js spawned over stdio, driven with the
  * SDK's own client against the emulator. Every tool is called with an assertion on its structured
- * result; bad input, unknown endpoints and the service's problems come back as tool errors; writes
- * are refused without --allow-writes; a plan token is refused once the live endpoint or the spec
- * file changed; an agent's plan → deploy ends verified; and the key is in nothing that comes back.
+ * result, which must be valid under the output schema the tool lists; bad input, unknown endpoints and
+ * the service's problems come back as tool errors; writes are refused without --allow-writes; a plan
+ * token is refused once the live endpoint or the spec file changed; an agent's plan → deploy ends
+ * verified; and the key is in nothing that comes back.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -20,6 +21,7 @@ import { createApiClient, type ApiClient } from '../../core/api';
 import { liveAsSpec } from '../../core/deploy/effective';
 import { startEmulator } from '../../emulator';
 import { eventually, TEST_KEY } from '../core/api/support';
+import { structuredContentChecker } from './strictSchemas';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 // Not execFileSync: the emulator runs in this process and must keep answering.
@@ -91,6 +93,7 @@ async function startServer(args: string[] = [], env: Record<string, string> = {}
   transport.stderr?.on('data', (chunk: Buffer) => transcript.push(chunk.toString()));
   const client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
   await client.connect(transport);
+  const checkOutput = structuredContentChecker((await client.listTools()).tools);
   const server: Server = {
     client,
     async call(name, callArgs) {
@@ -101,6 +104,8 @@ async function startServer(args: string[] = [], env: Record<string, string> = {}
       const text = content.join('\n');
       const structured = (details !== undefined ? JSON.parse(details) : (result.structuredContent ?? {})) as Record<string, unknown>;
       transcript.push(text, JSON.stringify(structured));
+      // What a client checks too: the structured content is valid under the output schema listed.
+      if (result.isError !== true) assert.equal(checkOutput(name, result.structuredContent), undefined);
       return { isError: result.isError === true, text, structured };
     },
     close: () => client.close(),
