@@ -236,8 +236,8 @@ export const rollbackEndpointTool = defineTool({
     requireClient(context);
     if (context.plans.peek(input.planToken)?.kind !== 'rollback' && context.plans.peek(input.planToken) !== undefined)
       throw new ToolFailure('this planToken is a deploy plan from plan_deploy: deploy_spec applies it; nothing was sent');
-    const redeemed = context.plans.redeem(input.planToken);
-    if (!redeemed.ok) throw new ToolFailure(redeemed.reason.replace('plan_deploy', 'plan_rollback'), { stale: true });
+    const redeemed = context.plans.redeem(input.planToken, 'rollback');
+    if (!redeemed.ok) throw new ToolFailure(redeemed.reason, { stale: true });
     const { record } = redeemed;
     if (record.kind !== 'rollback') throw new ToolFailure('this planToken is not a rollback plan; nothing was sent');
     const again = await plannedRollback(context, { endpointId: record.endpointId, toVersion: record.toVersion });

@@ -4,8 +4,9 @@
  * edit) for a record of the plan, the spec file it came from and fingerprints of that file and of
  * the live state it was measured against. Deploying re-reads both: any change, or an expired, used
  * or unknown token, means a new plan. Tokens that can no longer be used are remembered for a while,
- * so a model reusing one is told why, not that it never existed. A plan for an environment names it in
- * its token and record, and a protected environment's token is good for a shorter while.
+ * so a model reusing one is told why, not that it never existed, and which tool plans again. A plan for
+ * an environment names it in its token and record, and a protected environment's token is good for a
+ * shorter while.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -16,9 +17,29 @@ export const PROTECTED_PLAN_TOKEN_TTL_MS = 5 * 60 * 1000;
 /** Tokens kept at once; the oldest go first, so a looping agent cannot grow the process. */
 const MAX_TOKENS = 200;
 
-const USED = 'the plan token was already used (a token is good for one deploy_spec call, whatever its outcome); run plan_deploy again';
-const EXPIRED = 'the plan token has expired; run plan_deploy again';
-const DISPLACED = `the plan token was dropped to make room for ${MAX_TOKENS} newer plans; run plan_deploy again`;
+/** Which kind of plan a token stands for: a spec's deploy or an endpoint's rollback. */
+export type PlanKind = 'deploy' | 'rollback';
+
+/** The tool that makes each kind of plan and the one that applies its token, named in every refusal. */
+const PLAN_TOOLS: Readonly<Record<PlanKind, { readonly plan: string; readonly apply: string }>> = {
+  deploy: { plan: 'plan_deploy', apply: 'deploy_spec' },
+  rollback: { plan: 'plan_rollback', apply: 'rollback_endpoint' },
+};
+
+/** Why a token of this kind cannot be used, saying how to get a new one. */
+function refusal(why: 'used' | 'expired' | 'displaced' | 'unknown', kind: PlanKind): string {
+  const { plan, apply } = PLAN_TOOLS[kind];
+  switch (why) {
+    case 'used':
+      return `the plan token was already used (a token is good for one ${apply} call, whatever its outcome); run ${plan} again`;
+    case 'expired':
+      return `the plan token has expired; run ${plan} again`;
+    case 'displaced':
+      return `the plan token was dropped to make room for ${MAX_TOKENS} newer plans; run ${plan} again`;
+    case 'unknown':
+      return `unknown plan token (tokens live in the server that issued them); run ${plan} again`;
+  }
+}
 
 interface PlanRecordBase {
   /** Hash of what the plan was measured against (see `liveFingerprint`). */
@@ -73,7 +94,7 @@ export class PlanTokenStore {
     this.prune();
     for (const oldest of this.records.keys()) {
       if (this.records.size < MAX_TOKENS) break;
-      this.retire(oldest, DISPLACED);
+      this.retire(oldest, 'displaced');
     }
     // The environment in the token too, so the model (and a person reading along) sees which one it deploys.
     const token = `plan_${record.environment === undefined ? '' : `${record.environment}_`}${randomBytes(18).toString('base64url')}`;
@@ -88,29 +109,32 @@ export class PlanTokenStore {
     return record && record.expiresAt > this.now() ? record : undefined;
   }
 
-  /** The record of a live token. A token is used once: redeeming it removes it, whatever follows. */
-  redeem(token: string): RedeemResult {
+  /**
+   * The record of a live token. A token is used once: redeeming it removes it, whatever follows. A
+   * token this store never issued is refused as one of `kind`, the kind of plan the caller applies.
+   */
+  redeem(token: string, kind: PlanKind = 'deploy'): RedeemResult {
     const record = this.records.get(token);
-    if (!record) {
-      const reason = this.retired.get(token) ?? 'unknown plan token (tokens live in the server that issued them); run plan_deploy again';
-      return { ok: false, reason };
-    }
+    if (!record) return { ok: false, reason: this.retired.get(token) ?? refusal('unknown', kind) };
     const expired = record.expiresAt <= this.now();
-    this.retire(token, expired ? EXPIRED : USED);
-    return expired ? { ok: false, reason: EXPIRED } : { ok: true, record };
+    const reason = this.retire(token, expired ? 'expired' : 'used');
+    return expired ? { ok: false, reason } : { ok: true, record };
   }
 
   private prune(): void {
     const now = this.now();
-    for (const [token, record] of this.records) if (record.expiresAt <= now) this.retire(token, EXPIRED);
+    for (const [token, record] of this.records) if (record.expiresAt <= now) this.retire(token, 'expired');
   }
 
-  private retire(token: string, reason: string): void {
+  /** Forgets a token's record and remembers why it cannot be used, in the words of its kind's tools. */
+  private retire(token: string, why: 'used' | 'expired' | 'displaced'): string {
+    const reason = refusal(why, this.records.get(token)?.kind ?? 'deploy');
     this.records.delete(token);
     this.retired.set(token, reason);
     for (const oldest of this.retired.keys()) {
       if (this.retired.size <= MAX_TOKENS) break;
       this.retired.delete(oldest);
     }
+    return reason;
   }
 }

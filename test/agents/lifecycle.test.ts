@@ -130,7 +130,10 @@ describe('plan_rollback and rollback_endpoint', { timeout: 120_000 }, () => {
 
       const again = await call('rollback_endpoint', { planToken: token }, context);
       assert.equal(again.isError, true);
-      assert.match(again.text, /already used/);
+      const used =
+        'the plan token was already used (a token is good for one rollback_endpoint call, whatever its outcome); run plan_rollback again';
+      assert.equal(again.text, used);
+      assert.equal((await call('deploy_spec', { planToken: token }, context)).text, used, 'deploy_spec names the tool the token was for');
 
       const second = await call('plan_rollback', { endpointId: endpoint.id, toVersion: 2 }, context);
       await client.serverless.update(endpoint.id, { env: { MOVED: 'on' } });
