@@ -4,7 +4,8 @@
  * stdout carries nothing but protocol messages; the key comes from the environment as for every
  * other command and is in no result, and so does a pinned catalog snapshot; an environment's overlay is
  * planned and deployed on that environment's own key variable, as `deploy` does. Without --allow-writes,
- * deploying and running jobs are refused.
+ * deploying and running jobs are refused. Nothing a client sends or declines ends the process
+ * (cli/mcpGuards.ts); what goes wrong is said on stderr, without any key.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -12,7 +13,9 @@ import { resolve } from 'node:path';
 import { AGENT_TOOLS, PlanTokenStore, runTool, type AgentContext, type AgentTool } from '../agents';
 import { AGENT_RESOURCES } from '../agents/resources';
 import { configFromEnvironment, createApiClient, type ApiClient } from '../core/api';
+import { createRedactor } from '../core/api/redact';
 import { readCommandLine } from './args';
+import { logProtocolErrors, logRejectedClientRequests, surviveUnhandledRejections, type McpLog } from './mcpGuards';
 import type { ServiceIo } from './service';
 
 export const MCP_HELP = `Usage: endpoint-studio mcp [--allow-writes] [--workspace DIR]
@@ -44,12 +47,17 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
   const line = readCommandLine(COMMAND_LINE, args, io);
   if (typeof line === 'number') return line;
   const env = io.env ?? process.env;
-  const client = clientFromEnvironment(env, io);
+  const keys = keysInEnvironment(env);
+  const log: McpLog = (text) => {
+    io.err(createRedactor([...keys])(text));
+  };
+  surviveUnhandledRejections(log);
+  const client = clientFromEnvironment(env, io, keys);
   const catalogFile = env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
   const context: AgentContext = {
     client,
     clientForEnvironment: (environment) =>
-      clientFromEnvironment(env, io, environment.keyVariable) ?? {
+      clientFromEnvironment(env, io, keys, environment.keyVariable) ?? {
         reason: `no API key for the ${environment.name} environment: the server needs ${environment.keyVariable} in its environment (an environment's key is read from its own variable only)`,
       },
     noClientReason: 'no API key: the server needs ENDPOINT_STUDIO_API_KEY (or RUNPOD_API_KEY) in its environment',
@@ -59,7 +67,7 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
     plans: new PlanTokenStore(),
     ...(catalogFile ? { catalogFile } : {}),
   };
-  const server = createMcpServer(context);
+  const server = createMcpServer(context, log);
   const transport = new StdioServerTransport();
   const closed = new Promise<number>((done) => {
     transport.onclose = () => {
@@ -74,9 +82,11 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
   return closed;
 }
 
-function clientFromEnvironment(env: NodeJS.ProcessEnv, io: ServiceIo, keyVariable?: string): ApiClient | undefined {
+/** A client on the key in `keyVariable` (default the usual key variables); the key joins `keys`, which the log redacts. */
+function clientFromEnvironment(env: NodeJS.ProcessEnv, io: ServiceIo, keys: Set<string>, keyVariable?: string): ApiClient | undefined {
   const config = configFromEnvironment(env, keyVariable === undefined ? {} : { keyVariable });
   if (!config.apiKey) return undefined;
+  keys.add(config.apiKey);
   try {
     return createApiClient({ ...config, userAgent: 'endpoint-studio-mcp' });
   } catch (error) {
@@ -85,9 +95,23 @@ function clientFromEnvironment(env: NodeJS.ProcessEnv, io: ServiceIo, keyVariabl
   }
 }
 
-/** The server with every tool and resource registered, not yet connected. */
-export function createMcpServer(context: AgentContext): McpServer {
+/**
+ * The keys in the usual variables and each environment's default one, for the log to redact from the
+ * start; an environment's keyVariable may be named anything, so its key joins when a client is made on it.
+ */
+function keysInEnvironment(env: NodeJS.ProcessEnv): Set<string> {
+  const variables = Object.keys(env).filter((name) => /^(ENDPOINT_STUDIO_API_KEY(_\w+)?|RUNPOD_API_KEY)$/.test(name));
+  return new Set(variables.map((name) => env[name]?.trim() ?? '').filter((key) => key !== ''));
+}
+
+/**
+ * The server with every tool and resource registered, not yet connected. `log` hears of requests
+ * the client turns down and of messages the protocol skips.
+ */
+export function createMcpServer(context: AgentContext, log: McpLog = () => undefined): McpServer {
   const server = new McpServer({ name: 'endpoint-studio', version: '0.1.0' });
+  logRejectedClientRequests(server, log);
+  logProtocolErrors(server, log);
   for (const tool of AGENT_TOOLS) registerAgentTool(server, tool, context);
   for (const resource of AGENT_RESOURCES) {
     server.registerResource(
