@@ -13,6 +13,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver';
 import type { InlayHintSettings, ServerInitializationOptions } from '../core/protocol';
+import { ClientRequests } from './clientRequests';
 import { TEMPLATE_SCHEME } from './features/links';
 import { filePathOf } from './specEnvironments';
 
@@ -29,10 +30,15 @@ export interface ServerOptions {
 
 export interface ServerSession {
   options: ServerOptions;
-  /** The client asks for diagnostics itself (LSP 3.17 pull), so none are pushed. */
+  /**
+   * The client asks for diagnostics itself (LSP 3.17 pull), so none are pushed. Only a client that can also be
+   * asked to pull again pulls: a change on disk or in a linked file must reach it without an edit.
+   */
   pullDiagnostics: boolean;
   /** What the client declared it supports (snippets, workspace/configuration, refresh requests). */
   capabilities: ClientCapabilities;
+  /** The one way to ask the client anything: only what it declared, its refusals logged, never thrown. */
+  requests: ClientRequests;
   /** Runs `listener` once the client has sent `initialized`: from then on the server may send it requests. */
   onInitialized(listener: () => void): void;
   /** The workspace's folders on disk (an overlay's base must lie in one); none for a single file. */
@@ -51,6 +57,7 @@ export function registerInitialize(connection: Connection, defaults: ServerOptio
     options: { ...defaults },
     pullDiagnostics: false,
     capabilities: {},
+    requests: new ClientRequests(connection, () => session.capabilities),
     workspaceRoots: [],
     onInitialized: (listener) => {
       initializedListeners.push(listener);
@@ -62,11 +69,16 @@ export function registerInitialize(connection: Connection, defaults: ServerOptio
   connection.onInitialize((params): InitializeResult => {
     session.capabilities = params.capabilities;
     session.workspaceRoots = workspaceRootsOf(params);
-    session.pullDiagnostics = params.capabilities.textDocument?.diagnostic !== undefined;
+    session.pullDiagnostics = pullsDiagnostics(params.capabilities);
     session.options = withInitializationOptions(session.options, params.initializationOptions);
     return { capabilities: serverCapabilities(session.pullDiagnostics), serverInfo: SERVER_INFO };
   });
   return session;
+}
+
+/** A client that pulls but cannot be asked to pull again (Neovim 0.10) has its diagnostics pushed instead. */
+function pullsDiagnostics(capabilities: ClientCapabilities): boolean {
+  return capabilities.textDocument?.diagnostic !== undefined && capabilities.workspace?.diagnostics?.refreshSupport === true;
 }
 
 function workspaceRootsOf(params: InitializeParams): string[] {

@@ -95,7 +95,8 @@ export class SpecDiagnostics {
 
   /** Every open spec is checked again: a pulling client is asked to pull, otherwise each is pushed anew. */
   recheckAll(): void {
-    if (this.session.pullDiagnostics) void this.connection.languages.diagnostics.refresh();
+    if (this.session.pullDiagnostics)
+      void this.session.requests.ask('workspace/diagnostic/refresh', () => this.connection.languages.diagnostics.refresh());
     else for (const document of this.specs.documents.all()) this.schedulePush(document);
   }
 

@@ -48,14 +48,11 @@ function formatEdits(
 }
 
 async function keyOrderSetting(connection: Connection, session: ServerSession, uri: string): Promise<boolean> {
-  if (session.capabilities.workspace?.configuration !== true) return false;
-  try {
-    const section: unknown = await Promise.race([
+  const section: unknown = await Promise.race([
+    session.requests.ask('workspace/configuration', () =>
       connection.workspace.getConfiguration({ scopeUri: uri, section: FORMAT_SECTION }),
-      new Promise((resolve) => setTimeout(resolve, SETTINGS_TIMEOUT_MS)),
-    ]);
-    return typeof section === 'object' && section !== null && (section as Record<string, unknown>).contractOrder === true;
-  } catch {
-    return false;
-  }
+    ),
+    new Promise((resolve) => setTimeout(resolve, SETTINGS_TIMEOUT_MS)),
+  ]);
+  return typeof section === 'object' && section !== null && (section as Record<string, unknown>).contractOrder === true;
 }

@@ -34,10 +34,7 @@ export function registerInlayHints(
     }));
   });
   const refresh = (): void => {
-    if (session.capabilities.workspace?.inlayHint?.refreshSupport !== true) return;
-    connection.languages.inlayHint.refresh().catch((error: unknown) => {
-      connection.console.warn(`inlay hints: refresh failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    void session.requests.ask('workspace/inlayHint/refresh', () => connection.languages.inlayHint.refresh());
   };
   settings.onDidChange(refresh);
   catalog.onDidChangeCatalog(refresh);

@@ -35,26 +35,21 @@ export class ServerSettings {
   }
 
   private get offersConfiguration(): boolean {
-    return this.session.capabilities.workspace?.configuration === true;
+    return this.session.requests.declares('workspace/configuration');
   }
 
   /** A client that registers notifications on request (VS Code) sends them only for a section it was asked to watch. */
   private async watch(): Promise<void> {
-    if (this.session.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration !== true) return;
-    try {
-      await this.connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
-    } catch (error) {
-      this.connection.console.warn(`settings: could not register for changes: ${messageOf(error)}`);
-    }
+    await this.session.requests.register(DidChangeConfigurationNotification.method, () =>
+      this.connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION }),
+    );
   }
 
   private async read(): Promise<void> {
-    if (!this.offersConfiguration) return;
-    try {
-      this.apply(await this.connection.workspace.getConfiguration(SETTINGS_SECTION));
-    } catch (error) {
-      this.connection.console.warn(`settings: workspace/configuration failed: ${messageOf(error)}`);
-    }
+    const section = await this.session.requests.ask('workspace/configuration', (): Promise<unknown> =>
+      this.connection.workspace.getConfiguration(SETTINGS_SECTION),
+    );
+    this.apply(section);
   }
 
   /** Applies what the client holds for the section; no section (null, as editors answer one they lack) leaves all as it is. */
@@ -71,8 +66,4 @@ export class ServerSettings {
 /** The `endpointStudio` section of a didChangeConfiguration's settings. */
 function sectionOf(settings: unknown): unknown {
   return typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>)[SETTINGS_SECTION] : undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
