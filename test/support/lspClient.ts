@@ -7,7 +7,15 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ENVIRONMENT_FROM_PARENT } from '../../core/protocol';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  ErrorCodes,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import { declaresRequest } from './declaredRequests';
 import type {
   ClientCapabilities,
   CodeAction,
@@ -26,7 +34,7 @@ import type {
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 
 export interface LspClientOptions {
-  /** Advertise pull diagnostics (textDocument/diagnostic); otherwise the server pushes. */
+  /** Advertise pull diagnostics (textDocument/diagnostic) and their refresh; otherwise the server pushes. */
   pull?: boolean;
   debounceMs?: number;
   /** Run through the CLI (`endpoint-studio lsp --stdio`) instead of dist/server.js. */
@@ -48,6 +56,13 @@ export interface LspClientOptions {
   settings?: Record<string, unknown>;
   /** The workspace's folders (absolute paths), as `workspaceFolders` of initialize. */
   workspaceFolders?: string[];
+  /**
+   * Answer every server request that `capabilities` do not declare with MethodNotFound, as Neovim does, and
+   * record it in `undeclaredRequests`; or, given capabilities, answer only what those declare.
+   */
+  onlyDeclared?: boolean | ClientCapabilities;
+  /** `clientInfo` of initialize. */
+  clientInfo?: { name: string; version?: string };
 }
 
 const SERVICE_VARIABLES = new Set([
@@ -83,8 +98,15 @@ export class LspClient {
   inlayHintRefreshes = 0;
   /** How often the server asked to pull diagnostics again (`workspace/diagnostic/refresh`). */
   diagnosticRefreshes = 0;
+  /** Requests the server sent that the client's capabilities do not declare (with `onlyDeclared`). */
+  readonly undeclaredRequests: string[] = [];
+  /** What the server wrote to the client's log (`window/logMessage`). */
+  readonly logMessages: string[] = [];
+  /** Every request the server sent, by method, in order. */
+  readonly serverRequests: string[] = [];
   settings: Record<string, unknown> = {};
   initializeResult?: InitializeResult;
+  private declared?: ClientCapabilities;
 
   private constructor(
     readonly process: ChildProcess,
@@ -94,7 +116,7 @@ export class LspClient {
       this.published.push(params);
       for (const wake of this.waiters.splice(0)) wake();
     });
-    connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+    this.handle('workspace/configuration', (params: { items: { section?: string }[] }) =>
       params.items.map(({ section }) => {
         this.configurationRequests.push(section);
         let value: unknown = this.settings;
@@ -102,25 +124,45 @@ export class LspClient {
         return value ?? null;
       }),
     );
-    connection.onRequest('client/registerCapability', (params: { registrations: Registration[] }) => {
+    this.handle('client/registerCapability', (params: { registrations: Registration[] }) => {
       this.registrations.push(...params.registrations);
       return null;
     });
-    connection.onRequest('workspace/inlayHint/refresh', () => {
+    this.handle('workspace/inlayHint/refresh', () => {
       this.inlayHintRefreshes++;
       for (const wake of this.waiters.splice(0)) wake();
       return null;
     });
-    connection.onNotification('window/logMessage', () => undefined);
+    connection.onNotification('window/logMessage', (params: { message: string }) => {
+      this.logMessages.push(params.message);
+    });
     connection.onNotification('endpointStudio/catalogStatus', (status: { state: string; error?: string }) => {
       this.catalogStatuses.push(status);
       for (const wake of this.waiters.splice(0)) wake();
     });
-    connection.onRequest('workspace/diagnostic/refresh', () => {
+    this.handle('workspace/diagnostic/refresh', () => {
       this.diagnosticRefreshes++;
       for (const wake of this.waiters.splice(0)) wake();
       return null;
     });
+    // Anything else the server asks is a method this client does not know.
+    connection.onRequest((method) => this.refuse(method));
+  }
+
+  /** Handles `method`, unless the client runs with `onlyDeclared` and its capabilities do not declare it. */
+  private handle(method: string, handler: (params: never) => unknown): void {
+    this.connection.onRequest(method, (params: never): unknown => {
+      this.serverRequests.push(method);
+      if (this.declared && !declaresRequest(this.declared, method, params)) return this.refuse(method, false);
+      return handler(params);
+    });
+  }
+
+  private refuse(method: string, count = true): ResponseError {
+    if (count) this.serverRequests.push(method);
+    this.undeclaredRequests.push(method);
+    for (const wake of this.waiters.splice(0)) wake();
+    return new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
   }
 
   static async start(options: LspClientOptions = {}): Promise<LspClient> {
@@ -138,13 +180,20 @@ export class LspClient {
     const connection = createMessageConnection(new StreamMessageReader(stdout), new StreamMessageWriter(stdin));
     const client = new LspClient(child, connection);
     client.settings = options.settings ?? {};
+    if (options.onlyDeclared) client.declared = options.onlyDeclared === true ? (options.capabilities ?? {}) : options.onlyDeclared;
     stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
+    // A server that died fails the requests waiting on it at once, rather than leaving the test to time out.
+    child.on('exit', () => {
+      connection.dispose();
+    });
     connection.listen();
     client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
+      ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       rootUri: null,
       workspaceFolders: options.workspaceFolders?.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })) ?? null,
       capabilities: options.capabilities ?? {
+        ...(options.pull ? { workspace: { diagnostics: { refreshSupport: true } } } : {}),
         textDocument: {
           ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
           publishDiagnostics: { versionSupport: true },
