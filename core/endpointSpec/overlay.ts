@@ -87,6 +87,16 @@ export function overlayOwns(patch: unknown, path: JsonPath): boolean {
   return true;
 }
 
+/** Whether `data` has a value at `path`. */
+function holdsPath(data: unknown, path: JsonPath): boolean {
+  let node = data;
+  for (const segment of path) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return true;
+}
+
 /** The arrays the overlay replaces whole, as field paths (`gpu.pools`): the plan says so. */
 export function replacedArrays(patch: unknown, base: unknown, path: JsonPath = []): string[] {
   if (!isRecord(patch)) return [];
@@ -188,8 +198,9 @@ export function checkOverlay(
     const setInOverlay = removed !== undefined || overlayOwns(patch, problem.path);
     const inOverlay = removed ?? (setInOverlay ? overlayText.locate(document, problem) : undefined);
     if (inOverlay) result.overlay.push(inOverlay);
-    // What the base has on its own it shows itself; only what this environment breaks is said again.
-    if (alone.has(problemKey(problem))) continue;
+    // What the base has on its own it shows itself; only what this environment breaks is said again, and only
+    // where the base wrote something: a key that only the overlay has (a misspelt one) has no line in the base.
+    if (alone.has(problemKey(problem)) || (setInOverlay && !holdsPath(baseDocument.data, problem.path))) continue;
     const inBase = baseText.locate(baseDocument, problem);
     const extendsLine = overlayText.at(
       entry.valueSpan,

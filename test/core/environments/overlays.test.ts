@@ -81,6 +81,19 @@ test('a problem the overlay set goes on its line; the base shows it for the envi
   assert.equal(result.merged.extends, undefined);
 });
 
+test('a key only the overlay wrote is its problem alone: the base, which has no such key, shows nothing', () => {
+  const overlay = 'extends: ./sdxl-worker.endpoint.yaml\nname: sdxl-worker-prod\nworkers:\n  idleTimout: 5\nflashbot: FLASHBOOT\n';
+  const result = check(overlay);
+  assert.deepEqual(
+    result.overlay.map((d) => [d.code, d.range.start.line]),
+    [
+      ['unknown-property', lineOf(overlay, 'idleTimout')],
+      ['unknown-property', lineOf(overlay, 'flashbot')],
+    ],
+  );
+  assert.deepEqual(result.base, []);
+});
+
 test('a problem in a value the base wrote goes on the base line, and the overlay says so on extends', () => {
   // Load-balanced endpoints scale on request count: the base's QUEUE_DELAY scaling is now wrong.
   const overlay = 'extends: ./sdxl-worker.endpoint.yaml\nname: sdxl-worker-lb\ntype: LOAD_BALANCER\n';
