@@ -152,4 +152,23 @@ describe('environments in the language server', () => {
       [['overlay-base', 0, './gone.endpoint.yaml does not exist']],
     );
   });
+
+  it('the base never shows a problem of a key that only an overlay wrote', async () => {
+    const typo = 'extends: ./sdxl-worker.endpoint.yaml\nname: sdxl-worker-typo\nworkrs:\n  max: 1\n';
+    writeFileSync(join(folder, 'sdxl-worker.typo.endpoint.yaml'), typo);
+    await client.open(uri('sdxl-worker.typo.endpoint.yaml'), typo);
+    const inOverlay = await client.pulledDiagnostics(uri('sdxl-worker.typo.endpoint.yaml'));
+    assert.deepEqual(
+      inOverlay.map((d) => [d.code, d.range.start.line]),
+      [['unknown-property', 2]],
+    );
+    // A new version of the base, so that it is checked again with the typo overlay beside it on disk.
+    await client.change(uri('sdxl-worker.endpoint.yaml'), BASE);
+    const inBase = await client.pulledDiagnostics(uri('sdxl-worker.endpoint.yaml'));
+    assert.ok(
+      inBase.some((d) => diagnosticText(d).startsWith('in prod: ')),
+      'the overlays were read',
+    );
+    assert.deepEqual(inBase.filter((d) => diagnosticText(d).startsWith('in typo: ')).map(diagnosticText), []);
+  });
 });
