@@ -1,8 +1,9 @@
 // Runs test/**/*.test.ts with node's built-in test runner (TypeScript loaded through tsx).
-// Usage: node scripts/run-tests.mjs [--suite unit|e2e] [--editor <VS Code version>] [--no-build] [--test-name-pattern=<regex> ...] [substring-filter ...]
+// Usage: node scripts/run-tests.mjs [--suite unit|e2e|editors] [--editor <VS Code version>] [--no-build] [--test-name-pattern=<regex> ...] [substring-filter ...]
 // Options starting with --test- go to node's test runner as they are, e.g. --test-name-pattern to run one test.
 // The default suite, unit, leaves out test/e2e (they need the editor from scripts/editor/setup.sh and the
-// packaged extension) and test/integration (mocha suites that only run inside an editor's extension host).
+// packaged extension), test/integration (mocha suites that only run inside an editor's extension host) and
+// test/editors (the editors suite: Neovim, Emacs and Helix from scripts/editors/install.mjs).
 // The e2e suite runs once per editor of scripts/editor/editors.json (the oldest VS Code the extension claims,
 // then the current one), or on the one --editor or ENDPOINT_STUDIO_EDITOR names.
 import { spawnSync } from 'node:child_process';
@@ -20,8 +21,8 @@ function findTests(dir) {
   return found;
 }
 
-const SUITES = { unit: 'test', e2e: join('test', 'e2e') };
-const EDITOR_ONLY = [join('test', 'e2e'), join('test', 'integration')];
+const SUITES = { unit: 'test', e2e: join('test', 'e2e'), editors: join('test', 'editors') };
+const EDITOR_ONLY = [join('test', 'e2e'), join('test', 'integration'), join('test', 'editors')];
 const args = process.argv.slice(2);
 /** The value after a flag such as --suite, and the flag's index (-1 when absent). */
 const flagValue = (flag) => {
