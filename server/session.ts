@@ -14,8 +14,7 @@ import {
 } from 'vscode-languageserver';
 import type { InlayHintSettings, ServerInitializationOptions } from '../core/protocol';
 import { ClientRequests } from './clientRequests';
-import { TEMPLATE_SCHEME } from './features/links';
-import { filePathOf } from './specEnvironments';
+import { filePathOf, TEMPLATE_SCHEME } from './uris';
 
 export interface ServerOptions {
   /** Milliseconds to wait after the last change before pushing diagnostics (clients that do not pull them). */

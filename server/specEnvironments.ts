@@ -4,7 +4,7 @@
  * environment and point at the overlay. What each check read from other files is kept as its links, so an edit
  * to one file re-checks the open files linked to it.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { dirname } from 'node:path';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { overlayPatch } from '../core/endpointSpec/overlay';
@@ -13,6 +13,7 @@ import type { ValidationContext } from '../core/endpointSpec/validate';
 import { checkOverlayFile, overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../core/environments/overlays';
 import type { CheckResult } from './languageService';
 import type { EnvironmentValues } from './languageService/environments';
+import { filePathOf } from './uris';
 
 /** One environment of a base: the overlay, its patch and the body it deploys. */
 export interface EnvironmentOfBase extends EnvironmentValues {
@@ -71,15 +72,6 @@ export function checkWithEnvironments(
 export function linksTo(links: EnvironmentLinks, uri: string): boolean {
   const path = filePathOf(uri);
   return path !== undefined && (links.basePath === path || links.overlays.some((overlay) => overlay.path === path));
-}
-
-export function filePathOf(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return undefined;
-  }
 }
 
 function byPosition(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {

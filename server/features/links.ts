@@ -6,24 +6,8 @@ import type { Connection, DocumentLink } from 'vscode-languageserver';
 import { documentLinks, templateText } from '../languageService/links';
 import type { ServerSession } from '../session';
 import { rangeAt, type SpecDocuments } from '../specDocuments';
+import { templateIdOf, templateUri } from '../uris';
 import type { ServerCatalog } from './catalogStatus';
-
-/** The URI scheme of a template's text; the server declares it in its capabilities. */
-export const TEMPLATE_SCHEME = 'endpoint-studio-template';
-
-export function templateUri(id: string): string {
-  return `${TEMPLATE_SCHEME}:/${encodeURIComponent(id)}.yaml`;
-}
-
-function templateIdOf(uri: string): string | undefined {
-  const match = new RegExp(`^${TEMPLATE_SCHEME}:/([^/]*)\\.yaml$`).exec(uri);
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return undefined;
-  }
-}
 
 export function registerLinks(connection: Connection, specs: SpecDocuments, catalog: ServerCatalog, session: ServerSession): void {
   connection.onDocumentLinks((params) => {
