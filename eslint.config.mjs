@@ -22,7 +22,9 @@ const LAYERS = {
   'core/deploy': { imports: ['core/api', 'core/billing', 'core/endpointSpec', 'core/util'] },
   'core/environments': { imports: ['core/endpointSpec', 'core/protocol', 'schemas'] },
   'core/catalog': { imports: ['core/api', 'core/endpointSpec', 'core/util'], types: ['core/protocol'] },
-  'core/operations': { imports: ['core/api', 'core/billing', 'core/catalog', 'core/deploy', 'core/endpointSpec', 'core/environments'] },
+  'core/operations': {
+    imports: ['core/api', 'core/billing', 'core/catalog', 'core/deploy', 'core/endpointSpec', 'core/environments', 'core/protocol'],
+  },
   agents: { imports: ['core', 'schemas'] },
   server: { imports: ['core'] },
   emulator: { imports: ['core', 'schemas'] },

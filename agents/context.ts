@@ -15,6 +15,7 @@ import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
 import type { DeployEnvironment } from '../core/operations';
+import { isSpecFile } from '../core/protocol';
 import type { PlanTokenStore } from './planTokens';
 
 export interface AgentContext {
@@ -114,13 +115,12 @@ export interface SpecFile {
   readonly text: string;
 }
 
-const SPEC_FILE = /\.endpoint\.(ya?ml|json)$/;
 /** Larger than any real spec; a model pointing at a huge file gets a refusal, not a stall. */
 const MAX_SPEC_BYTES = 4 * 1024 * 1024;
 
 export function readSpecAt(context: AgentContext, path: string): SpecFile {
   const absolute = isAbsolute(path) ? path : resolve(context.workspaceRoot, path);
-  if (!SPEC_FILE.test(absolute)) throw new ToolFailure(`${path} is not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json)`);
+  if (!isSpecFile(absolute)) throw new ToolFailure(`${path} is not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json)`);
   let size: number;
   try {
     size = statSync(absolute).size;

@@ -125,7 +125,8 @@ export async function expandInputs(inputs: readonly string[], io: CliIo): Promis
     }
     const info = await stat(input).catch(() => undefined);
     if (info?.isDirectory()) {
-      const matches = await glob(SPEC_FILE_GLOB, { cwd: input, ignore: ['**/node_modules/**', '**/.git/**'] });
+      // Without regard to case, as isSpecFile: a folder holds the specs that named one by one would be checked.
+      const matches = await glob(SPEC_FILE_GLOB, { cwd: input, caseSensitiveMatch: false, ignore: ['**/node_modules/**', '**/.git/**'] });
       files.push(...matches.sort().map((m) => `${input.replace(/\/+$/, '')}/${m}`));
     } else {
       files.push(input);

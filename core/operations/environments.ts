@@ -17,14 +17,11 @@ import {
   type EnvironmentsProblem,
 } from '../environments/config';
 import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
-import type { SpecFormat } from '../endpointSpec/tree';
+import { specFormatOf, splitSpecFileName } from '../protocol';
 import type { CheckSpecInput, OverlayFacts } from './checkSpec';
 
 /** What an environment may be called (`prod`, `eu-staging`): it is part of file names and variable names. */
 export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-
-/** A spec file's format by its name (`*.endpoint.json` is JSON), as core/protocol names it; this layer does not import that one. */
-const formatOf = (path: string): SpecFormat => (/\.json$/i.test(path) ? 'json' : 'yaml');
 
 /** An environment as a deploy needs it. */
 export interface DeployEnvironment {
@@ -86,7 +83,7 @@ export function overlayEnvironment(specPath: string, overlay: OverlayFacts | und
 
 /** The environment an overlay file deploys to (from its name, once its text has `extends`); undefined for a base. */
 export function environmentOfSpecFile(path: string, text: string): string | undefined {
-  if (overlayTarget(text, formatOf(path)) === undefined) return undefined;
+  if (overlayTarget(text, specFormatOf(path)) === undefined) return undefined;
   return environmentOfFile(basename(path));
 }
 
@@ -107,7 +104,7 @@ export function specForEnvironment(path: string, environment: string, read: Read
     return own === environment
       ? { ok: true, path: absolute, environment }
       : { ok: false, message: `${path} is the ${own} overlay, not ${environment}'s` };
-  if (overlayTarget(text, formatOf(absolute)) !== undefined)
+  if (overlayTarget(text, specFormatOf(absolute)) !== undefined)
     return { ok: false, message: `${path} extends a base but its name says no environment (<base>.<environment>.endpoint.yaml)` };
   const overlay = overlaysOf(absolute, read).find((o) => o.environment === environment);
   if (!overlay) {
@@ -120,7 +117,8 @@ export function specForEnvironment(path: string, environment: string, read: Read
 
 /** `sdxl.endpoint.yaml` + `prod` → `sdxl.prod.endpoint.yaml`, beside the base. */
 function overlayNameFor(basePath: string, environment: string): string {
-  return basename(basePath).replace(/\.endpoint\.(ya?ml|json)$/i, (suffix) => `.${environment}${suffix}`);
+  const name = splitSpecFileName(basename(basePath));
+  return name ? `${name.stem}.${environment}${name.suffix}` : basename(basePath);
 }
 
 /**

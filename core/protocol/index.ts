@@ -12,8 +12,10 @@ export {
   SPEC_FILE_SUFFIXES,
   specFileName,
   specFormatOf,
+  splitSpecFileName,
   YAML_SPEC_FILE_GLOB,
 } from './specFiles';
+export type { SpecFileNameParts } from './specFiles';
 export {
   CATALOG_STATUS_NOTIFICATION,
   onNotification,

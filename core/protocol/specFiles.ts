@@ -11,7 +11,7 @@ export const SPEC_FILE_EXTENSIONS = ['yaml', 'yml', 'json'] as const;
 /** `.endpoint.yaml`, `.endpoint.yml`, `.endpoint.json`: the endings that make a file a spec. */
 export const SPEC_FILE_SUFFIXES: readonly string[] = SPEC_FILE_EXTENSIONS.map((extension) => `.endpoint.${extension}`);
 
-/** Every spec file under a folder, for a file search. */
+/** Every spec file under a folder, for a file search; a search should ignore case, as SPEC_FILE_PATTERN does. */
 export const SPEC_FILE_GLOB = '**/*.endpoint.{yaml,yml,json}';
 /** The YAML specs only. */
 export const YAML_SPEC_FILE_GLOB = '**/*.endpoint.{yaml,yml}';
@@ -38,6 +38,19 @@ const JSON_FILE = /\.json$/i;
 
 export function isSpecFile(pathOrUri: string): boolean {
   return SPEC_FILE_PATTERN.test(pathOrUri);
+}
+
+/** A spec file's name cut before its suffix, both as written; undefined for a file that is not a spec. */
+export interface SpecFileNameParts {
+  /** `specs/sdxl.prod` for `specs/sdxl.prod.endpoint.YAML`. */
+  readonly stem: string;
+  /** `.endpoint.YAML`. */
+  readonly suffix: string;
+}
+
+export function splitSpecFileName(pathOrUri: string): SpecFileNameParts | undefined {
+  const match = SPEC_FILE_PATTERN.exec(pathOrUri);
+  return match ? { stem: pathOrUri.slice(0, match.index), suffix: match[0] } : undefined;
 }
 
 /**

@@ -201,6 +201,17 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     assert.match(notSpec.text, /not a spec file/);
   });
 
+  it('validate_spec reads a spec whatever the case of its suffix, as the editor and the CLI do', async () => {
+    mkdirSync(join(root, 'cased'));
+    writeFileSync(join(root, 'cased', 'upper.endpoint.YAML'), SPEC);
+    writeFileSync(join(root, 'cased', 'upper.endpoint.JSON'), JSON.stringify(parse(SPEC)));
+    for (const path of ['cased/upper.endpoint.YAML', 'cased/upper.endpoint.JSON']) {
+      const checked = expectOk(await reader.call('validate_spec', { path }));
+      assert.equal(checked.structured.valid, true, checked.text);
+      assert.deepEqual(checked.structured.problems, [], path);
+    }
+  });
+
   it('estimate_cost: always-on and at-max cost per hour and per month from catalog prices', async () => {
     const cost = expectOk(await reader.call('estimate_cost', { text: SPEC }));
     const [doc] = cost.structured.documents as {

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/lspClient';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -59,6 +60,21 @@ describe('endpoint-studio validate', () => {
     );
     assert.deepEqual(entries[0].range, { start: { line: 11, character: 18 }, end: { line: 11, character: 21 } });
     assert.equal(typeof entries[0].message, 'string');
+  });
+
+  it('finds a spec in a folder whatever the case of its suffix, as when named alone', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'es-cli-case-'));
+    try {
+      writeFileSync(join(folder, 'upper.endpoint.YAML'), VALID);
+      writeFileSync(join(folder, 'mixed.Endpoint.Json'), JSON.stringify(parse(VALID)));
+      const result = run(['validate', '--format', 'json', folder]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.deepEqual(JSON.parse(result.stdout), []);
+      const text = run(['validate', folder]);
+      assert.match(text.stdout, /2 files checked: 0 errors, 0 warnings/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('expands quoted globs', () => {

@@ -58,6 +58,7 @@ describe('layers held by lint', () => {
 
   it('lets the allowed imports through', async () => {
     await assertAllowed('core/operations/x.ts', "import { x } from '../billing/query';");
+    await assertAllowed('core/operations/x.ts', "import { isSpecFile } from '../protocol';");
     await assertAllowed('core/deploy/x.ts', "import { x } from './render';\nimport { y } from '../../core/api';");
     await assertAllowed('cli/x.ts', "import { x } from '../emulator/index';\nimport { y } from '../core/deploy/plan';");
     await assertAllowed('emulator/resources/x.ts', "import { x } from '../../core/util/seededRandom';\nimport { y } from '../state';");

@@ -25,6 +25,7 @@ import {
   SPEC_FILE_SUFFIXES,
   specFileName,
   specFormatOf,
+  splitSpecFileName,
   YAML_SPEC_FILE_GLOB,
   type CatalogStatus,
 } from '../../core/protocol';
@@ -55,6 +56,12 @@ describe('spec files', () => {
     assert.equal(specFormatOf('untitled:Untitled-1', 'json'), 'json');
     assert.equal(specFormatOf('a.endpoint.yaml', 'json'), 'json');
     assert.equal(specFormatOf('a.endpoint.json', 'yaml'), 'json');
+  });
+
+  it('split before their suffix, both parts as written', () => {
+    assert.deepEqual(splitSpecFileName('specs/sdxl.prod.endpoint.YAML'), { stem: 'specs/sdxl.prod', suffix: '.endpoint.YAML' });
+    assert.deepEqual(splitSpecFileName('a.endpoint.json'), { stem: 'a', suffix: '.endpoint.json' });
+    for (const name of ['a.yaml', 'a.endpoint.yaml.bak']) assert.equal(splitSpecFileName(name), undefined, name);
   });
 
   it('get new names the pattern recognises, in the format asked for', () => {
