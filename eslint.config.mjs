@@ -4,7 +4,7 @@
 // here too, so an import that points up a layer fails the lint instead of waiting for a reader to notice.
 import eslint from '@eslint/js';
 import globals from 'globals';
-import { posix } from 'node:path';
+import { posix, relative, sep } from 'node:path';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -34,6 +34,12 @@ const LAYERS = {
   scripts: { imports: ['core', 'agents', 'server', 'emulator', 'client', 'cli', 'schemas'] },
 };
 
+/**
+ * The one file that may reach into test/ (docs/ARCHITECTURE.md, Layers): the Electron runner loads the integration
+ * suite's bundler with `require`. Each entry is a file and the paths, as written, that it may load past its row.
+ */
+const LOADS_PAST_ITS_ROW = { 'scripts/editor/run-electron-tests.mjs': ['../../test/e2e/support/integrationBundle.ts'] };
+
 /** How deep below its folder a file is held to the table; test/scripts/layers.test.ts fails on a deeper product file. */
 const LAYER_NESTING = 4;
 
@@ -55,10 +61,62 @@ const oneOf = (folders, from) => [...new Set(folders.flatMap((folder) => spellin
 const INTO = '(?:/(?!\\.\\.(?:/|$))|$)';
 const list = (folders) => folders.map((folder) => `${folder}/`).join(', ');
 
+/** A path written as a string literal (or a template without `${}`); undefined for one computed as the program runs. */
+function literalPath(node) {
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked;
+  return undefined;
+}
+
+/**
+ * `no-restricted-imports` reads `import` and `export` statements only. This rule holds `import('...')` and
+ * `require('...')` to the same `paths` and `patterns`, so a lazy import cannot cross a layer either. Such a load
+ * is never type-only: a folder a row lists for its types alone is refused here outright.
+ */
+const dynamicImportRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'hold import() and require() to the layer table' },
+    schema: [
+      {
+        type: 'object',
+        properties: { paths: { type: 'array' }, patterns: { type: 'array' } },
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const [{ paths = [], patterns = [] } = {}] = context.options;
+    const compiled = patterns.map(({ regex, message }) => ({ regex: new RegExp(regex), message }));
+    const file = relative(import.meta.dirname, context.filename)
+      .split(sep)
+      .join(posix.sep);
+    const exempt = LOADS_PAST_ITS_ROW[file] ?? [];
+    const check = (node, how) => {
+      const source = literalPath(node);
+      if (source === undefined || exempt.includes(source)) return;
+      const message = paths.find((path) => path.name === source)?.message ?? compiled.find((p) => p.regex.test(source))?.message;
+      if (message !== undefined) context.report({ node, message: `'${source}' import is restricted (${how}). ${message}` });
+    };
+    return {
+      ImportExpression: (node) => {
+        check(node.source, 'import()');
+      },
+      CallExpression: (node) => {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node.arguments[0], 'require()');
+      },
+    };
+  },
+};
+
+/** The rule's id as configs name it: `layers/` is this file's own plugin. */
+const DYNAMIC_IMPORTS = 'layers/no-restricted-dynamic-imports';
+
 /**
  * One block per folder and nesting depth: a relative import means a different folder from each depth, so the
  * patterns (regular expressions on the import as written) are spelled out per depth. Whatever leaves the folder
- * must land in a folder its row allows; `types` folders only through `import type`.
+ * must land in a folder its row allows; `types` folders only through `import type`. Both rules get the same
+ * paths and patterns: `no-restricted-imports` for statements, the local rule for `import()` and `require()`.
  */
 function layerBlocks() {
   return Object.entries(LAYERS).flatMap(([folder, { imports, types = [] }]) => {
@@ -75,7 +133,10 @@ function layerBlocks() {
       const paths = folder === 'client' ? [] : [{ name: 'vscode', message: 'only client/ imports vscode' }];
       return {
         files: [`${[folder, ...Array(depth).fill('*')].join('/')}/*.{ts,mjs,js}`],
-        rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
+        rules: {
+          'no-restricted-imports': ['error', { paths, patterns }],
+          [DYNAMIC_IMPORTS]: ['error', { paths, patterns }],
+        },
       };
     });
   });
@@ -113,6 +174,7 @@ export default tseslint.config(
       ],
     },
   },
+  { plugins: { layers: { rules: { 'no-restricted-dynamic-imports': dynamicImportRule } } } },
   ...layerBlocks(),
   {
     files: ['scripts/**/*.mjs', 'eslint.config.mjs'],

@@ -1,7 +1,8 @@
 /**
  * The layer table in eslint.config.mjs must catch what docs/ARCHITECTURE.md forbids, whatever the depth of the
  * file and however the import is spelt, and let the allowed imports through. Made-up files go through ESLint's
- * own API with the repository's config, only the import rule running, so no type information is needed.
+ * own API with the repository's config, only the import rules running (statements, and `import()` and `require()`),
+ * so no type information is needed.
  */
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -14,11 +15,11 @@ const PRODUCT = ['client', 'server', 'core', 'cli', 'emulator', 'agents', 'scrip
 
 const eslint = new ESLint({
   cwd: ROOT,
-  ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
+  ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports' || ruleId === 'layers/no-restricted-dynamic-imports',
   overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
 });
 
-/** The import rule's messages for `code` as if it were the file at `filePath`. */
+/** The import rules' messages for `code` as if it were the file at `filePath`. */
 async function restrictions(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
   assert.ok(result, filePath);
@@ -78,6 +79,32 @@ describe('layers held by lint', () => {
   it('takes only types from a folder listed for its types', async () => {
     await assertAllowed('core/catalog/x.ts', "import type { CatalogStatus } from '../protocol';");
     await assertRefused('core/catalog/x.ts', "import { isSpecFile } from '../protocol';", 'and only types from core/protocol/');
+  });
+
+  it('holds import() and require() to the same table', async () => {
+    await assertRefused('core/x.ts', "export const load = () => import('../cli/main');", 'core/ may import only core/, schemas/');
+    await assertRefused('client/x.ts', "const { startEmulator } = require('../emulator/index');", 'client/ may import only core/, agents/');
+    await assertRefused('core/deploy/sub/x.ts', 'void import(`../../../cli/mcp`);', 'core/deploy/');
+    await assertRefused('cli/x.ts', "void import('../test/support/fixtures');", 'cli/ may import');
+    // Loaded at run time it is a value, whatever the row says of its types.
+    await assertRefused('core/catalog/x.ts', "void import('../protocol');", 'and only types from core/protocol/');
+    const messages = await restrictions('server/x.ts', "void import('vscode');");
+    assert.deepEqual(messages.length, 1);
+    assert.match(messages[0], /only client\/ imports vscode/);
+  });
+
+  it('lets the allowed import() and require() through, and a computed path alone', async () => {
+    await assertAllowed('cli/x.ts', "void import('./validate.js');\nvoid import('../emulator/index');\nrequire('node:fs');");
+    await assertAllowed('core/catalog/x.ts', "void import('./setup.js');\ntype P = typeof import('../protocol');");
+    await assertAllowed('client/x.ts', "void import('vscode');\nvoid import('./features.js');");
+    await assertAllowed('core/x.ts', 'const name = process.argv[2];\nvoid import(name);');
+  });
+
+  it('lets only the Electron runner load the integration bundler from test/', async () => {
+    const load = "require('../../test/e2e/support/integrationBundle.ts');";
+    await assertAllowed('scripts/editor/run-electron-tests.mjs', load);
+    await assertRefused('scripts/editor/x.mjs', load, 'scripts/ may import');
+    await assertRefused('scripts/editor/run-electron-tests.mjs', "require('../../test/support/fixtures');", 'scripts/ may import');
   });
 
   it('keeps vscode to the client', async () => {
