@@ -17,8 +17,12 @@ import { toServiceBody, validateSpecData, type ValidationContext } from './valid
 /** The overlay's key naming its base: read by the editor and the CLI, never sent to the service. */
 export const EXTENDS_KEY = 'extends';
 
-/** What an environment may be called: it is part of file names, profile mappings and variable names. */
-const ENVIRONMENT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
+/**
+ * What an environment may be called (`prod`, `eu-staging`): it is part of file names, profile mappings and
+ * variable names. The one rule for the file names, `--env` and the agent tools' input; the environments file's
+ * schema (schemas/environments.schema.json) repeats it as a pattern, kept equal by a test.
+ */
+export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** `sdxl.prod.endpoint.yaml` → `prod`: the last dot-separated part before `.endpoint.`, if there are two. */
 export function environmentOfFile(fileName: string): string | undefined {

@@ -20,8 +20,8 @@ import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '
 import { specFormatOf, splitSpecFileName } from '../protocol';
 import type { CheckSpecInput, OverlayFacts } from './checkSpec';
 
-/** What an environment may be called (`prod`, `eu-staging`): it is part of file names and variable names. */
-export const ENVIRONMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+/** The front-ends check `--env` and the tools' input with the engine's rule, the one overlay file names follow. */
+export { ENVIRONMENT_NAME } from '../endpointSpec/overlay';
 
 /** An environment as a deploy needs it. */
 export interface DeployEnvironment {
