@@ -14,6 +14,7 @@ import { registerHover } from './features/hover';
 import { registerInlayHints } from './features/inlayHints';
 import { registerLinks } from './features/links';
 import { registerOutline } from './features/outline';
+import { WatchedFiles } from './features/watchedFiles';
 import { ServerSettings } from './features/settings';
 import { registerInitialize, type ServerOptions } from './session';
 import { SpecDocuments } from './specDocuments';
@@ -25,6 +26,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   const catalog = new ServerCatalog(connection, session);
   const settings = new ServerSettings(connection, session);
   const documents = new TextDocuments(TextDocument);
+  const watchedFiles = new WatchedFiles(connection, session);
   const specs = new SpecDocuments(
     documents,
     () => catalog.validationContext(),
@@ -32,11 +34,18 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
       connection.console.error(message);
     },
     () => session.workspaceRoots,
+    (folder) => {
+      watchedFiles.readsFolder(folder);
+    },
   );
   const diagnostics = new SpecDiagnostics(connection, specs, session);
-  // An edit to a base changes its overlays' problems, and an edit to an overlay its base's.
+  // An edit to a base, or a change on disk, changes its overlays' problems, and one to an overlay its base's.
   specs.onDidChangeLinked(() => {
     diagnostics.recheckAll();
+  });
+  watchedFiles.onDidChange((changes) => {
+    if (changes.specs.length > 0) specs.changedOnDisk(changes.specs);
+    if (changes.environments) diagnostics.recheckAll();
   });
   // Checks depend on the catalog: every open spec is checked again against a new one.
   catalog.onDidChangeCatalog(() => {

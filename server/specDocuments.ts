@@ -1,25 +1,37 @@
 /**
- * The open spec documents and their analyses. Every LSP feature asks the same document the same
- * questions (diagnostics, completion, hover and fixes all start from the parse and the problems),
- * so the analysis is computed at most once per document version and shared. An overlay's analysis also
- * depends on its base, and a base's on its overlays (specEnvironments.ts): an edit to one drops the
- * analyses of the open files linked to it, and `onDidChangeLinked` tells the diagnostics to ask again.
+ * The open spec documents and their analyses, over the workspace's one owner of spec files
+ * (core/workspace/specWorkspace.ts). The server shows the owner its files (an open editor's text first, then
+ * the disk) and tells it what changed: an edit, an editor opened or closed, a file changed on disk. The owner
+ * keeps each analysis until a file it read changes, so every LSP feature asking about the same version shares
+ * one check, and an overlay edit re-checks its open base (and the other way round): `onDidChangeLinked` tells
+ * the diagnostics to ask again.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Range, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isSpecFile, specFormatOf } from '../core/protocol';
+import { SpecWorkspace, type EnvironmentOfBase, type FileView } from '../core/workspace/specWorkspace';
 import { analyze, DocumentReuse, MAX_CHECKED_TEXT_LENGTH, type CheckResult } from './languageService';
-import { checkWithEnvironments, linksTo, type EnvironmentLinks } from './specEnvironments';
+import { filePathOf } from './uris';
+
+/** What a document's analysis read from other files: for an overlay its base, for a base its overlays. */
+export interface EnvironmentLinks {
+  readonly basePath?: string;
+  readonly overlays: readonly EnvironmentOfBase[];
+}
+
+const NO_LINKS: EnvironmentLinks = { overlays: [] };
 
 export class SpecDocuments {
-  private readonly analyses = new Map<string, { version: number; result: CheckResult; links: EnvironmentLinks }>();
-  /** What each open document's last analysis read from other files; kept when the analysis is dropped. */
-  private readonly links = new Map<string, EnvironmentLinks>();
+  readonly workspace: SpecWorkspace;
   private readonly linkedChangeListeners: (() => void)[] = [];
-  // Per document: what the last check found, so an edit to one `---` document re-checks only that one.
-  private readonly reuse = new Map<string, DocumentReuse>();
+  /** The version of each open document the owner was last told of. */
+  private readonly seen = new Map<string, number>();
+  /** Documents that are not files (untitled editors): checked alone, reusing unchanged `---` documents. */
+  private readonly unsaved = new Map<string, { version: number; result: CheckResult; reuse: DocumentReuse }>();
 
   constructor(
     readonly documents: TextDocuments<TextDocument>,
@@ -27,17 +39,37 @@ export class SpecDocuments {
     private readonly context: () => ValidationContext,
     private readonly logError: (message: string) => void,
     /** The workspace folders an overlay's base may lie in. */
-    private readonly roots: () => readonly string[] = () => [],
+    roots: () => readonly string[] = () => [],
+    /** Told of each folder whose files the checks read, for a server that watches them itself. */
+    private readonly readsFolder: (folder: string) => void = () => undefined,
   ) {
-    documents.onDidClose((event) => {
-      this.forget(event.document.uri);
-    });
+    const view: FileView = {
+      read: (path) => {
+        this.readsFolder(dirname(path));
+        return this.openDocumentAt(path)?.getText() ?? readFromDisk(path);
+      },
+      list: (folder) => {
+        this.readsFolder(folder);
+        return listFolder(folder);
+      },
+    };
+    this.workspace = new SpecWorkspace(view, { roots: (path) => (roots().length > 0 ? roots() : [dirname(path)]), context });
     documents.onDidChangeContent((event) => {
-      this.dropLinkedTo(event.document.uri);
+      this.sync(event.document);
+    });
+    documents.onDidClose((event) => {
+      const { uri } = event.document;
+      this.seen.delete(uri);
+      this.unsaved.delete(uri);
+      const path = filePathOf(uri);
+      if (path === undefined) return;
+      this.workspace.forget(path);
+      // The file's text is the disk's again.
+      this.announce(this.workspace.changed(path));
     });
   }
 
-  /** Called when an edit changed the problems of another open file (a base's overlay, an overlay's base). */
+  /** Called when a change reached other open files' problems (a base's overlay, an overlay's base). */
   onDidChangeLinked(listener: () => void): void {
     this.linkedChangeListeners.push(listener);
   }
@@ -54,60 +86,86 @@ export class SpecDocuments {
 
   /** The analysis of the document's current version, computed at most once per version. */
   analysisOf(document: TextDocument): CheckResult {
-    return this.analyzed(document).result;
-  }
-
-  /** The files the document's analysis read: an overlay's base, a base's overlays with their merged bodies. */
-  linksOf(document: TextDocument): EnvironmentLinks {
-    return this.analyzed(document).links;
-  }
-
-  private analyzed(document: TextDocument): { result: CheckResult; links: EnvironmentLinks } {
-    const cached = this.analyses.get(document.uri);
-    if (cached?.version === document.version) return cached;
-    const analysis = { version: document.version, ...this.check(document) };
-    this.analyses.set(document.uri, analysis);
-    this.links.set(document.uri, analysis.links);
-    return analysis;
-  }
-
-  /** The analyses that read `uri` are stale; the client is told so even when one was already dropped. */
-  private dropLinkedTo(uri: string): void {
-    let linked = false;
-    for (const [other, links] of this.links) {
-      if (other === uri || !linksTo(links, uri)) continue;
-      this.analyses.delete(other);
-      linked = true;
+    const path = this.sync(document);
+    try {
+      if (path === undefined || document.getText().length > MAX_CHECKED_TEXT_LENGTH) return this.checkAlone(document);
+      const file = this.workspace.file(path);
+      return { documents: file.check.documents, diagnostics: file.diagnostics };
+    } catch (error) {
+      // A bug in a rule must not take the server down; the user sees it as one diagnostic.
+      this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return internalErrorResult();
     }
-    if (linked) for (const listener of this.linkedChangeListeners) listener();
+  }
+
+  /** What the document's analysis read: an overlay's base, a base's overlays with their merged bodies. */
+  linksOf(document: TextDocument): EnvironmentLinks {
+    const path = this.sync(document);
+    if (path === undefined) return NO_LINKS;
+    try {
+      const file = this.workspace.file(path);
+      const basePath = file.check.overlay?.basePath;
+      return { overlays: file.environments, ...(basePath !== undefined ? { basePath } : {}) };
+    } catch {
+      return NO_LINKS;
+    }
+  }
+
+  /** Files changed on disk: the owner drops what read them, and open files that read them are checked again. */
+  changedOnDisk(changes: readonly { readonly path: string; readonly existence: boolean }[]): void {
+    const dropped = changes.flatMap(({ path, existence }) =>
+      existence ? this.workspace.createdOrDeleted(path) : this.workspace.changed(path),
+    );
+    this.announce([...dropped, ...changes.map((change) => change.path)]);
   }
 
   /** Drops every analysis (not the parses): each must be computed again, against a new catalog. */
   invalidateAll(): void {
-    this.analyses.clear();
+    this.workspace.invalidateChecks();
+    this.unsaved.clear();
   }
 
-  private forget(uri: string): void {
-    this.analyses.delete(uri);
-    this.links.delete(uri);
-    this.reuse.delete(uri);
+  /** Tells the owner of a new version of the document; the document's path, when it is a file. */
+  private sync(document: TextDocument): string | undefined {
+    const path = filePathOf(document.uri);
+    if (path === undefined || this.seen.get(document.uri) === document.version) return path;
+    this.seen.set(document.uri, document.version);
+    this.announce(this.workspace.changed(path));
+    return path;
   }
 
-  private check(document: TextDocument): { result: CheckResult; links: EnvironmentLinks } {
-    try {
-      let reuse = this.reuse.get(document.uri);
-      if (!reuse) this.reuse.set(document.uri, (reuse = new DocumentReuse()));
-      const [text, format, context] = [document.getText(), this.formatOf(document), this.context()];
-      const checkAlone = () => analyze(text, format, context, reuse);
-      if (text.length > MAX_CHECKED_TEXT_LENGTH) return { result: checkAlone(), links: { overlays: [] } };
-      const openText = (uri: string) => this.documents.get(uri)?.getText();
-      return checkWithEnvironments({ uri: document.uri, text, format }, openText, this.roots(), context, checkAlone);
-    } catch (error) {
-      // A bug in a rule must not take the server down; the user sees it as one diagnostic.
-      this.reuse.delete(document.uri);
-      this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return { result: internalErrorResult(), links: { overlays: [] } };
-    }
+  /** Fires the linked-change listeners when one of `paths` is open. */
+  private announce(paths: readonly string[]): void {
+    if (paths.some((path) => this.openDocumentAt(path))) for (const listener of this.linkedChangeListeners) listener();
+  }
+
+  private openDocumentAt(path: string): TextDocument | undefined {
+    return this.documents.all().find((document) => filePathOf(document.uri) === path);
+  }
+
+  private checkAlone(document: TextDocument): CheckResult {
+    const kept = this.unsaved.get(document.uri);
+    if (kept?.version === document.version) return kept.result;
+    const reuse = kept?.reuse ?? new DocumentReuse();
+    const result = analyze(document.getText(), this.formatOf(document), this.context(), reuse);
+    this.unsaved.set(document.uri, { version: document.version, result, reuse });
+    return result;
+  }
+}
+
+function readFromDisk(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function listFolder(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
   }
 }
 

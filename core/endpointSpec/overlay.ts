@@ -120,6 +120,8 @@ export interface OverlaySource {
   /** Where the file lives, for the origins of problems shown in the other file; the name when absent. */
   readonly path?: string;
   readonly environment: string;
+  /** The text already parsed (parseSpecText), so a caller that keeps parses does not pay for another. */
+  readonly documents?: SpecDocument[];
 }
 
 export interface BaseSource {
@@ -127,6 +129,8 @@ export interface BaseSource {
   readonly format: SpecFormat;
   readonly name: string;
   readonly path?: string;
+  /** As for the overlay. */
+  readonly documents?: SpecDocument[];
 }
 
 export interface OverlayCheck {
@@ -151,7 +155,7 @@ export function checkOverlay(
   base: BaseSource | { readonly error: string },
   context: ValidationContext = {},
 ): OverlayCheck {
-  const overlayText = located(overlay.text, overlay.format);
+  const overlayText = located(overlay.text, overlay.format, overlay.documents);
   const fail = (extra: SpecDiagnostic[]): OverlayCheck => ({
     overlay: [...overlayText.syntax, ...extra],
     base: [],
@@ -177,7 +181,7 @@ export function checkOverlay(
     const baseProblem = entry.target === undefined ? [] : [overlayText.at(entry.valueSpan, 'overlay-base', base.error)];
     return fail([...entryProblems, ...baseProblem, ...ownProblems(patch, document, overlayText)]);
   }
-  const baseText = located(base.text, base.format);
+  const baseText = located(base.text, base.format, base.documents);
   const baseDocument = baseText.documents[0];
   const baseBroken = baseBrokenReason(base, baseText);
   if (baseBroken)
@@ -294,8 +298,7 @@ interface LocatedText {
   locate(document: SpecDocument, problem: SpecProblem): SpecDiagnostic;
 }
 
-function located(text: string, format: SpecFormat): LocatedText {
-  const documents = parseSpecText(text, format);
+function located(text: string, format: SpecFormat, documents = parseSpecText(text, format)): LocatedText {
   const lines = TextDocument.create('spec', 'spec', 0, text);
   const at = (span: TextSpan, code: string, message: string, severity: SpecDiagnostic['severity'] = 'error'): SpecDiagnostic =>
     diagnosticAt(lines, span, text.length, { severity, code, message, path: [] }, 0);

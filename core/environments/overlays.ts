@@ -7,12 +7,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { checkOverlay, environmentOfFile, EXTENDS_KEY, extendsEntry, type BaseSource, type OverlayCheck } from '../endpointSpec/overlay';
 import { parseSpecText } from '../endpointSpec/parse';
-import type { SpecFormat } from '../endpointSpec/tree';
+import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import type { ValidationContext } from '../endpointSpec/validate';
 import { isSpecFile, specFormatOf } from '../protocol/specFiles';
 
 /** The text of a spec file by absolute path (an open editor's text first), or undefined when there is none. */
 export type ReadSpecText = (path: string) => string | undefined;
+
+/** A spec file's text parsed (parseSpecText); a caller that keeps parses per file answers from them. */
+export type ParseSpecFile = (path: string, text: string, format: SpecFormat) => SpecDocument[];
+
+const parseAnew: ParseSpecFile = (_path, text, format) => parseSpecText(text, format);
 
 export interface OverlayFile {
   /** Absolute path of the overlay. */
@@ -57,10 +62,17 @@ export function overlaysOf(basePath: string, read: ReadSpecText = readSpecFromDi
   });
 }
 
-/** Whether `file` is an overlay: its (only) document has an `extends` key. */
-export function overlayTarget(text: string, format: SpecFormat): string | null | undefined {
+/**
+ * Whether `file` is an overlay: its (only) document has an `extends` key. The target it names, null when it
+ * names none; undefined for any other spec.
+ */
+export function overlayTarget(
+  text: string,
+  format: SpecFormat,
+  parse: () => SpecDocument[] = () => parseSpecText(text, format),
+): string | null | undefined {
   if (!text.includes(EXTENDS_KEY)) return undefined;
-  const entry = parseSpecText(text, format)
+  const entry = parse()
     .map((document) => extendsEntry(document))
     .find((found) => found !== undefined);
   return entry ? (entry.target ?? null) : undefined;
@@ -72,10 +84,19 @@ export function checkOverlayFile(
   read: ReadSpecText,
   roots: readonly string[],
   context: ValidationContext = {},
+  parse: ParseSpecFile = parseAnew,
 ): CheckedOverlay {
   const environment = environmentOfFile(file.path);
-  const source = { text: file.text, format: file.format, name: basename(file.path), path: file.path, environment: environment ?? '?' };
-  const target = overlayTarget(file.text, file.format);
+  const documents = parse(file.path, file.text, file.format);
+  const source = {
+    text: file.text,
+    format: file.format,
+    name: basename(file.path),
+    path: file.path,
+    environment: environment ?? '?',
+    documents,
+  };
+  const target = overlayTarget(file.text, file.format, () => documents);
   if (!environment) {
     const stem = basename(file.path).replace(/\.endpoint\.(ya?ml|json)$/i, '');
     return {
@@ -89,7 +110,7 @@ export function checkOverlayFile(
     };
   }
   if (typeof target !== 'string') return { ...checkOverlay(source, { error: 'no base named' }, context), environment };
-  const base = findBase(file, target, read, roots);
+  const base = findBase(file, target, read, roots, parse);
   if ('error' in base) return { ...checkOverlay(source, base, context), environment };
   return { ...checkOverlay(source, base, context), environment, basePath: base.path };
 }
@@ -99,6 +120,7 @@ function findBase(
   target: string,
   read: ReadSpecText,
   roots: readonly string[],
+  parse: ParseSpecFile,
 ): (BaseSource & { path: string }) | { error: string } {
   if (isAbsolute(target) || /^[a-z][a-z0-9+.-]*:/i.test(target))
     return { error: `${EXTENDS_KEY} takes a path relative to this file (./${basename(target)}), not ${target}` };
@@ -114,10 +136,11 @@ function findBase(
     };
   const text = read(path);
   if (text === undefined) return { error: `${target} does not exist` };
-  const back = overlayTarget(text, format);
+  const documents = parse(path, text, format);
+  const back = overlayTarget(text, format, () => documents);
   if (typeof back === 'string' && resolve(dirname(path), back) === file.path)
     return { error: `${target} extends this file back: a cycle; the base must be a plain spec` };
-  return { text, format, name: basename(path), path };
+  return { text, format, name: basename(path), path, documents };
 }
 
 function isInside(path: string, root: string): boolean {

@@ -202,7 +202,11 @@ describe('a client that declares every request and rejects them all', () => {
       await client.pulledDiagnostics(files.base);
       await client.catalogStatus((status) => status.state === 'live');
       await client.until(() => client.undeclaredRequests.includes('workspace/diagnostic/refresh'), 'a refresh sent and refused');
-      for (const text of [BROKEN_OVERLAY, OVERLAY, BROKEN_OVERLAY]) await client.change(files.overlay, text);
+      // Each overlay edit reaches a base that was pulled since the last one, so each asks for a refresh.
+      for (const text of [BROKEN_OVERLAY, OVERLAY, BROKEN_OVERLAY]) {
+        await client.pulledDiagnostics(files.base);
+        await client.change(files.overlay, text);
+      }
       await client.until(() => client.undeclaredRequests.filter((m) => m === 'workspace/diagnostic/refresh').length >= 3, 'more refreshes');
       assert.ok(await client.hover(files.base, 1, 2));
       assert.ok(client.alive);

@@ -1,0 +1,257 @@
+/**
+ * The one owner of a workspace's spec files: every front-end asks it for a file's problems, the body it deploys,
+ * its environment and its links, instead of reading and parsing files itself. It sees files only through the
+ * `FileView` it is given (the editor's open documents, then the disk; the disk alone for the CLI), never `fs`.
+ *
+ * It keeps, until told that something changed: each file's text and parse, each folder's listing, which base has
+ * which overlays, and each file's check with the files it read. So a keystroke re-checks the edited file and,
+ * for a base, merges its overlays' kept parses into it: no folder is listed and no sibling is read again. An edit
+ * or a change on disk (`changed`, `createdOrDeleted`) drops exactly the checks that read that file.
+ */
+import { basename, dirname, join, resolve } from 'node:path';
+import { checkSpecText, DocumentReuse, type CheckResult, type SpecDiagnostic } from '../endpointSpec/check';
+import { environmentOfFile, overlayPatch } from '../endpointSpec/overlay';
+import { parseSpecText } from '../endpointSpec/parse';
+import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
+import type { ValidationContext } from '../endpointSpec/validate';
+import { checkOverlayFile, overlayTarget, type CheckedOverlay } from '../environments/overlays';
+import { isSpecFile, specFormatOf } from '../protocol/specFiles';
+
+/** How a front-end shows the owner its files. */
+export interface FileView {
+  /** A spec file's text by absolute path: an open editor's first, else the disk's; undefined when there is none. */
+  read(path: string): string | undefined;
+  /** The names in a folder; none when it cannot be listed. */
+  list(folder: string): readonly string[];
+}
+
+export interface SpecWorkspaceOptions {
+  /** The folders an overlay's base may lie in, for the overlay at `path` (the workspace folders in an editor). */
+  readonly roots: (path: string) => readonly string[];
+  /** What the checks run against (the catalog); the owner is told with `invalidateChecks` when it changes. */
+  readonly context: () => ValidationContext;
+}
+
+/** One environment of a base: its overlay, the overlay's own values and the body it deploys. */
+export interface EnvironmentOfBase {
+  readonly path: string;
+  readonly environment: string;
+  /** The overlay's own values (without `extends`). */
+  readonly patch: Record<string, unknown>;
+  /** The body the environment deploys; undefined while its overlay is broken. */
+  readonly merged?: Record<string, unknown>;
+  /** The overlay's check: its problems on the base's lines among them (`base`). */
+  readonly check: CheckedOverlay;
+}
+
+/** A spec file checked where it lives. */
+export interface SpecFileCheck extends CheckResult {
+  readonly path: string;
+  readonly format: SpecFormat;
+  /** Set when the file is an overlay (it has `extends`): its check merged into its base. */
+  readonly overlay?: CheckedOverlay;
+}
+
+/** A file as the editor shows it: its own check, and for a base its environments' problems on its lines too. */
+export interface SpecFileInWorkspace {
+  readonly check: SpecFileCheck;
+  /** Every problem to show in the file: its own, and for a base those its overlays' merged bodies have on its lines. */
+  readonly diagnostics: SpecDiagnostic[];
+  /** A base's environments; none for an overlay or a spec without overlays. */
+  readonly environments: readonly EnvironmentOfBase[];
+}
+
+/** Something kept with the files it was made from: it is dropped when any of them changes. */
+interface Kept<T> {
+  readonly value: T;
+  readonly reads: readonly string[];
+}
+
+export class SpecWorkspace {
+  private readonly texts = new Map<string, { text: string | undefined; documents?: SpecDocument[] }>();
+  private readonly listings = new Map<string, readonly string[]>();
+  private readonly checks = new Map<string, Kept<SpecFileCheck>>();
+  /** Each base's overlays, kept until its folder's listing changes or a file in it names another base. */
+  private readonly overlayLists = new Map<string, readonly string[]>();
+  /** The base each spec file read as a possible overlay names (absolute), undefined for none. */
+  private readonly targets = new Map<string, string | undefined>();
+  private readonly files = new Map<string, Kept<SpecFileInWorkspace>>();
+  private readonly reuse = new Map<string, DocumentReuse>();
+
+  constructor(
+    private readonly view: FileView,
+    private readonly options: SpecWorkspaceOptions,
+  ) {}
+
+  /** The file checked where it lives: an overlay merged into its base, any other spec on its own. */
+  check(path: string): SpecFileCheck {
+    const kept = this.checks.get(path);
+    if (kept) return kept.value;
+    const text = this.text(path) ?? '';
+    const format = specFormatOf(path);
+    const checked = this.isOverlayText(path, text, format) ? this.checkOverlay(path, text, format) : this.checkAlone(path, text, format);
+    this.checks.set(path, checked);
+    return checked.value;
+  }
+
+  /** The file as the editor shows it: a base with what each of its environments breaks on its lines. */
+  file(path: string): SpecFileInWorkspace {
+    const kept = this.files.get(path);
+    if (kept) return kept.value;
+    const check = this.check(path);
+    const environments = check.overlay ? [] : this.environmentsOf(path);
+    const fromOverlays = environments.flatMap((environment) => environment.check.base);
+    const value = {
+      check,
+      environments,
+      diagnostics: fromOverlays.length > 0 ? byPosition([...check.diagnostics, ...fromOverlays]) : check.diagnostics,
+    };
+    const reads = [...(this.checks.get(path)?.reads ?? [path]), ...environments.flatMap((environment) => environment.path)];
+    this.files.set(path, { value, reads });
+    return value;
+  }
+
+  /** The overlays of a base, each checked merged into it, in name order; none for an overlay or a lone spec. */
+  environmentsOf(basePath: string): EnvironmentOfBase[] {
+    return this.overlayPathsOf(basePath).flatMap((path) => {
+      const { overlay } = this.check(path);
+      const environment = environmentOfFile(path);
+      if (!overlay || environment === undefined || overlay.basePath !== basePath) return [];
+      const patch = overlayPatch(overlay.documents.at(0)?.data);
+      return [{ path, environment, patch, check: overlay, ...(overlay.merged ? { merged: overlay.merged } : {}) }];
+    });
+  }
+
+  /** The base an overlay extends, once it names one that can be read. */
+  baseOf(overlayPath: string): string | undefined {
+    return this.check(overlayPath).overlay?.basePath;
+  }
+
+  /**
+   * The text of `path` changed (an edit, an editor opened or closed on it, a write on disk). Returns the other
+   * files whose checks read it and were dropped.
+   */
+  changed(path: string): string[] {
+    this.texts.delete(path);
+    const dropped = new Set<string>();
+    for (const kept of [this.checks, this.files])
+      for (const [other, { reads }] of kept)
+        if (other === path || reads.includes(path)) {
+          kept.delete(other);
+          dropped.add(other);
+        }
+    // A file that may be an overlay can start or stop naming a base: both bases' overlay lists go.
+    if (this.targets.has(path)) {
+      const before = this.targets.get(path);
+      this.targets.delete(path);
+      const after = this.targetOf(path);
+      if (before !== after) for (const base of [before, after]) if (base !== undefined) this.dropOverlayList(base, dropped);
+    }
+    dropped.delete(path);
+    return [...dropped];
+  }
+
+  /** A file appeared or went: its folder is listed again, and whatever read it or that listing is dropped. */
+  createdOrDeleted(path: string): string[] {
+    const folder = dirname(path);
+    this.listings.delete(folder);
+    const dropped = new Set(this.changed(path));
+    for (const base of [...this.overlayLists.keys()]) if (dirname(base) === folder) this.dropOverlayList(base, dropped);
+    dropped.delete(path);
+    return [...dropped];
+  }
+
+  private dropOverlayList(base: string, dropped: Set<string>): void {
+    if (!this.overlayLists.delete(base)) return;
+    this.files.delete(base);
+    dropped.add(base);
+  }
+
+  /** Every check is made again on its next question (the catalog changed); texts, parses and listings are kept. */
+  invalidateChecks(): void {
+    this.checks.clear();
+    this.files.clear();
+  }
+
+  /** Forgets a file the front-end no longer asks about (its editor closed, its text now the disk's). */
+  forget(path: string): void {
+    this.reuse.delete(path);
+  }
+
+  private text(path: string): string | undefined {
+    let kept = this.texts.get(path);
+    if (!kept) this.texts.set(path, (kept = { text: this.view.read(path) }));
+    return kept.text;
+  }
+
+  /** The parse of `text` as `path` holds it now, made at most once per text. */
+  private parse(path: string, text: string, format: SpecFormat): SpecDocument[] {
+    const kept = this.texts.get(path);
+    if (kept?.text === text && kept.documents) return kept.documents;
+    const documents = parseSpecText(text, format);
+    if (kept?.text === text) kept.documents = documents;
+    return documents;
+  }
+
+  private isOverlayText(path: string, text: string, format: SpecFormat): boolean {
+    return overlayTarget(text, format, () => this.parse(path, text, format)) !== undefined;
+  }
+
+  private checkAlone(path: string, text: string, format: SpecFormat): Kept<SpecFileCheck> {
+    let reuse = this.reuse.get(path);
+    if (!reuse) this.reuse.set(path, (reuse = new DocumentReuse()));
+    const result = checkSpecText(text, format, 'create', this.options.context(), reuse);
+    // The overlays merged into this base take its parse from here rather than parsing it again.
+    const kept = this.texts.get(path);
+    if (kept?.text === text) kept.documents = result.documents;
+    return { value: { path, format, ...result }, reads: [path] };
+  }
+
+  private checkOverlay(path: string, text: string, format: SpecFormat): Kept<SpecFileCheck> {
+    const read = (other: string): string | undefined => this.text(other);
+    const parse = (other: string, otherText: string, otherFormat: SpecFormat): SpecDocument[] => this.parse(other, otherText, otherFormat);
+    const overlay = checkOverlayFile({ path, text, format }, read, this.options.roots(path), this.options.context(), parse);
+    const diagnostics = byPosition(overlay.overlay);
+    // The base it named is read even when it turned out broken or missing: its appearing must drop this check.
+    const named = overlayTarget(text, format, () => this.parse(path, text, format));
+    const reads = [path, ...(typeof named === 'string' ? [resolve(dirname(path), named)] : [])];
+    return { value: { path, format, documents: overlay.documents, diagnostics, overlay }, reads };
+  }
+
+  /** The overlays beside a base whose `extends` names it: the folder listed once, each candidate read once. */
+  private overlayPathsOf(basePath: string): readonly string[] {
+    const kept = this.overlayLists.get(basePath);
+    if (kept) return kept;
+    const overlays = this.listing(dirname(basePath))
+      .filter((name) => isSpecFile(name) && environmentOfFile(name) !== undefined)
+      .map((name) => join(dirname(basePath), name))
+      .filter((path) => path !== basePath && this.targetOf(path) === basePath)
+      .sort((a, b) => basename(a).localeCompare(basename(b)));
+    this.overlayLists.set(basePath, overlays);
+    return overlays;
+  }
+
+  /** The base a spec file's `extends` names, as an absolute path; read once per text. */
+  private targetOf(path: string): string | undefined {
+    if (this.targets.has(path)) return this.targets.get(path);
+    const text = this.text(path);
+    const format = specFormatOf(path);
+    const target = text === undefined ? undefined : overlayTarget(text, format, () => this.parse(path, text, format));
+    const resolved = typeof target === 'string' ? resolve(dirname(path), target) : undefined;
+    this.targets.set(path, resolved);
+    return resolved;
+  }
+
+  private listing(folder: string): readonly string[] {
+    let names = this.listings.get(folder);
+    if (!names) {
+      names = this.view.list(folder);
+      this.listings.set(folder, names);
+    }
+    return names;
+  }
+}
+
+function byPosition(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {
+  return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+}
