@@ -27,7 +27,7 @@ function collectFolds(text: string, root: SpecNode, folds: FoldSpan[]): void {
   while (stack.length > 0 && folds.length < MAX_FOLDS) {
     const { node, from } = stack.pop() as { node: SpecNode; from: number };
     // The document itself is not a fold of its own: its first key would fold the whole file.
-    if (node !== root && spansLines(node)) folds.push({ offset: from, length: foldEnd(text, node) - from });
+    if (node !== root && foldsOverLines(text, node, from)) folds.push({ offset: from, length: foldEnd(text, node) - from });
     if (node.kind === 'object') {
       for (const property of node.properties) if (property.value) stack.push({ node: property.value, from: property.keySpan.offset });
     } else if (node.kind === 'array') {
@@ -36,9 +36,16 @@ function collectFolds(text: string, root: SpecNode, folds: FoldSpan[]): void {
   }
 }
 
-/** Whether the node may spread over several lines; the LSP layer drops folds that stay on one. */
-function spansLines(node: SpecNode): boolean {
-  if (node.kind === 'object' || node.kind === 'array') return node.multiline;
+/**
+ * Whether the fold from `from` (the key, when the node has one) to the node's end crosses a line. A block
+ * mapping or list is measured from its key: with one child it sits on a single line of its own, yet folds
+ * under the key above it. Folds within one line are left out here so they do not use up MAX_FOLDS.
+ */
+function foldsOverLines(text: string, node: SpecNode, from: number): boolean {
+  if (node.kind === 'object' || node.kind === 'array') {
+    const lineBreak = text.indexOf('\n', from);
+    return lineBreak !== -1 && lineBreak < foldEnd(text, node);
+  }
   return node.kind === 'scalar' && typeof node.value === 'string' && node.value.includes('\n');
 }
 

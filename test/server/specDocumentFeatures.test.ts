@@ -153,6 +153,25 @@ describe('document symbols, folding and selection', () => {
     );
   });
 
+  it('folds a mapping or a list of one entry under its key, and a flow collection spread over lines', async () => {
+    const uri = specUri();
+    const text =
+      'gpu:\n  pools: [ADA_24]\ncpu:\n  - cpu3c\nscaling:\n  type:\n    x: 1\nenv: {\n  A: "1"\n}\nargs: [\n  serve.py]\nname: a\n';
+    await client.open(uri, text);
+    const ranges: FoldingRange[] = await client.connection.sendRequest('textDocument/foldingRange', { textDocument: { uri } });
+    assert.deepEqual(
+      ranges.map((r) => `${r.startLine}-${r.endLine}`),
+      ['0-1', '2-3', '4-6', '5-6', '7-8', '10-11'],
+    );
+    const json = specUri('json');
+    await client.open(json, '{\n  "gpu": {\n    "pools": ["ADA_24"]\n  },\n  "cpu": [\n    "cpu3c"\n  ]\n}\n');
+    const jsonRanges: FoldingRange[] = await client.connection.sendRequest('textDocument/foldingRange', { textDocument: { uri: json } });
+    assert.deepEqual(
+      jsonRanges.map((r) => `${r.startLine}-${r.endLine}`),
+      ['1-2', '4-5'],
+    );
+  });
+
   it('folds a comment block as a comment', async () => {
     const uri = specUri();
     await client.open(uri, 'name: a\n# one\n# two\n# three\ntype: QUEUE\n');
