@@ -4,6 +4,11 @@
  * end of its object, where the field would be added; `workers.min` and `workers.max` get the cost per
  * hour they imply, from catalog prices (core/billing/cost.ts, the cost hover's model). Pure: the
  * parsed documents and the catalog in, offsets and labels out.
+ *
+ * Hints that fall at one offset are given as one hint. Editors differ in how they draw several hints at one
+ * position: Helix puts every hint's left padding first and the labels after, run together
+ * (`flashboot OFFtimeout 300000 ms`) whatever padding each asks for, so the gap between them has to be in
+ * the label.
  */
 import { specCost, type SpecCost } from '../../core/billing/cost';
 import { formatUsdRange, type UsdRange } from '../../core/billing/format';
@@ -22,6 +27,12 @@ export interface SpecInlayHint {
   /** Markdown. */
   readonly tooltip: string;
 }
+
+/** Between the labels of hints joined at one offset: a gap as wide as the one an editor leaves between two hints. */
+export const JOINED_HINT_GAP = '  ';
+
+/** Between their tooltips: a Markdown rule, so each part reads as its own note. */
+const JOINED_TOOLTIP_RULE = '\n\n---\n\n';
 
 /** The cost per hour a field implies: `workers.min` the always-on cost, `workers.max` the cost at full scale. */
 function costAt(field: string, cost: SpecCost): UsdRange | undefined {
@@ -44,7 +55,28 @@ export function inlayHintsIn(
     hints.push(...documentHints(text, document, options, catalog));
   }
   // A stable sort: hints at one offset keep the order the schema states its defaults in.
-  return hints.filter((h) => h.offset >= range.offset && h.offset <= spanEnd(range)).sort((a, b) => a.offset - b.offset);
+  return oneHintPerOffset(hints.filter((h) => h.offset >= range.offset && h.offset <= spanEnd(range)).sort((a, b) => a.offset - b.offset));
+}
+
+/**
+ * Hints sorted by offset, those at one offset joined into one (labels and tooltips in their order). Hints of
+ * other sources that can fall at the same offsets (an environment's value beside `workers.max`) need it too.
+ */
+export function oneHintPerOffset(sorted: readonly SpecInlayHint[]): SpecInlayHint[] {
+  const joined: SpecInlayHint[] = [];
+  for (const hint of sorted) {
+    const previous = joined.at(-1);
+    if (previous?.offset !== hint.offset) {
+      joined.push(hint);
+      continue;
+    }
+    joined[joined.length - 1] = {
+      offset: hint.offset,
+      label: `${previous.label}${JOINED_HINT_GAP}${hint.label}`,
+      tooltip: `${previous.tooltip}${JOINED_TOOLTIP_RULE}${hint.tooltip}`,
+    };
+  }
+  return joined;
 }
 
 function documentHints(text: string, document: SpecDocument, options: InlayHintSettings, catalog?: Catalog): SpecInlayHint[] {

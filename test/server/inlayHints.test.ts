@@ -2,7 +2,8 @@
  * Inlay hints: the defaults of fields a spec leaves out, where the field would be written, and the cost per
  * hour at `workers.min` and `workers.max`. Over real stdio with the emulator's catalog for the prices (the
  * figures of costHover.test.ts with one GPU per worker), and in-process against an edited schema to show the
- * defaults come from the schema alone.
+ * defaults come from the schema alone. Hints that fall at one position come as one, so every editor shows a
+ * gap between them.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import createSchema from '../../schemas/endpoint-create.schema.json';
 import { useContractSchemas } from '../../core/endpointSpec/contract';
 import { DEFAULT_DEV_API_KEY, startEmulator, type RunningEmulator } from '../../emulator/index';
 import { analyze } from '../../server/languageService';
-import { inlayHintsIn } from '../../server/languageService/inlayHints';
+import { inlayHintsIn, JOINED_HINT_GAP } from '../../server/languageService/inlayHints';
 import { LspClient } from '../support/lspClient';
 import { PRICED_SPEC } from '../support/pricedSpec';
 
@@ -27,6 +28,9 @@ function rendered(hints: InlayHint[]): string[] {
 }
 
 const tooltipOf = (hint: InlayHint | undefined): string => (hint?.tooltip as MarkupContent | undefined)?.value ?? '';
+
+/** The tooltips of the hints joined into one, in their order. */
+const tooltipParts = (hint: InlayHint | undefined): string[] => tooltipOf(hint).split('\n\n---\n\n');
 
 let counter = 0;
 const specUri = (ext = 'yaml'): string => `file:///hints/spec-${++counter}.endpoint.${ext}`;
@@ -63,15 +67,38 @@ describe('inlay hints over LSP', () => {
     assert.deepEqual(rendered(hints), [
       '5:30 count 1',
       '7:8 $0.72–$1.38/h',
-      '8:8 $1.80–$3.45/h',
-      '8:8 idleTimeout 10 s',
-      '11:15 flashboot OFF',
-      '11:15 timeout 300000 ms',
+      '8:8 $1.80–$3.45/h  idleTimeout 10 s',
+      '11:15 flashboot OFF  timeout 300000 ms',
     ]);
     assert.ok(hints.every((h) => h.paddingLeft === true));
-    assert.match(tooltipOf(hints[3]), /^\*\*workers\.idleTimeout\*\* is left out: the service applies its default, `10`\./);
-    assert.match(tooltipOf(hints[3]), /Seconds before idle workers scale down/, 'the field description from the schema follows');
+    const idleTimeout = tooltipParts(hints[2])[1];
+    assert.match(idleTimeout, /^\*\*workers\.idleTimeout\*\* is left out: the service applies its default, `10`\./);
+    assert.match(idleTimeout, /Seconds before idle workers scale down/, 'the field description from the schema follows');
     assert.match(tooltipOf(hints[1]), /\| Always on: `workers.min` 2 \| \$0\.72–\$1\.38 \| \$525\.60–\$1,007\.40 \|/);
+  });
+
+  it('gives the hints at one position as one, its labels apart and each tooltip kept (Helix runs separate ones together)', async () => {
+    const client = await start();
+    const uri = specUri();
+    await client.open(uri, PRICED_SPEC);
+    const hints = await client.inlayHints(uri);
+    const positions = hints.map((h) => `${h.position.line}:${h.position.character}`);
+    assert.deepEqual(positions, [...new Set(positions)], 'no two hints at one position');
+    // Two defaults at the end of the spec, after the last value of `scaling`.
+    const end = hints.find((h) => h.position.line === 11);
+    assert.deepEqual(end?.position, { line: 11, character: 15 });
+    assert.equal(end.label, `flashboot OFF${JOINED_HINT_GAP}timeout 300000 ms`);
+    assert.equal(end.paddingLeft, true, 'apart from the value before it');
+    assert.deepEqual(
+      tooltipParts(end).map((part) => part.split(' is left out')[0]),
+      ['**flashboot**', '**timeout**'],
+    );
+    // A cost and a default after `max: 5`.
+    const max = hints.find((h) => h.position.line === 8);
+    assert.equal(max?.label, `$1.80–$3.45/h${JOINED_HINT_GAP}idleTimeout 10 s`);
+    assert.equal(max.paddingLeft, true);
+    assert.match(tooltipParts(max)[0], /\| At `workers.max` 5 \|/);
+    assert.match(tooltipParts(max)[1], /^\*\*workers\.idleTimeout\*\* is left out/);
   });
 
   it('shows no default for a written field, nor for one the spec rules out (idleTimeout on a QUEUE endpoint scaling on REQUEST_COUNT)', async () => {
@@ -101,13 +128,7 @@ describe('inlay hints over LSP', () => {
     );
     assert.deepEqual(rendered(await client.inlayHints(uri)), [
       '3:29 count 1',
-      '4:53 workers.min 0',
-      '4:53 $0.00/h',
-      '4:53 workers.max 3',
-      '4:53 $2.07/h',
-      '4:53 workers.idleTimeout 10 s',
-      '4:53 flashboot OFF',
-      '4:53 timeout 300000 ms',
+      '4:53 workers.min 0  $0.00/h  workers.max 3  $2.07/h  workers.idleTimeout 10 s  flashboot OFF  timeout 300000 ms',
     ]);
   });
 
@@ -116,7 +137,7 @@ describe('inlay hints over LSP', () => {
     const uri = specUri();
     await client.open(uri, PRICED_SPEC);
     const middle = await client.inlayHints(uri, { start: { line: 6, character: 0 }, end: { line: 9, character: 0 } });
-    assert.deepEqual(rendered(middle), ['7:8 $0.72–$1.38/h', '8:8 $1.80–$3.45/h', '8:8 idleTimeout 10 s']);
+    assert.deepEqual(rendered(middle), ['7:8 $0.72–$1.38/h', '8:8 $1.80–$3.45/h  idleTimeout 10 s']);
     await client.open('file:///hints/other.yaml', PRICED_SPEC);
     assert.deepEqual(await client.inlayHints('file:///hints/other.yaml'), []);
   });
@@ -163,7 +184,7 @@ describe('inlay hint defaults', () => {
       { defaults: true, cost: true, environments: true },
     );
     assert.ok(
-      hints.some((h) => h.label === 'idleTimeout 42 min'),
+      hints.some((h) => h.label.split(JOINED_HINT_GAP).includes('idleTimeout 42 min')),
       hints.map((h) => h.label).join(', '),
     );
   });
