@@ -9,6 +9,7 @@
  * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes); with --wait also
  * 4 rollout stalled, 5 rollout failed or smoke check failed, 130 stopped watching with Ctrl-C (cli/rolloutReport.ts).
  */
+import { catalogFileFromEnvironment } from '../core/api/config';
 import type { ApplyAction, ApplyFailure } from '../core/deploy/apply';
 import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
@@ -215,7 +216,7 @@ function parseOptions(command: DeployCommand, args: string[], io: DeployIo): Opt
     format,
     document: document === undefined ? undefined : Number(document),
     yes,
-    catalogPath: catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined),
+    catalogPath: catalog ?? catalogFileFromEnvironment(io.env ?? process.env),
     namesakes: adopt ? 'adopt' : createNew ? 'create-new' : 'refuse',
     ...(env !== undefined ? { environment: env } : {}),
     wait,

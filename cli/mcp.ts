@@ -12,7 +12,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { resolve } from 'node:path';
 import { AGENT_TOOLS, PlanTokenStore, runTool, type AgentContext, type AgentTool } from '../agents';
 import { AGENT_RESOURCES } from '../agents/resources';
-import { configFromEnvironment, createApiClient, type ApiClient } from '../core/api';
+import { catalogFileFromEnvironment, configFromEnvironment, createApiClient, type ApiClient } from '../core/api';
 import { createRedactor } from '../core/api/redact';
 import { readCommandLine } from './args';
 import { logProtocolErrors, logRejectedClientRequests, surviveUnhandledRejections, type McpLog } from './mcpGuards';
@@ -53,7 +53,7 @@ export async function runMcp(args: string[], io: ServiceIo): Promise<number> {
   };
   surviveUnhandledRejections(log);
   const client = clientFromEnvironment(env, io, keys);
-  const catalogFile = env.ENDPOINT_STUDIO_CATALOG_FILE || undefined;
+  const catalogFile = catalogFileFromEnvironment(env);
   const context: AgentContext = {
     client,
     clientForEnvironment: (environment) =>

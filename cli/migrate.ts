@@ -4,6 +4,7 @@
  * Exit codes: 0 converted (or nothing to convert), 1 a document could not be converted or is
  * still invalid after conversion, 2 usage error or unreadable file.
  */
+import { catalogFileFromEnvironment } from '../core/api/config';
 import { writeFileAtomic } from '../core/util/atomicWrite';
 import { isLegacyBody, migrateLegacyBody } from '../core/endpointSpec/migrate';
 import { parseSpecText } from '../core/endpointSpec/parse';
@@ -37,7 +38,7 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
   const { write, catalog: catalogOption } = line.values;
   const files = line.positionals;
   if (files.length === 0) return usageError(COMMAND_LINE, io, 'no files given');
-  const catalogPath = catalogOption ?? (process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined);
+  const catalogPath = catalogOption ?? catalogFileFromEnvironment();
   const catalog = loadCatalogOption(catalogPath, 'migrate', io);
   if (catalog === false) return 2;
 

@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
+import { catalogFileFromEnvironment } from '../core/api/config';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 import { catalogUsedJson, describeCatalogUsed } from '../core/catalog/catalogUsed';
 import type { RunCatalog } from '../core/catalog/forRun';
@@ -63,7 +64,7 @@ function validateOptions(args: string[], io: ServiceIo): ValidateOptions | numbe
   if (catalog !== undefined && offline)
     return usageError(COMMAND_LINE, io, '--catalog reads no network already; give --catalog or --offline');
   if (line.positionals.length === 0) return usageError(COMMAND_LINE, io, 'no files given');
-  const catalogPath = catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined);
+  const catalogPath = catalog ?? catalogFileFromEnvironment(io.env ?? process.env);
   return { format, catalogPath, offline, inputs: line.positionals };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Where the client talks to and with which key. The extension fills this from its settings; the
- * CLI and the standalone server from the environment (`configFromEnvironment`).
+ * CLI and the standalone server from the environment (`configFromEnvironment`), where they also find
+ * the catalog snapshot to check against (`catalogFileFromEnvironment`): every variable read in one place.
  */
 import type { RateLimitSnapshot } from './rateLimit';
 
@@ -78,6 +79,12 @@ export interface ApiClientConfig {
 
 export type Environment = Record<string, string | undefined>;
 
+/** A variable's value, blank counted as unset. */
+function valueIn(env: Environment, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
 /**
  * `ENDPOINT_STUDIO_API_URL`, `ENDPOINT_STUDIO_JOBS_URL`, `ENDPOINT_STUDIO_API_KEY` (falling back to
  * `RUNPOD_API_KEY`, the name the service's own tools use). Blank values count as unset.
@@ -85,16 +92,24 @@ export type Environment = Record<string, string | undefined>;
  * with no fall back: a deploy to production never goes out on the default key because its own is missing.
  */
 export function configFromEnvironment(env: Environment = process.env, options: { keyVariable?: string } = {}): ApiClientConfig {
-  const value = (name: string): string | undefined => {
-    const v = env[name]?.trim();
-    return v ? v : undefined;
-  };
+  const value = (name: string): string | undefined => valueIn(env, name);
   const { keyVariable } = options;
   return {
     apiUrl: value('ENDPOINT_STUDIO_API_URL') ?? DEFAULT_API_URL,
     jobsUrl: value('ENDPOINT_STUDIO_JOBS_URL') ?? DEFAULT_JOBS_URL,
     apiKey: (keyVariable !== undefined ? value(keyVariable) : (value('ENDPOINT_STUDIO_API_KEY') ?? value('RUNPOD_API_KEY'))) ?? '',
   };
+}
+
+/** Names the catalog snapshot (`endpoint-studio catalog export`) that checks read instead of the service. */
+export const CATALOG_FILE_VARIABLE = 'ENDPOINT_STUDIO_CATALOG_FILE';
+
+/**
+ * The catalog snapshot file of `ENDPOINT_STUDIO_CATALOG_FILE`, for the language server, `validate`, `plan`,
+ * `deploy`, `migrate` and the MCP server alike; undefined when it is unset or blank.
+ */
+export function catalogFileFromEnvironment(env: Environment = process.env): string | undefined {
+  return valueIn(env, CATALOG_FILE_VARIABLE);
 }
 
 /**

@@ -66,7 +66,14 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
   };
 }
 
-export { configFromEnvironment, DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from './config';
+export {
+  catalogFileFromEnvironment,
+  configFromEnvironment,
+  DEFAULT_API_URL,
+  DEFAULT_JOBS_URL,
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_TIMEOUT_MS,
+} from './config';
 export type { ApiClientConfig, ApiLogEntry, Environment, RetryNotice, RetryPolicy } from './config';
 export { ApiError } from './errors';
 export type { ApiErrorKind } from './errors';

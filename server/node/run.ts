@@ -3,6 +3,7 @@
  * other LSP client runs `endpoint-studio lsp --stdio` (or this file with `--stdio`).
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { catalogFileFromEnvironment } from '../../core/api/config';
 import { startServer } from '../server';
 
 export const DEFAULT_DEBOUNCE_MS = 150;
@@ -20,6 +21,6 @@ export function runLanguageServer(): void {
   const fromEnvironment = Number(process.env.ENDPOINT_STUDIO_DEBOUNCE_MS);
   startServer(connection, {
     debounceMs: Number.isFinite(fromEnvironment) && fromEnvironment >= 0 ? fromEnvironment : DEFAULT_DEBOUNCE_MS,
-    catalogFile: process.env.ENDPOINT_STUDIO_CATALOG_FILE || undefined,
+    catalogFile: catalogFileFromEnvironment(),
   });
 }

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  catalogFileFromEnvironment,
   configFromEnvironment,
   createApiClient,
   DEFAULT_API_URL,
@@ -183,6 +184,12 @@ describe('configuration', () => {
     assert.equal(config.apiKey, 'k2');
     assert.equal(createApiClient(config).apiUrl, 'http://127.0.0.1:8787');
     assert.equal(configFromEnvironment({ ENDPOINT_STUDIO_API_KEY: '  ', RUNPOD_API_KEY: 'k1' }).apiKey, 'k1');
+  });
+
+  it('reads the catalog snapshot file beside the service, blank counted as unset', () => {
+    assert.equal(catalogFileFromEnvironment({ ENDPOINT_STUDIO_CATALOG_FILE: 'ci/catalog.json' }), 'ci/catalog.json');
+    assert.equal(catalogFileFromEnvironment({ ENDPOINT_STUDIO_CATALOG_FILE: ' ci/catalog.json\n' }), 'ci/catalog.json');
+    for (const blank of ['', '  ', undefined]) assert.equal(catalogFileFromEnvironment({ ENDPOINT_STUDIO_CATALOG_FILE: blank }), undefined);
   });
 
   it('refuses base URLs with credentials or a query, without echoing the key', () => {
