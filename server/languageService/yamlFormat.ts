@@ -140,6 +140,13 @@ function orderKeys(map: YAML.YAMLMap, path: JsonPath, data: unknown): void {
   map.items = inContractOrder(map.items, (pair) => (YAML.isScalar(pair.key) ? String(pair.key.value) : undefined), path, data);
 }
 
+/** The comments of a YAML text, sorted: edits of a range, kept in part, may neither lose nor repeat one. */
+export function commentsOf(text: string): string[] {
+  const comments: string[] = [];
+  for (const token of new YAML.Lexer().lex(text)) if (YAML.CST.tokenType(token) === 'comment') comments.push(token.trimEnd());
+  return comments.sort();
+}
+
 // ---------------------------------------------------------------- blank lines between sections
 
 /**
@@ -210,8 +217,9 @@ function rootKeyLines(text: string): Map<string, number> {
 
 /**
  * The top-level sections of a one-document piece and of its formatted text, paired by key: each from its
- * key's line to the blank lines and comments above the next key (or the end). Range formatting replaces only
- * the sections it touches, which is safe because each starts at column 0 in both. Undefined when the piece
+ * key's line to the blank lines and comments above the next key (or the end). Range formatting compares each
+ * section it touches with its own formatted text, which is sound because each starts at column 0 in both, and
+ * keeps the contract's key order from moving whole sections past each other. Undefined when the piece
  * is not one block mapping (or has CRLF line ends, whose offsets the line split would not keep).
  */
 export function sectionSpans(piece: string, formatted: string): Array<{ before: TextSpan; after: TextSpan }> | undefined {

@@ -2,6 +2,8 @@
  * Formatting never changes what a spec means: every rule fixture and every input of the reliability corpus
  * is formatted (in the file's own order and in the contract's), and the formatted text must parse to the
  * same documents with the same data, format again to itself, and be refused only when the input does not parse.
+ * Range formatting of every fixture, a few whole lines at a time, edits only inside the range and keeps the
+ * data and every comment.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +81,52 @@ describe('formatting keeps the data of every fixture', () => {
       assert.ok(fixtures.length > 50, `${fixtures.length} fixtures`);
       // The fixtures are written by hand in many styles: a formatter that changed none would be doing nothing.
       assert.ok(changed.length > 5, `formatting changed ${changed.length} fixtures`);
+    });
+  }
+});
+
+/** The whole-line comments of a YAML text, sorted: range formatting may move none out of the text. */
+function commentLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('#'))
+    .sort();
+}
+
+/** Formats each run of `size` whole lines (column 0 to column 0 of the next line). Answers how many changed anything. */
+function rangeRoundTrip(input: Input, size: number, contractKeyOrder: boolean): number {
+  const text = input.text();
+  const before = parseSpecText(text, input.format);
+  if (!parses(before)) return 0;
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  let changed = 0;
+  for (let first = 0; first < starts.length; first++) {
+    const offset = starts[first];
+    const end = starts[first + size] ?? text.length;
+    const request = { tabSize: 2, insertSpaces: true, contractKeyOrder, range: { offset, length: end - offset } };
+    const { edits } = formatting(text, input.format, before, request);
+    const where = `${input.name} lines ${first}–${first + size - 1}`;
+    for (const edit of edits) assert.ok(edit.offset >= offset && edit.offset + edit.length <= end, `${where}: ${JSON.stringify(edit)}`);
+    const formatted = applyEdits(text, edits);
+    const after = parseSpecText(formatted, input.format);
+    assert.ok(
+      after.length === before.length && after.every((d, i) => sameData(d.data, before[i].data)),
+      `${where}: the same data\n${formatted.slice(0, 2000)}`,
+    );
+    if (input.format === 'yaml') assert.deepEqual(commentLines(formatted), commentLines(text), `${where}: every comment`);
+    if (edits.length > 0) changed++;
+  }
+  return changed;
+}
+
+describe('range formatting keeps to its range, the data and the comments of every fixture', () => {
+  for (const contractKeyOrder of [false, true]) {
+    it(contractKeyOrder ? 'in the contract key order' : 'in the file key order', () => {
+      let changed = 0;
+      for (const input of fixtures) for (const size of [1, 3]) changed += rangeRoundTrip(input, size, contractKeyOrder);
+      assert.ok(changed > 50, `range formatting changed ${changed} ranges`);
     });
   }
 });

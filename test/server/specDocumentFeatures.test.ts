@@ -320,9 +320,9 @@ image: myorg/sdxl-worker:1.4.2
     );
   });
 
-  it('formats only the top-level sections a range touches', async () => {
+  it('formats only the lines a range covers (rangeFormatting.test.ts has more)', async () => {
     const text = 'name:   a\ngpu:\n    pools: [ A ]\n    count: 1\nworkers:\n    max: 3\n';
-    const range = { start: { line: 2, character: 0 }, end: { line: 2, character: 5 } };
+    const range = { start: { line: 1, character: 0 }, end: { line: 4, character: 0 } };
     assert.equal(await format(client, text, 'yaml', range), 'name:   a\ngpu:\n  pools: [A]\n  count: 1\nworkers:\n    max: 3\n');
   });
 
