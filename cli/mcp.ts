@@ -16,6 +16,7 @@ import { catalogFileFromEnvironment, configFromEnvironment, createApiClient, typ
 import { createRedactor } from '../core/api/redact';
 import { readCommandLine } from './args';
 import { logProtocolErrors, logRejectedClientRequests, surviveUnhandledRejections, type McpLog } from './mcpGuards';
+import { packageInfo } from './packageInfo';
 import type { ServiceIo } from './service';
 
 export const MCP_HELP = `Usage: endpoint-studio mcp [--allow-writes] [--workspace DIR]
@@ -109,7 +110,7 @@ function keysInEnvironment(env: NodeJS.ProcessEnv): Set<string> {
  * the client turns down and of messages the protocol skips.
  */
 export function createMcpServer(context: AgentContext, log: McpLog = () => undefined): McpServer {
-  const server = new McpServer({ name: 'endpoint-studio', version: '0.1.0' });
+  const server = new McpServer({ name: 'endpoint-studio', version: packageInfo().version });
   logRejectedClientRequests(server, log);
   logProtocolErrors(server, log);
   for (const tool of AGENT_TOOLS) registerAgentTool(server, tool, context);

@@ -13,6 +13,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver';
 import type { InlayHintSettings, ServerInitializationOptions } from '../core/protocol';
+import { packageInfo } from '../core/util/packageInfo';
 import { ClientRequests } from './clientRequests';
 import { filePathOf, TEMPLATE_SCHEME } from './uris';
 
@@ -47,8 +48,6 @@ export interface ServerSession {
 /** Every kind of inlay hint: what a client that says nothing of them gets. */
 export const ALL_INLAY_HINTS: InlayHintSettings = { defaults: true, cost: true, environments: true };
 
-const SERVER_INFO = { name: 'endpoint-studio', version: '0.1.0' };
-
 export function registerInitialize(connection: Connection, defaults: ServerOptions): ServerSession {
   // The connection takes one handler per notification, so the features that wait for `initialized` share this one.
   const initializedListeners: (() => void)[] = [];
@@ -70,7 +69,10 @@ export function registerInitialize(connection: Connection, defaults: ServerOptio
     session.workspaceRoots = workspaceRootsOf(params);
     session.pullDiagnostics = pullsDiagnostics(params.capabilities);
     session.options = withInitializationOptions(session.options, params.initializationOptions);
-    return { capabilities: serverCapabilities(session.pullDiagnostics), serverInfo: SERVER_INFO };
+    return {
+      capabilities: serverCapabilities(session.pullDiagnostics),
+      serverInfo: { name: 'endpoint-studio', version: packageInfo().version },
+    };
   });
   return session;
 }
