@@ -37,7 +37,7 @@ Commands:
 async function helpText(): Promise<string> {
   const [validate, deploy, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
-    import('./deploy.js'),
+    import('./deployCommandLine.js'),
     import('./rollout.js'),
     import('./rollback.js'),
     import('./logs.js'),
@@ -70,7 +70,7 @@ const io: CliIo = {
  * environment's name is typed wherever stdin is a terminal (the prompt on stderr, so stdout stays the plan).
  */
 async function deployIo() {
-  const { terminalAsk, terminalConfirm } = await import('./deploy.js');
+  const { terminalAsk, terminalConfirm } = await import('./applying.js');
   return {
     ...io,
     confirm: process.stdin.isTTY && process.stdout.isTTY ? terminalConfirm : undefined,
@@ -107,13 +107,13 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'validate':
       return (await import('./validate.js')).runValidate(rest, io);
     case 'plan':
-      return (await import('./deploy.js')).runPlan(rest, await deployIo());
+      return (await import('./plan.js')).runPlan(rest, await deployIo());
     case 'deploy':
       return (await import('./deploy.js')).runDeploy(rest, await deployIo());
     case 'pull':
-      return (await import('./deploy.js')).runPull(rest, await deployIo());
+      return (await import('./pull.js')).runPull(rest, await deployIo());
     case 'bind':
-      return (await import('./deploy.js')).runBind(rest, io);
+      return (await import('./bind.js')).runBind(rest, io);
     case 'rollout':
       return (await import('./rollout.js')).runRollout(rest, interruptibleIo());
     case 'rollback':

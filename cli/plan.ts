@@ -1,15 +1,17 @@
 /**
- * `endpoint-studio plan` over every file given: each is read, checked and planned on its own, so one
- * bad file never hides the others' plans, and printed as text, one JSON array, or Markdown for a pull
+ * `endpoint-studio plan` over every file, folder or glob given: each file is read, checked and planned on its own,
+ * so one bad file never hides the others' plans, and printed as text, one JSON array, or Markdown for a pull
  * request (the rendering is core's; this module only gathers and prints). A file that could not be
  * planned is an entry of its own in JSON and a section in Markdown, with a code saying why. An environment's
- * overlay is its own section (entry) and names its environment.
+ * overlay is its own section (entry) and names its environment. Its flags are those of deployCommandLine.ts.
+ * Exit codes: 0 planned, 1 invalid spec, refused plan or API problem, 2 usage error, unreadable file or no key.
  */
 import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCost } from '../core/deploy/planCost';
 import { renderPlanMarkdown, renderPlansMarkdown, renderUnplannedMarkdown, type MarkdownSection } from '../core/deploy/renderMarkdown';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 import { decideNamesakes, type NamesakePolicy } from '../core/operations';
+import { usageError } from './args';
 import {
   adoptNamesakes,
   documentTitle,
@@ -20,13 +22,34 @@ import {
   type Prepared,
   type PrepareFailure,
 } from './deployPrepare';
+import { environmentFiles, formatOf, readDeployLine, usageOf, type DeployCommandShape } from './deployCommandLine';
 import { diagnosticLine } from './inputs';
 import type { ServiceIo } from './service';
+import { expandInputs } from './validate';
 
-const FORMATS = ['text', 'json', 'markdown'] as const;
-export type PlanFormat = (typeof FORMATS)[number];
+export type PlanFormat = 'text' | 'json' | 'markdown';
 
-export const isPlanFormat = (format: string): format is PlanFormat => (FORMATS as readonly string[]).includes(format);
+const PLAN = {
+  command: 'plan',
+  // --yes is taken and ignored, as it always has been.
+  flags: ['yes', 'format', 'document', 'catalog', 'adopt', 'env'],
+  formats: ['text', 'json', 'markdown'],
+  operands: { count: 1, many: true, missing: 'a spec file is needed' },
+} as const satisfies DeployCommandShape<PlanFormat>;
+
+export async function runPlan(args: string[], io: ServiceIo): Promise<number> {
+  const line = readDeployLine(PLAN, args, io);
+  if (typeof line === 'number') return line;
+  const inputs = line.operands;
+  const expanded = await expandInputs(inputs, io);
+  if (expanded === undefined) return 2;
+  const environment = line.values.env;
+  const files = environment === undefined ? expanded : environmentFiles('plan', environment, { inputs, files: expanded }, io);
+  if (files === undefined) return 2;
+  if (line.document !== undefined && files.length > 1) return usageError(usageOf('plan'), io, '--document needs a single spec file');
+  const { document, catalogPath, namesakes } = line;
+  return planFiles({ files, format: formatOf(PLAN, line), document, catalogPath, namesakes }, io);
+}
 
 export interface PlanFilesOptions {
   readonly files: readonly string[];
