@@ -14,6 +14,7 @@ import { registerHover } from './features/hover';
 import { registerInlayHints } from './features/inlayHints';
 import { registerLinks } from './features/links';
 import { registerOutline } from './features/outline';
+import { registerSpecFacts } from './features/specFacts';
 import { WatchedFiles } from './features/watchedFiles';
 import { ServerSettings } from './features/settings';
 import { registerInitialize, type ServerOptions } from './session';
@@ -60,6 +61,9 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   registerFormatting(connection, specs, session);
   registerLinks(connection, specs, catalog, session);
   registerDefinition(connection, specs);
+  registerSpecFacts(connection, specs, (message) => {
+    connection.console.error(message);
+  });
   documents.listen(connection);
   connection.listen();
 }

@@ -13,7 +13,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isSpecFile, specFormatOf } from '../core/protocol';
-import { SpecWorkspace, type EnvironmentOfBase, type FileView } from '../core/workspace/specWorkspace';
+import { SpecWorkspace, type EnvironmentOfBase, type FileView, type SpecFileInWorkspace } from '../core/workspace/specWorkspace';
 import { analyze, DocumentReuse, MAX_CHECKED_TEXT_LENGTH, type CheckResult } from './languageService';
 import { filePathOf } from './uris';
 
@@ -109,6 +109,20 @@ export class SpecDocuments {
     } catch {
       return NO_LINKS;
     }
+  }
+
+  /**
+   * The owner's view of the file at `uri`, whether an editor has it open or not: an open document's current
+   * version (the owner told of it first), else the disk's text. Undefined for a URI that names no file, and for
+   * an open text too large to check in the editor.
+   */
+  fileAt(uri: string): { readonly version: number | null; readonly file: SpecFileInWorkspace } | undefined {
+    const path = filePathOf(uri);
+    if (path === undefined) return undefined;
+    const open = this.openDocumentAt(path);
+    if (open && open.getText().length > MAX_CHECKED_TEXT_LENGTH) return undefined;
+    if (open) this.sync(open);
+    return { version: open?.version ?? null, file: this.workspace.file(path) };
   }
 
   /** Files changed on disk: the owner drops what read them, and open files that read them are checked again. */

@@ -18,13 +18,31 @@ export {
 export type { SpecFileNameParts } from './specFiles';
 export {
   CATALOG_STATUS_NOTIFICATION,
+  LOCATE_PATHS_REQUEST,
   onNotification,
   onRequest,
+  onRequestWith,
   REFRESH_CATALOG_REQUEST,
   sendNotification,
   sendRequest,
+  sendRequestWith,
   SETTINGS_SECTION,
+  SPEC_FILE_REQUEST,
 } from './messages';
-export type { CatalogStatus, InlayHintSettings, NotificationKind, RequestKind, ServerInitializationOptions } from './messages';
+export type {
+  CatalogStatus,
+  InlayHintSettings,
+  LocatedPaths,
+  LocatePathsParams,
+  NotificationKind,
+  ParamsRequestKind,
+  RequestKind,
+  ServerInitializationOptions,
+  SpecDocumentFacts,
+  SpecEnvironmentFacts,
+  SpecFileFacts,
+  SpecFileParams,
+  SpecOverlayFacts,
+} from './messages';
 export { ENVIRONMENT_FROM_PARENT, environmentMessage } from './serverStart';
 export type { ProfileVariables } from './serverStart';

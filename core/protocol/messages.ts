@@ -5,6 +5,7 @@
  * different versions of that package, whose classes do not type-check across versions, and importing
  * it here would also put a second copy of it into the server bundle.
  */
+import type { JsonPathSegment, TextSpan } from '../endpointSpec/tree';
 
 /** Where the server's catalog comes from and how old it is. */
 export interface CatalogStatus {
@@ -41,6 +42,72 @@ export interface ServerInitializationOptions {
   readonly inlayHints?: Partial<InlayHintSettings>;
 }
 
+/** Which spec file the editor asks about: open or not (the server reads a closed file from disk). */
+export interface SpecFileParams {
+  readonly uri: string;
+  /** Only this document of the file (0-based); every document when absent. */
+  readonly documentIndex?: number;
+}
+
+/** One document of a spec file as a deploy sees it. Offsets count UTF-16 code units of the text answered for. */
+export interface SpecDocumentFacts {
+  readonly index: number;
+  /** Whether the document holds a spec at all (an empty document does not). */
+  readonly isSpec: boolean;
+  /**
+   * What a deploy of the document sends: its data, or for an overlay its base with it merged in; absent when it
+   * is not a mapping, or while the overlay or its base is broken.
+   */
+  readonly body?: Record<string, unknown>;
+  /** The whole document, between its `---` markers. */
+  readonly span: TextSpan;
+  /** Its top node (the mapping): where the lenses stand, and what a pull replaces. */
+  readonly root?: TextSpan;
+}
+
+/** What an overlay's check adds: where it deploys, what it extends, and why it cannot deploy yet. */
+export interface SpecOverlayFacts {
+  /** From its file name; absent when the name says none. */
+  readonly environment?: string;
+  /** Absolute path of the base, once `extends` names one that can be read. */
+  readonly basePath?: string;
+  /** The first error of its check merged into the base, which refuses a deploy. */
+  readonly firstError?: string;
+  /** The base's arrays it replaces whole (`gpu.pools`), for the plan to say. */
+  readonly replacedArrays: readonly string[];
+}
+
+/** One environment of a base: its overlay's path and the environment its name says. */
+export interface SpecEnvironmentFacts {
+  readonly path: string;
+  readonly environment: string;
+}
+
+/** The language server's answer about one spec file: its documents, and its place among its environments. */
+export interface SpecFileFacts {
+  /** The version of the open document answered for; null when the text was the disk's. */
+  readonly version: number | null;
+  /** None when the file is not a spec file, cannot be read, or is too large to check in the editor. */
+  readonly documents: readonly SpecDocumentFacts[];
+  /** Set when the file is an overlay (it has `extends`), however broken. */
+  readonly overlay?: SpecOverlayFacts;
+  /** A base's overlays, in name order; empty for an overlay or a spec without environments. */
+  readonly environments: readonly SpecEnvironmentFacts[];
+}
+
+/** JSON paths of one document of a spec file, to be found in its text (a service's answer names fields so). */
+export interface LocatePathsParams {
+  readonly uri: string;
+  readonly documentIndex: number;
+  readonly paths: readonly (readonly JsonPathSegment[])[];
+}
+
+export interface LocatedPaths {
+  readonly version: number | null;
+  /** One span per path, in order: the value's, or its closest ancestor's that the text has. */
+  readonly spans: readonly TextSpan[];
+}
+
 /** A notification's method; `P` is its payload, known to the compiler only (the field is never set). */
 export interface NotificationKind<P> {
   readonly method: string;
@@ -53,10 +120,22 @@ export interface RequestKind<R> {
   readonly resultType?: R;
 }
 
+/** A request with parameters `P`; `R` is its result. Both are known to the compiler only. */
+export interface ParamsRequestKind<P, R> {
+  readonly method: string;
+  readonly paramsType?: P;
+  readonly resultType?: R;
+}
+
 /** Server to client: the catalog's status, sent at start and whenever it changes. */
 export const CATALOG_STATUS_NOTIFICATION: NotificationKind<CatalogStatus> = { method: 'endpointStudio/catalogStatus' };
 /** Client to server: refresh the catalog now; answers the new status. */
 export const REFRESH_CATALOG_REQUEST: RequestKind<CatalogStatus> = { method: 'endpointStudio/refreshCatalog' };
+
+/** Client to server: a spec file's documents, the body each deploys, and its environments, from the workspace's owner. */
+export const SPEC_FILE_REQUEST: ParamsRequestKind<SpecFileParams, SpecFileFacts> = { method: 'endpointStudio/specFile' };
+/** Client to server: where JSON paths of a spec document lie in its text (to mark a field the service refused). */
+export const LOCATE_PATHS_REQUEST: ParamsRequestKind<LocatePathsParams, LocatedPaths> = { method: 'endpointStudio/locatePaths' };
 
 /*
  * The helpers below take only the connection method they call. vscode-languageserver's Connection and
@@ -91,6 +170,23 @@ export function onRequest<R, D>(
   connection: { onRequest(method: string, handler: () => R | Promise<R>): D },
   kind: RequestKind<R>,
   handler: () => R | Promise<R>,
+): D {
+  return connection.onRequest(kind.method, handler);
+}
+
+export async function sendRequestWith<P, R>(
+  connection: { sendRequest(method: string, params: unknown): Promise<unknown> },
+  kind: ParamsRequestKind<P, R>,
+  params: P,
+): Promise<R> {
+  return (await connection.sendRequest(kind.method, params)) as R;
+}
+
+/** The handler gets the parameters as sent, unchecked: any LSP client may send anything, so it reads them warily. */
+export function onRequestWith<P, R, D>(
+  connection: { onRequest(method: string, handler: (params: unknown) => R | Promise<R>): D },
+  kind: ParamsRequestKind<P, R>,
+  handler: (params: unknown) => R | Promise<R>,
 ): D {
   return connection.onRequest(kind.method, handler);
 }
