@@ -15,6 +15,7 @@ import {
   applyDeploy,
   planRollback,
   readRollout,
+  ROLLOUT_DEFAULTS,
   watchRollout,
   type PlanRollbackResult,
   type RolloutOutcome,
@@ -90,7 +91,7 @@ function watchFor(
     signal: context.signal ? AbortSignal.any([context.signal, timer]) : timer,
     stallAfterMs: input.stallAfterSeconds !== undefined ? input.stallAfterSeconds * 1000 : waitMs + 1000,
     // A crash loop shows within a read or two; the model should hear of it inside its wait.
-    failAfterMs: Math.min(60_000, waitMs / 2),
+    failAfterMs: Math.min(ROLLOUT_DEFAULTS.failAfterMs, waitMs / 2),
   });
 }
 

@@ -7,7 +7,7 @@
  * a smoke check failed, 130 stopped watching with Ctrl-C (the rollout goes on).
  */
 import type { ApiClient, Worker } from '../core/api';
-import { watchRollout, type RolloutOutcome, type RolloutProgress } from '../core/operations';
+import { ROLLOUT_DEFAULTS, watchRollout, type RolloutOutcome, type RolloutProgress } from '../core/operations';
 import { formatDuration } from '../core/util/duration';
 import type { CliIo } from './inputs';
 import { documentOption, type Target, type TargetOptions } from './target';
@@ -27,9 +27,9 @@ export const WATCH_FLAGS = {
   'fail-after': { type: 'string' },
 } as const;
 
-export const WATCH_FLAGS_HELP = `--stall-after S  no progress for S seconds is a stall (default 180).
+export const WATCH_FLAGS_HELP = `--stall-after S  no progress for S seconds is a stall (default ${ROLLOUT_DEFAULTS.stallAfterMs / 1000}).
 --fail-after S   every worker of the new release unhealthy for S seconds is a failed
-                 rollout, a crash loop (default 60).`;
+                 rollout, a crash loop (default ${ROLLOUT_DEFAULTS.failAfterMs / 1000}).`;
 
 export interface WatchLimits {
   readonly stallAfterMs?: number;

@@ -8,16 +8,15 @@
  */
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../core/api';
-import { watchRollout, type RolloutOutcome, type RolloutProgress } from '../../core/operations';
+import { ROLLOUT_DEFAULTS, watchRollout, type RolloutOutcome, type RolloutProgress } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { openWorkersLogs } from '../logs';
 import { rolloutReport, type RolloutReport } from './rolloutReport';
 
 export const STALL_SETTING = 'endpointStudio.rollout.stallAfterSeconds';
-const DEFAULT_STALL_SECONDS = 180;
+/** The setting's default in package.json, which a test holds to it. */
+const DEFAULT_STALL_SECONDS = ROLLOUT_DEFAULTS.stallAfterMs / 1000;
 const MIN_STALL_SECONDS = 10;
-/** Every new worker unhealthy this long is a failed release (a crash loop); never later than a stall is called. */
-const FAIL_AFTER_MS = 60_000;
 /** Registered by the releases feature; takes `{ endpointId }` and asks which release to go back to. */
 const ROLLBACK_COMMAND = 'endpointStudio.releases.rollback';
 const SMOKE_CHECK_COMMAND = 'endpointStudio.jobs.smokeCheck';
@@ -67,7 +66,8 @@ export async function watchRolloutInEditor(
             endpointId: endpoint.id,
             signal: controller.signal,
             stallAfterMs,
-            failAfterMs: Math.min(FAIL_AFTER_MS, stallAfterMs),
+            // A failed release (a crash loop) is never called later than a stall.
+            failAfterMs: Math.min(ROLLOUT_DEFAULTS.failAfterMs, stallAfterMs),
             onProgress: (current) => {
               progress.report({ message: current.text });
               watchedRollouts.update(endpoint.id, controller, current);

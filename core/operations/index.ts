@@ -45,7 +45,7 @@ export { cancelJob, followJob, getJob, isAborted, isTerminal, retryJob, runJob }
 export type { FollowPace, JobHandlers, JobProgress, JobRef, JobResult, JobsClient, JobSnapshot, RunJobInput } from './jobs';
 export { billingRequestOf, queryBilling } from './billing';
 export type { BillingRequestResult, QueryBillingInput, QueryBillingKind, QueryBillingResult } from './billing';
-export { budgetDelayMs, readRollout, rolloutProgress, watchRollout } from './rollout';
+export { budgetDelayMs, readRollout, ROLLOUT_DEFAULTS, rolloutProgress, watchRollout } from './rollout';
 export type { RolloutOutcome, RolloutProgress, WatchRolloutInput } from './rollout';
 export { planRollback, unknownFieldsNote } from './rollback';
 export type { PlanRollbackInput, PlanRollbackResult } from './rollback';

@@ -64,19 +64,29 @@ export interface WatchRolloutInput {
   readonly client: ApiClient;
   readonly endpointId: string;
   readonly signal?: AbortSignal;
-  /** No progress for this long is a stall; default 180_000 (3 min). */
+  /** No progress for this long is a stall; ROLLOUT_DEFAULTS.stallAfterMs unless given. */
   readonly stallAfterMs?: number;
-  /** All new-release workers unhealthy for this long is a failure; default 60_000. */
+  /** All new-release workers unhealthy for this long is a failure; ROLLOUT_DEFAULTS.failAfterMs unless given. */
   readonly failAfterMs?: number;
-  /** First poll interval; grows by backoff while nothing changes, back to it on a change. Default 2000, max 15000. */
+  /** First poll interval; ROLLOUT_DEFAULTS.pollMs unless given. */
   readonly pollMs?: number;
   readonly onProgress?: (progress: RolloutProgress) => void;
 }
 
-const DEFAULT_STALL_AFTER_MS = 180_000;
-const DEFAULT_FAIL_AFTER_MS = 60_000;
-const DEFAULT_POLL_MS = 2000;
-const MAX_POLL_MS = 15_000;
+/**
+ * How a rollout is watched when the caller does not say: the editor's setting, the CLI's flags and the agent
+ * tool take their defaults from here, so a rollout is called stalled or failed after the same time everywhere.
+ */
+export const ROLLOUT_DEFAULTS = {
+  /** No progress for this long is a stall (3 minutes). */
+  stallAfterMs: 180_000,
+  /** Every worker of the new release unhealthy for this long is a failed rollout, a crash loop. */
+  failAfterMs: 60_000,
+  /** The first poll interval; it grows by backoff while nothing changes, and is back to it on a change. */
+  pollMs: 2000,
+  /** The longest the backoff waits between two polls (unless the first interval is longer). */
+  maxPollMs: 15_000,
+} as const;
 const BACKOFF = 1.5;
 /** Each poll reads the releases and the workers. */
 const REQUESTS_PER_POLL = 2;
@@ -233,7 +243,7 @@ export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: numb
     const reserve = Math.max(RESERVE_MIN, window.quota !== undefined ? Math.ceil(window.quota * RESERVE_SHARE) : 0);
     const polls = Math.floor((window.remaining - reserve) / requestsPerPoll);
     // No reset time said: wait the longest poll interval and look again.
-    if (polls <= 0) delay = Math.max(delay, untilReset ?? MAX_POLL_MS);
+    if (polls <= 0) delay = Math.max(delay, untilReset ?? ROLLOUT_DEFAULTS.maxPollMs);
     else if (untilReset !== undefined) delay = Math.max(delay, Math.ceil(untilReset / polls));
   }
   return delay;
@@ -315,10 +325,10 @@ function allUnhealthy(p: RolloutProgress): boolean {
 /** Polls with backoff inside the rate-limit budget (client.rateLimit), until done, stalled, failed or dismissed. */
 export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOutcome> {
   const { client, signal } = input;
-  const stallAfterMs = input.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
-  const failAfterMs = input.failAfterMs ?? DEFAULT_FAIL_AFTER_MS;
-  const firstPollMs = Math.max(1, input.pollMs ?? DEFAULT_POLL_MS);
-  const maxPollMs = Math.max(MAX_POLL_MS, firstPollMs);
+  const stallAfterMs = input.stallAfterMs ?? ROLLOUT_DEFAULTS.stallAfterMs;
+  const failAfterMs = input.failAfterMs ?? ROLLOUT_DEFAULTS.failAfterMs;
+  const firstPollMs = Math.max(1, input.pollMs ?? ROLLOUT_DEFAULTS.pollMs);
+  const maxPollMs = Math.max(ROLLOUT_DEFAULTS.maxPollMs, firstPollMs);
   const started = Date.now();
   const minWorkers: { value?: number } = {};
   let progress: RolloutProgress | undefined;
