@@ -4,13 +4,14 @@
  * worker threads (each runs this same bundle), so a CI job over a big repository uses every core.
  */
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Catalog, type CatalogData } from '../core/endpointSpec/catalog/catalog';
-import { checkSpecText, type SpecDiagnostic } from '../core/endpointSpec/check';
+import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { ValidationContext } from '../core/endpointSpec/validate';
-import { checkOverlayFile, overlayTarget } from '../core/environments/overlays';
+import { DISK_FILE_VIEW } from '../core/environments/overlays';
 import { specFileOnDisk } from '../core/operations/environments';
-import { specFormatOf } from '../core/protocol';
+import { SpecWorkspace, type FileView } from '../core/workspace/specWorkspace';
 import { readSpecFileResultSync, unreadableLine, type UnreadableCode } from './inputs';
 
 /**
@@ -69,28 +70,28 @@ function validationContext(catalog: CheckCatalog): ValidationContext {
   };
 }
 
+/**
+ * The files checked by the workspace's owner of spec files, over the disk: an overlay merged into its base, as
+ * `checkSpec` checks it when told where the file lives (`specFileOnDisk`: the base must lie under the current
+ * directory or in the overlay's own repository, as a workspace folder bounds it in the editor). A base read
+ * for several overlays is read and parsed once.
+ */
 function checkHere(files: string[], catalog: CheckCatalog): FileOutcome[] {
   const context = validationContext(catalog);
+  const texts = new Map<string, string>();
+  const view: FileView = { read: (path) => texts.get(path) ?? DISK_FILE_VIEW.read(path), list: DISK_FILE_VIEW.list };
+  const workspace = new SpecWorkspace(view, { roots: (path) => specFileOnDisk(path, process.cwd()).roots, context: () => context });
   return files.map((file) => {
     const read = readSpecFileResultSync(file);
     if (!('text' in read)) return { file, unreadable: unreadableLine('validate', file, read.reason), code: read.code };
-    const format = specFormatOf(file);
-    if (overlayTarget(read.text, format) === undefined)
-      return { file, diagnostics: checkSpecText(read.text, format, 'create', context).diagnostics };
-    return checkOverlayHere(file, read.text, context);
+    const path = resolve(file);
+    texts.set(path, read.text);
+    const checked = workspace.check(path);
+    const inBase = checked.overlay?.base.filter((d) => !d.setInOverlay).map(({ setInOverlay: _, ...d }) => d) ?? [];
+    const basePath = checked.overlay?.basePath;
+    if (basePath === undefined || inBase.length === 0) return { file, diagnostics: checked.diagnostics };
+    return { file, diagnostics: checked.diagnostics, inBase: { path: basePath, diagnostics: inBase } };
   });
-}
-
-/**
- * An overlay merged into its base, as `checkSpec` checks it when told where the file lives (`specFileOnDisk`):
- * the base must lie under the current directory or in the overlay's own repository, as a workspace folder bounds it in the editor.
- */
-function checkOverlayHere(file: string, text: string, context: ValidationContext): FileOutcome {
-  const { path, read, roots } = specFileOnDisk(file, process.cwd());
-  const checked = checkOverlayFile({ path, text, format: specFormatOf(file) }, read, roots, context);
-  const inBase = checked.base.filter((d) => !d.setInOverlay).map(({ setInOverlay: _, ...d }) => d);
-  if (checked.basePath === undefined || inBase.length === 0) return { file, diagnostics: checked.overlay };
-  return { file, diagnostics: checked.overlay, inBase: { path: checked.basePath, diagnostics: inBase } };
 }
 
 function checkInWorker(files: string[], catalog: CheckCatalog): Promise<FileOutcome[]> {

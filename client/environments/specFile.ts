@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { findWorkspaceRoot } from '../../core/deploy';
 import { ENVIRONMENTS_FILE } from '../../core/environments/config';
-import { overlayTarget, readSpecFromDisk, type ReadSpecText } from '../../core/environments/overlays';
+import { DISK_FILE_VIEW, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../../core/environments/overlays';
 import { checkSpec, environmentOfSpecFile, environmentSettings, type CheckSpecResult, type DeployEnvironment } from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 
@@ -32,7 +32,7 @@ export function checkSpecFile(uri: vscode.Uri, text: string): Promise<CheckSpecR
     text,
     format: specFormatOf(uri.fsPath),
     catalog: { kind: 'none' },
-    file: { path: uri.fsPath, read: readOpenOrDisk, roots: roots.length > 0 ? roots : [specRoot(uri)] },
+    file: { path: uri.fsPath, view: { ...DISK_FILE_VIEW, read: readOpenOrDisk }, roots: roots.length > 0 ? roots : [specRoot(uri)] },
   });
 }
 

@@ -41,6 +41,18 @@ export const readSpecFromDisk: ReadSpecText = (path) => {
   }
 };
 
+/** The disk as the workspace's owner of spec files sees it (core/workspace), for the front-ends without editors. */
+export const DISK_FILE_VIEW = {
+  read: readSpecFromDisk,
+  list: (folder: string): string[] => {
+    try {
+      return readdirSync(folder);
+    } catch {
+      return [];
+    }
+  },
+};
+
 /**
  * The overlays of `basePath` on disk: spec files beside it whose `extends` names it, with their environment.
  * `read` gives each candidate's text (an open editor's first).

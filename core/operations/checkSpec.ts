@@ -6,9 +6,11 @@
 import type { ApiClient } from '../api';
 import { Catalog } from '../endpointSpec/catalog/catalog';
 import { fetchCatalogData } from '../catalog/fetch';
-import { checkSpecText, type SpecDiagnostic } from '../endpointSpec/check';
+import { checkSpecText, type CheckResult, type SpecDiagnostic } from '../endpointSpec/check';
+import type { CheckedOverlay } from '../environments/overlays';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
-import { checkOverlayFile, overlayTarget, type ReadSpecText } from '../environments/overlays';
+import type { ValidationContext } from '../endpointSpec/validate';
+import { SpecWorkspace, type FileView } from '../workspace/specWorkspace';
 
 /** Where the catalog rules get their GPU types, flavors, data centers and templates from. */
 export type CatalogSource =
@@ -21,11 +23,11 @@ export interface CheckSpecInput {
   readonly format: SpecFormat;
   readonly catalog: CatalogSource;
   /**
-   * Where the text lives, so an overlay (`extends`) is checked merged into its base: `read` gives a spec
-   * file's text by absolute path, `roots` are the folders a base may lie in. Without it an overlay is
-   * checked as a spec on its own, which it never passes.
+   * Where the text lives, so an overlay (`extends`) is checked merged into its base: `view` shows the
+   * workspace's files (the text above stands for the file at `path`), `roots` are the folders a base may lie
+   * in. Without it an overlay is checked as a spec on its own, which it never passes.
    */
-  readonly file?: { readonly path: string; readonly read: ReadSpecText; readonly roots: readonly string[] };
+  readonly file?: { readonly path: string; readonly view: FileView; readonly roots: readonly string[] };
 }
 
 /** One document of the text, with whether it holds a spec at all (an empty document does not). */
@@ -63,18 +65,20 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
   const resolved = await resolveCatalog(input.catalog);
   const context = resolved.catalog ? { catalog: resolved.catalog } : {};
   const { file } = input;
-  if (file && overlayTarget(input.text, input.format) !== undefined) {
-    const checked = checkOverlayFile({ path: file.path, text: input.text, format: input.format }, file.read, file.roots, context);
-    const documents = checked.documents.map((document, index) => ({
-      index,
-      document,
-      isSpec: true,
-      body: checked.merged,
-    }));
-    const { environment, basePath, base: baseDiagnostics, replacedArrays } = checked;
-    return { documents, diagnostics: checked.overlay, ...resolved, overlay: { environment, basePath, baseDiagnostics, replacedArrays } };
+  const checked: CheckResult & { overlay?: CheckedOverlay } = file
+    ? workspaceOf(file, input.text, context).check(file.path)
+    : checkSpecText(input.text, input.format, 'create', context);
+  const { overlay } = checked;
+  if (overlay) {
+    const documents = overlay.documents.map((document, index) => ({ index, document, isSpec: true, body: overlay.merged }));
+    const { environment, basePath, base: baseDiagnostics, replacedArrays } = overlay;
+    return {
+      documents,
+      diagnostics: checked.diagnostics,
+      ...resolved,
+      overlay: { environment, basePath, baseDiagnostics, replacedArrays },
+    };
   }
-  const checked = checkSpecText(input.text, input.format, 'create', context);
   const documents = checked.documents.map((document, index) => ({
     index,
     document,
@@ -82,6 +86,12 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
     body: document.data,
   }));
   return { documents, diagnostics: checked.diagnostics, ...resolved };
+}
+
+/** The workspace's owner of spec files, seeing `text` as the file at `file.path`. */
+function workspaceOf(file: NonNullable<CheckSpecInput['file']>, text: string, context: ValidationContext): SpecWorkspace {
+  const view: FileView = { read: (path) => (path === file.path ? text : file.view.read(path)), list: (folder) => file.view.list(folder) };
+  return new SpecWorkspace(view, { roots: () => file.roots, context: () => context });
 }
 
 /** Whether any of these problems, in the documents given (all when absent), is an error. */

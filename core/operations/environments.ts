@@ -16,7 +16,7 @@ import {
   readEnvironments,
   type EnvironmentsProblem,
 } from '../environments/config';
-import { overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
+import { DISK_FILE_VIEW, overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
 import { specFormatOf, splitSpecFileName } from '../protocol';
 import type { CheckSpecInput, OverlayFacts } from './checkSpec';
 
@@ -142,5 +142,5 @@ export function filesForEnvironment(paths: readonly string[], environment: strin
  */
 export function specFileOnDisk(path: string, folder: string): NonNullable<CheckSpecInput['file']> {
   const absolute = resolve(path);
-  return { path: absolute, read: readSpecFromDisk, roots: [resolve(folder), findWorkspaceRoot(absolute)] };
+  return { path: absolute, view: DISK_FILE_VIEW, roots: [resolve(folder), findWorkspaceRoot(absolute)] };
 }

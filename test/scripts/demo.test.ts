@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import type { ApiClient, CreateEndpointRequest } from '../../core/api';
-import { readSpecFromDisk } from '../../core/environments/overlays';
+import { DISK_FILE_VIEW } from '../../core/environments/overlays';
 import { checkSpec, hasErrors, planDeploy, readSpecBindings } from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 import { DEMO_ENDPOINTS } from '../../emulator/demo/index';
@@ -30,7 +30,7 @@ async function bodyOf(file: string): Promise<Record<string, unknown>> {
     text,
     format: specFormatOf(file),
     catalog: { kind: 'none' },
-    file: { path, read: readSpecFromDisk, roots: [EXAMPLES_DIR] },
+    file: { path, view: DISK_FILE_VIEW, roots: [EXAMPLES_DIR] },
   });
   assert.ok(!hasErrors(checked.diagnostics), `${file}: ${JSON.stringify(checked.diagnostics)}`);
   return checked.documents[0].body as Record<string, unknown>;
