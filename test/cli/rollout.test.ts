@@ -121,14 +121,14 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
     await scenario({ workers: 2 }, async (emu, api, ws) => {
       const [created, first] = await run(runDeploy, emu, ['--yes', '--wait', ws.file]);
       assert.equal(created, 0, first.stderr);
-      assert.match(first.stdout, /rollout done after [\d.]+ s: release 1: 2 of 2 workers on it\n/);
+      assert.match(first.stdout, /rollout done after [\d.]+ m?s: release 1: 2 of 2 workers on it\n/);
 
       ws.write({ workers: 2, image: 'myorg/worker:1.1' });
       const [updated, second] = await run(runDeploy, emu, ['--yes', '--wait', ws.file]);
       assert.equal(updated, 0, second.stderr);
       assert.match(
         second.stdout,
-        /updated endpoint \w+ "rollout-worker"\nverified: the endpoint read back matches the spec\nrollout done after [\d.]+ s: release 2: 2 of 2 workers on it\n/,
+        /updated endpoint \w+ "rollout-worker"\nverified: the endpoint read back matches the spec\nrollout done after [\d.]+ m?s: release 2: 2 of 2 workers on it\n/,
       );
       const lines = progressLines(second.stderr);
       assert.ok(lines.length >= 1, second.stderr);
@@ -191,7 +191,7 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
       assert.equal(failed, EXIT_FAILED, crash.stderr);
       const unhealthy = (await api.serverless.workers(id)).workers.filter((w) => w.status === 'UNHEALTHY' && w.version === 2);
       assert.ok(unhealthy.length > 0, 'the new release crash-loops');
-      assert.match(crash.stderr, /rollout failed after [\d.]+ s: every worker on release 2 has been unhealthy/);
+      assert.match(crash.stderr, /rollout failed after [\d.]+ m?s: every worker on release 2 has been unhealthy/);
       assert.ok(
         unhealthy.some((w) => crash.stderr.includes(`  worker ${w.id}: UNHEALTHY on release 2`)),
         `names an unhealthy worker:\n${crash.stderr}`,
@@ -211,7 +211,7 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
       assert.equal(rolledBack, EXIT_FAILED, 'a rollback still exits with the failure');
       assert.match(back.stderr, /rolling back to release 3, the release before this deploy/);
       assert.match(back.stdout, /~ image: "myorg\/worker-crashloop:3\.0" → "myorg\/worker:1\.0"/);
-      assert.match(back.stdout, /rollout done after [\d.]+ s: release 5: 1 of 1 worker on it/);
+      assert.match(back.stdout, /rollout done after [\d.]+ m?s: release 5: 1 of 1 worker on it/);
       assert.match(back.stderr, /rolled back to release 3; the spec still describes the release that failed/);
       assert.equal((await api.serverless.get(id)).image, 'myorg/worker:1.0', 'the image of the release before');
       assert.equal(await versionOf(api, id), 5, 'the rollback is a release of its own');
@@ -228,7 +228,7 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
       const throttled = (await api.serverless.workers(id)).workers.filter((w) => w.status === 'THROTTLED');
       assert.ok(throttled.length > 0);
       assert.ok(stall.stderr.includes(`  worker ${throttled[0].id}: THROTTLED on release 2`), stall.stderr);
-      assert.match(stall.stderr, /rollout stalled after [\d.]+ s: no progress for/);
+      assert.match(stall.stderr, /rollout stalled after [\d.]+ m?s: no progress for/);
       assert.ok(stall.stderr.includes(`endpoint-studio rollback ${ws.file} --to 1`));
       const report = JSON.parse(stall.stdout) as {
         exitCode: number;
@@ -332,7 +332,7 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
       assert.match(back.stdout, /~ image: "myorg\/worker:2\.0" → "myorg\/worker:1\.0"/);
       assert.match(back.stdout, /verified: the endpoint read back matches release 1\n/);
       assert.match(back.stdout, /the spec still describes release 2: deploying it again undoes the rollback; run with --write-spec/);
-      assert.match(back.stdout, /rollout done after [\d.]+ s: release 3: 2 of 2 workers on it/);
+      assert.match(back.stdout, /rollout done after [\d.]+ m?s: release 3: 2 of 2 workers on it/);
       assert.deepEqual(liveAsSpec(await api.serverless.get(id)), releaseOne, 'the endpoint is release 1 again');
       assert.equal(readFileSync(ws.file, 'utf8'), releaseTwoText, 'the spec is untouched');
 
@@ -388,7 +388,7 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
       const staged = io(emu, env);
       assert.equal(await runDeploy(['--env', 'staging', '--yes', '--wait', ws.file], staged), 0, staged.stderr);
       assert.match(staged.stdout, /^environment staging, key from \$ENDPOINT_STUDIO_API_KEY_STAGING/);
-      assert.match(staged.stdout, /rollout done after [\d.]+ s: release 1: 1 of 1 worker on it\n/);
+      assert.match(staged.stdout, /rollout done after [\d.]+ m?s: release 1: 1 of 1 worker on it\n/);
       const { id, name } = await onlyEndpoint(api);
       assert.equal(name, 'rollout-worker-staging');
 
