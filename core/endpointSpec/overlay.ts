@@ -249,8 +249,7 @@ export function checkOverlay(
  * that key and says so, since an empty key in an overlay reads like "unchanged" but removes the base's value.
  */
 function removedByOverlay(patch: unknown, problem: SpecProblem, document: SpecDocument, text: LocatedText): SpecDiagnostic | undefined {
-  if (problem.code !== 'missing-property') return undefined;
-  const name = /missing required property[^:]*: ([^\s(]+)/.exec(problem.message)?.[1];
+  const name = problem.missingProperty;
   const parent = problem.path.reduce<unknown>((node, segment) => (isRecord(node) ? node[String(segment)] : undefined), patch);
   if (name === undefined || !isRecord(parent) || parent[name] !== null) return undefined;
   const at = { ...problem, path: [...problem.path, name], target: 'key' as const };

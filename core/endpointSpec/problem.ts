@@ -20,6 +20,8 @@ export interface SpecProblem {
   readonly suggestion?: string;
   /** Further values a quick fix needs (e.g. the other GPU types of a pool, to exclude them). */
   readonly related?: readonly string[];
+  /** For a `missing-property` problem, the name of the property missing; `path` is its parent's. */
+  readonly missingProperty?: string;
 }
 
 export const DIAGNOSTIC_SOURCE = 'endpoint-studio';

@@ -82,7 +82,7 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
       const owner = typeof scalerType === 'string' ? ` in ${scalerType} scaling` : path.length === 0 ? '' : ` in ${field}`;
       const summary = firstSentence(schemaViewAt([...path, name], data, mode)?.description ?? '');
       const why = summary && summary.length <= 60 && !summary.includes('`') ? ` (${summary})` : '';
-      return problem('missing-property', `missing required property${owner}: ${name}${why}`, 'key');
+      return { ...problem('missing-property', `missing required property${owner}: ${name}${why}`, 'key'), missingProperty: name };
     }
     case 'type':
       return problem('wrong-type', typeMessage(String(params.type), error.data));
