@@ -12,8 +12,8 @@ import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { diffEffective, effectiveSpec, type Spec } from '../core/deploy';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import type { ApiClient } from '../core/api';
-import { serializeSpec } from '../core/endpointSpec/serialize';
-import type { SpecFormat, TextSpan } from '../core/endpointSpec/tree';
+import { writeConfigurationIntoSpec } from '../core/endpointSpec/serialize';
+import type { SpecFormat } from '../core/endpointSpec/tree';
 import { applyDeploy, checkSpec, planRollback, specFileOnDisk, type PlanRollbackResult } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { writeFileAtomic } from '../core/util/atomicWrite';
@@ -257,9 +257,6 @@ interface SpecDocumentFile {
   readonly overlay: boolean;
   /** What the document deploys (an overlay merged into its base); undefined while it is broken. */
   readonly body?: Spec;
-  /** Where the document's mapping lies in the text, and its `$schema` to keep. */
-  readonly root?: TextSpan;
-  readonly schema?: string;
 }
 
 async function specDocumentOf(spec: TargetSpec, io: CliIo): Promise<SpecDocumentFile | 2> {
@@ -268,9 +265,6 @@ async function specDocumentOf(spec: TargetSpec, io: CliIo): Promise<SpecDocument
   const format = specFormatOf(spec.file);
   const checked = await checkSpec({ text, format, catalog: { kind: 'none' }, file: specFileOnDisk(spec.file, process.cwd()) });
   const checkedDocument = checked.documents.find((d) => d.index === spec.documentIndex);
-  const data = checkedDocument?.document.data;
-  const schema = typeof data === 'object' && data !== null && '$schema' in data ? (data as Spec).$schema : undefined;
-  const root = checkedDocument?.document.root;
   return {
     file: spec.file,
     text,
@@ -278,8 +272,6 @@ async function specDocumentOf(spec: TargetSpec, io: CliIo): Promise<SpecDocument
     documentIndex: spec.documentIndex,
     overlay: checked.overlay !== undefined,
     ...(isSpec(checkedDocument?.body) ? { body: checkedDocument.body } : {}),
-    ...(root?.kind === 'object' ? { root: { offset: root.offset, length: root.length } } : {}),
-    ...(typeof schema === 'string' ? { schema } : {}),
   };
 }
 
@@ -320,30 +312,20 @@ async function reportSpec(spec: SpecDocumentFile, planned: PlannedRollback, writ
     );
     return true;
   }
-  if (!spec.root) {
+  // Release N's configuration as pull writes one, set into the document: its `$schema` and comments stay.
+  const rewritten = writeConfigurationIntoSpec(spec.text, spec.format, spec.documentIndex, planned.spec);
+  if (!rewritten) {
     io.err(`endpoint-studio rollback: ${spec.file} was not rewritten: its document ${spec.documentIndex} cannot be read as a mapping`);
     return false;
   }
-  const text = specTextWith(spec, spec.root, planned.spec);
   try {
-    await writeFileAtomic(spec.file, text);
+    await writeFileAtomic(spec.file, rewritten.text);
   } catch (error) {
     io.err(`endpoint-studio rollback: ${spec.file} was not rewritten: ${(error as Error).message}`);
     return false;
   }
   io.out(`wrote release ${planned.toVersion} into ${spec.file}${spec.documentIndex > 0 ? ` (document ${spec.documentIndex})` : ''}\n`);
   return true;
-}
-
-/**
- * The file with the document's mapping replaced by release N's configuration, written as `pull` writes an endpoint;
- * its `$schema`, the comments around the mapping and the other documents stay.
- */
-function specTextWith(spec: SpecDocumentFile, root: TextSpan, configuration: Spec): string {
-  const written = serializeSpec(spec.schema === undefined ? configuration : { $schema: spec.schema, ...configuration }, spec.format);
-  const replaced = spec.text.slice(root.offset, root.offset + root.length);
-  const ending = /\s*$/.exec(replaced)?.[0] ?? '';
-  return `${spec.text.slice(0, root.offset)}${written}${ending}${spec.text.slice(root.offset + root.length)}`;
 }
 
 function signalOf(io: DeployIo): { signal?: AbortSignal } {

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../core/api';
 import { renderPlan, type ApplyFailure, type MappedProblem } from '../../core/deploy';
-import { locatePath } from '../../core/endpointSpec/locate';
+import { writeConfigurationIntoSpec } from '../../core/endpointSpec/serialize';
 import { readPriceCatalog } from '../../core/billing/priceCatalog';
 import {
   applyDeploy,
@@ -24,6 +24,7 @@ import {
 import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import type { SpecClients } from '../environments/clients';
+import { rangeOfSpan } from '../environments/specFile';
 import { noteDeployed } from '../walkthrough';
 import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
@@ -66,21 +67,31 @@ export function registerDeployCommands(clients: SpecClients, states: LiveStates,
 
 /** Errors the language server reports inside this document of the file. */
 function specErrors({ text, info }: SpecTarget): vscode.Diagnostic[] {
-  const start = info.document.span.offset;
-  const end = start + info.document.span.length;
+  const start = info.span.offset;
+  const end = start + info.span.length;
   return vscode.languages
     .getDiagnostics(text.uri)
     .filter((d) => d.source === 'endpoint-studio' && d.severity === vscode.DiagnosticSeverity.Error)
     .filter((d) => text.offsetAt(d.range.start) >= start && text.offsetAt(d.range.start) <= end);
 }
 
-function showProblems(problems: vscode.DiagnosticCollection, { text, info }: SpecTarget, mapped: readonly MappedProblem[]): void {
+/** Marks each field the service refused on its line; the server finds the fields, on the document's first line if it cannot. */
+async function showProblems(
+  { clients, problems }: DeployContext,
+  { text, info }: SpecTarget,
+  mapped: readonly MappedProblem[],
+): Promise<void> {
+  const paths = mapped.map((p) => p.segments);
+  const spans = await clients.files.locate(text.uri, info.index, paths).then(
+    (located) => located.spans,
+    () => [],
+  );
   problems.set(
     text.uri,
-    mapped.map((p) => {
-      const span = locatePath(info.document.root, p.segments, 'value', info.document.span);
+    mapped.map((p, i) => {
+      const span = spans.at(i);
       const diagnostic = new vscode.Diagnostic(
-        new vscode.Range(text.positionAt(span.offset), text.positionAt(span.offset + span.length)),
+        span ? rangeOfSpan(text, span) : text.lineAt(info.range.start.line).range,
         `the service rejected this: ${p.message}`,
         vscode.DiagnosticSeverity.Error,
       );
@@ -93,7 +104,7 @@ function showProblems(problems: vscode.DiagnosticCollection, { text, info }: Spe
 
 /** Deploys one spec document: resolve it, check it, plan and confirm, apply, report. */
 async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const target = await resolveTarget(uri, index);
+  const target = await resolveTarget(context.clients.files, uri, index);
   if (!target) return;
   const client = await deployClientFor(context.clients, target);
   if (!client) return;
@@ -114,7 +125,7 @@ async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index
   const outcome = await applyWithProgress(api, confirmed, target, ref);
   context.states.invalidate();
   if (!outcome.ok) {
-    reportFailure(context, target, outcome.applied.failure);
+    await reportFailure(context, target, outcome.applied.failure);
     return;
   }
   reportSuccess(context.log, outcome, confirmed);
@@ -241,8 +252,8 @@ function applyWithProgress(api: ApiClient, planned: Planned, target: SpecTarget,
 }
 
 /** Marks what the service rejected on the spec and says whether anything changed. */
-function reportFailure(context: DeployContext, target: SpecTarget, failure: ApplyFailure): void {
-  showProblems(context.problems, target, failure.problems);
+async function reportFailure(context: DeployContext, target: SpecTarget, failure: ApplyFailure): Promise<void> {
+  await showProblems(context, target, failure.problems);
   const state = failure.outcomeUnknown
     ? ' The outcome is unknown: refresh the Endpoints view before deploying again.'
     : ' Nothing was changed.';
@@ -273,10 +284,10 @@ function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Appli
 }
 
 async function showDiff(clients: SpecClients, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const target = await resolveTarget(uri, index, 'diff');
+  const target = await resolveTarget(clients.files, uri, index, 'diff');
   if (!target) return;
   const { binding } = bindingFor(target.text.uri, target.info.index);
-  const client = await clients.forSpec(target.text.uri);
+  const client = await clients.forSpec(target.text.uri, target.info);
   const name = target.spec.name;
   const where = target.environment ? ` (${target.environment.name})` : '';
   await vscode.commands.executeCommand(
@@ -289,7 +300,7 @@ async function showDiff(clients: SpecClients, uri: vscode.Uri | undefined, index
 
 /** Drift the other way: the live configuration, read fresh, replaces the spec document (undo brings it back). */
 async function pullIntoSpec(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
-  const target = await resolveTarget(uri, index, 'pull');
+  const target = await resolveTarget(context.clients.files, uri, index, 'pull');
   if (target?.info.overlay)
     return void vscode.window.showErrorMessage(
       'pull refused: this file is an overlay, which holds only what differs from its base; use Diff and edit the overlay or its base',
@@ -298,13 +309,11 @@ async function pullIntoSpec(context: DeployContext, uri: vscode.Uri | undefined,
   const api = context.session.api;
   if (!target || live?.kind !== 'bound' || !api)
     return void vscode.window.showErrorMessage('pull failed: this spec is not bound to a live endpoint');
-  const root = target.info.document.root;
-  if (!root) return;
   const answer = await vscode.window.showWarningMessage(
     `Replace this spec with the live configuration of ${live.endpoint.id}?`,
     {
       modal: true,
-      detail: `Changed: ${live.drift.map((c) => c.path).join(', ')}. Comments in this spec document are lost; undo brings them back.`,
+      detail: `Changed: ${live.drift.map((c) => c.path).join(', ')}. Its comments and $schema stay; undo brings the old values back.`,
     },
     'Replace',
   );
@@ -314,12 +323,13 @@ async function pullIntoSpec(context: DeployContext, uri: vscode.Uri | undefined,
     context.session.reportError('pull', new Error(pulled.message));
     return;
   }
+  // Set into the document as it is now: only the values that differ change; its `$schema` and comments stay.
+  const { text } = target;
+  const rewritten = writeConfigurationIntoSpec(text.getText(), specFormatOf(text.fileName), target.info.index, pulled.spec);
+  if (!rewritten) return void vscode.window.showErrorMessage('pull failed: this spec document cannot be read as a mapping');
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(
-    target.text.uri,
-    new vscode.Range(target.text.positionAt(root.offset), target.text.positionAt(root.offset + root.length)),
-    pulled.text,
-  );
+  const { offset, length, text: replacement } = rewritten.edit;
+  edit.replace(text.uri, new vscode.Range(text.positionAt(offset), text.positionAt(offset + length)), replacement);
   await vscode.workspace.applyEdit(edit);
   context.states.invalidate();
 }

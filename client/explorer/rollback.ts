@@ -5,20 +5,22 @@
  * this module shows that plan as a deploy's is shown (live ↔ release N, and the plan in a modal), applies it
  * (`applyDeploy`, no document: no binding changes), reports the read-back, watches the rollout, and then offers
  * release N's configuration to the specs bound to the endpoint, as an unsaved edit the user sees and saves.
+ * What each bound spec deploys, and whether it is an overlay, is the language server's answer.
  */
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ApiClient, Endpoint } from '../../core/api';
 import { readPriceCatalog } from '../../core/billing/priceCatalog';
 import { driftBetween, renderPlan } from '../../core/deploy';
-import { serializeSpec } from '../../core/endpointSpec/serialize';
+import { writeConfigurationIntoSpec } from '../../core/endpointSpec/serialize';
 import { applyDeploy, planRollback, type PlanRollbackResult } from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import { planHeader } from '../deploy/environmentDeploy';
 import { liveUri, releaseUri, specUri } from '../deploy/liveDocuments';
 import { watchRolloutInEditor } from '../deploy/rollout';
-import { specDocuments } from '../deploy/specState';
+import { specDocuments, type SpecDocumentInfo } from '../deploy/specState';
+import { unanswered, type SpecFiles } from '../environments/specFile';
 import { specsBoundTo, type BoundSpec } from './boundSpecs';
 import { target, type EndpointCommandContext } from './endpointCommands';
 import { releaseChoices } from './endpointFacts';
@@ -36,8 +38,13 @@ interface RollbackTarget {
   readonly version?: number;
 }
 
-export function registerRollback(context: EndpointCommandContext): vscode.Disposable {
-  return vscode.commands.registerCommand(ROLLBACK_COMMAND, (arg?: unknown) => rollback(context, arg));
+/** What a rollback needs: the Endpoints view's commands' context, and the language server's answers about specs. */
+interface RollbackContext extends EndpointCommandContext {
+  readonly files: SpecFiles;
+}
+
+export function registerRollback(context: EndpointCommandContext, files: SpecFiles): vscode.Disposable {
+  return vscode.commands.registerCommand(ROLLBACK_COMMAND, (arg?: unknown) => rollback({ ...context, files }, arg));
 }
 
 /** A release node, `{ endpointId, version? }` (the rollout watcher's button), or an endpoint's node. */
@@ -57,7 +64,7 @@ const isRelease = (arg: unknown): boolean => typeof arg === 'object' && arg !== 
 const versionOf = (version: unknown): { version?: number } =>
   typeof version === 'number' && Number.isInteger(version) && version > 0 ? { version } : {};
 
-async function rollback(context: EndpointCommandContext, arg: unknown): Promise<void> {
+async function rollback(context: RollbackContext, arg: unknown): Promise<void> {
   const { session } = context;
   const api = session.api;
   if (!api) return void vscode.window.showErrorMessage('rollback failed: sign in, or use the local emulator, to roll an endpoint back');
@@ -195,18 +202,26 @@ async function applyRollback(context: EndpointCommandContext, api: ApiClient, en
  * so; an environment's overlay holds only its differences from the base, so it is never rewritten: the fields
  * that differ are named and the diff opened on request.
  */
-async function offerSpecUpdate(context: EndpointCommandContext, endpoint: Endpoint, planned: Planned): Promise<void> {
+async function offerSpecUpdate(context: RollbackContext, endpoint: Endpoint, planned: Planned): Promise<void> {
   for (const bound of await specsBoundTo(endpoint.id, context.log)) {
     if (!existsSync(bound.uri.fsPath)) continue;
     await offerOne(context, endpoint, planned, bound);
   }
 }
 
-async function offerOne(context: EndpointCommandContext, endpoint: Endpoint, planned: Planned, bound: BoundSpec): Promise<void> {
+async function offerOne(context: RollbackContext, endpoint: Endpoint, planned: Planned, bound: BoundSpec): Promise<void> {
   const text = await vscode.workspace.openTextDocument(bound.uri);
-  const info = (await specDocuments(text)).at(bound.documentIndex);
-  const root = info?.document.root;
-  if (!info?.spec || !root) {
+  let info: SpecDocumentInfo | undefined;
+  try {
+    info = (await specDocuments(context.files, text, bound.documentIndex)).at(0);
+  } catch (error) {
+    context.log.warn(`rollback: ${bound.key} was not offered the release: ${unanswered(error)}`);
+    return;
+  }
+  // Release N's configuration as a pull writes one, set into the document: its `$schema`, comments and key order stay.
+  const rewritten =
+    info?.spec && writeConfigurationIntoSpec(text.getText(), specFormatOf(text.fileName), bound.documentIndex, planned.spec);
+  if (!info?.spec || !rewritten) {
     context.log.warn(`rollback: ${bound.key} is not a spec document now; it was not offered the release`);
     return;
   }
@@ -237,12 +252,8 @@ async function offerOne(context: EndpointCommandContext, endpoint: Endpoint, pla
   // Shown first, so the edit lands in an editor the user is looking at.
   await vscode.window.showTextDocument(text, { preview: false });
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(
-    text.uri,
-    new vscode.Range(text.positionAt(root.offset), text.positionAt(root.offset + root.length)),
-    // Release N's configuration as a pull writes one: the spec's field order, in the file's own format.
-    serializeSpec(planned.spec, specFormatOf(text.fileName)),
-  );
+  const { offset, length, text: replacement } = rewritten.edit;
+  edit.replace(text.uri, new vscode.Range(text.positionAt(offset), text.positionAt(offset + length)), replacement);
   // Applied, not saved: the user reads it and saves it, and undo brings the old text back.
   if (!(await vscode.workspace.applyEdit(edit))) return void vscode.window.showErrorMessage(`rollback: ${file} could not be edited`);
 }
