@@ -13,6 +13,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isSpecFile, specFormatOf } from '../core/protocol';
+import type { CheckedOverlay } from '../core/environments/overlays';
 import { SpecWorkspace, type EnvironmentOfBase, type FileView, type SpecFileInWorkspace } from '../core/workspace/specWorkspace';
 import { analyze, DocumentReuse, MAX_CHECKED_TEXT_LENGTH, type CheckResult } from './languageService';
 import { filePathOf } from './uris';
@@ -95,6 +96,27 @@ export class SpecDocuments {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return internalErrorResult();
+    }
+  }
+
+  /**
+   * The analysis with each document's data as the body it deploys: an overlay's merged into its base, so that
+   * hints, hovers, costs and completions in an overlay speak of what the environment runs, and a value the base
+   * sets is never shown as a default. Its tree stays the overlay's own.
+   */
+  deployedAnalysisOf(document: TextDocument): CheckResult {
+    const analysis = this.analysisOf(document);
+    const path = filePathOf(document.uri);
+    const merged = path === undefined ? undefined : this.overlayOf(path)?.merged;
+    if (!merged) return analysis;
+    return { ...analysis, documents: analysis.documents.map((each, index) => (index === 0 ? { ...each, data: merged } : each)) };
+  }
+
+  private overlayOf(path: string): CheckedOverlay | undefined {
+    try {
+      return this.workspace.check(path).overlay;
+    } catch {
+      return undefined;
     }
   }
 

@@ -201,7 +201,9 @@ export function checkOverlay(
     replacedArrays: replacedArrays(patch, baseDocument.data),
     documents: overlayText.documents,
   };
-  for (const problem of validateSpecData(merged, 'create', context)) {
+  const ownSuggestions = ownKeySuggestions(patch);
+  for (const found of validateSpecData(merged, 'create', context)) {
+    const problem = ownSuggestions(found);
     const removed = removedByOverlay(patch, problem, document, overlayText);
     const setInOverlay = removed !== undefined || overlayOwns(patch, problem.path);
     const inOverlay = removed ?? (setInOverlay ? overlayText.locate(document, problem) : undefined);
@@ -255,6 +257,24 @@ function removedByOverlay(patch: unknown, problem: SpecProblem, document: SpecDo
   const at = { ...problem, path: [...problem.path, name], target: 'key' as const };
   const located = text.locate(document, at);
   return { ...located, message: `${problem.message}: this overlay removes it (an empty ${name}: is null, which removes the base's value)` };
+}
+
+/**
+ * A misspelt key the overlay wrote is named against the overlay's own keys: in the merged body the base's
+ * `idleTimeout` is already there, so `idleTimout` would get no "did you mean" and no Rename, though renaming it
+ * in the overlay is exactly what sets that environment's value.
+ */
+function ownKeySuggestions(patch: Record<string, unknown>): (problem: SpecProblem) => SpecProblem {
+  let own: Map<string, SpecProblem> | undefined;
+  return (problem) => {
+    if (problem.code !== 'unknown-property' || problem.suggestion !== undefined) return problem;
+    own ??= new Map(
+      validateAgainstSchema(patch, 'create')
+        .filter((p) => p.code === 'unknown-property' && p.suggestion !== undefined)
+        .map((p) => [JSON.stringify(p.path), p]),
+    );
+    return own.get(JSON.stringify(problem.path)) ?? problem;
+  };
 }
 
 /** Why a base cannot be extended, or undefined when it can. */

@@ -9,7 +9,8 @@ export function registerHover(connection: Connection, specs: SpecDocuments, cata
     const document = specs.spec(params.textDocument.uri);
     if (!document) return null;
     const offset = document.offsetAt(params.position);
-    const result = hover(offset, specs.analysisOf(document), catalog.catalog);
+    // In an overlay, what the field is and costs in the environment: its merged body.
+    const result = hover(offset, specs.deployedAnalysisOf(document), catalog.catalog);
     if (!result) return null;
     const environments = environmentsHover(offset, specs.analysisOf(document), specs.linksOf(document).overlays);
     return {

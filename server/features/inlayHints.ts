@@ -5,7 +5,7 @@
  */
 import { MarkupKind, type Connection, type InlayHint } from 'vscode-languageserver';
 import { environmentHints } from '../languageService/environments';
-import { inlayHintsIn } from '../languageService/inlayHints';
+import { inlayHintsIn, oneHintPerOffset } from '../languageService/inlayHints';
 import { ALL_INLAY_HINTS, type ServerSession } from '../session';
 import type { SpecDocuments } from '../specDocuments';
 import type { ServerCatalog } from './catalogStatus';
@@ -25,8 +25,12 @@ export function registerInlayHints(
     const range = { offset: start, length: document.offsetAt(params.range.end) - start };
     const options = session.options.inlayHints ?? ALL_INLAY_HINTS;
     const environments = options.environments ? specs.linksOf(document).overlays : [];
-    const hints = inlayHintsIn(document.getText(), specs.analysisOf(document), range, options, catalog.catalog);
-    return [...hints, ...environmentHints(specs.analysisOf(document).documents[0], environments, range)].map((hint) => ({
+    // An overlay's hints speak of its merged body: what the environment deploys, not what its text leaves out.
+    const hints = inlayHintsIn(document.getText(), specs.deployedAnalysisOf(document), range, options, catalog.catalog);
+    const fromEnvironments = environmentHints(specs.analysisOf(document).documents[0], environments, range);
+    // An environment's value can sit where a cost hint is (beside workers.max): one hint per place, for every editor.
+    const all = fromEnvironments.length > 0 ? oneHintPerOffset([...hints, ...fromEnvironments].sort((a, b) => a.offset - b.offset)) : hints;
+    return all.map((hint) => ({
       position: document.positionAt(hint.offset),
       label: hint.label,
       tooltip: { kind: MarkupKind.Markdown, value: hint.tooltip },

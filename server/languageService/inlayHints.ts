@@ -15,6 +15,7 @@ import { formatUsdRange, type UsdRange } from '../../core/billing/format';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { CheckResult } from '../../core/endpointSpec/check';
 import { contract, fieldApplies, unitOf } from '../../core/endpointSpec/contract';
+import { valueAt } from '../../core/endpointSpec/schemaValidation';
 import { schemaViewAt } from '../../core/endpointSpec/schemas';
 import type { InlayHintSettings } from '../../core/protocol';
 import { findProperty, spanEnd, type ObjectNode, type SpecDocument, type TextSpan } from '../../core/endpointSpec/tree';
@@ -87,7 +88,9 @@ function documentHints(text: string, document: SpecDocument, options: InlayHintS
   const hints: SpecInlayHint[] = [];
   for (const [field, value] of contract().defaults) {
     const place = placeOf(text, root, field, document.data);
-    if (!place) continue;
+    // An overlay's data is its merged body: a field its base sets is not left out, though the overlay's text lacks
+    // it, and its hints belong beside the base's line, not here.
+    if (!place || (place.missing && valueAt(document.data, field.split('.')) !== undefined)) continue;
     if (place.missing && options.defaults && fieldApplies(field, document.data))
       hints.push({
         offset: place.offset,
