@@ -5,6 +5,7 @@
  * they share lists it. What does not depend on the command (a flag's value, how many arguments, --format among
  * the command's choices) is checked here, in one order, before the command reads any file.
  */
+import { catalogFileFromEnvironment } from '../core/api/config';
 import { ENVIRONMENT_NAME, filesForEnvironment, specForEnvironment, type NamesakePolicy } from '../core/operations';
 import { readCommandLine, usageError, type CommandLine } from './args';
 import type { CliIo } from './inputs';
@@ -140,7 +141,7 @@ export function readDeployLine(shape: DeployCommandShape, args: readonly string[
     values,
     operands: positionals,
     ...document,
-    catalogPath: values.catalog ?? ((io.env ?? process.env).ENDPOINT_STUDIO_CATALOG_FILE || undefined),
+    catalogPath: values.catalog ?? catalogFileFromEnvironment(io.env ?? process.env),
     namesakes: values.adopt ? 'adopt' : values['create-new'] ? 'create-new' : 'refuse',
   };
 }
