@@ -19,7 +19,9 @@ export function registerCompletion(connection: Connection, specs: SpecDocuments,
     const offset = document.offsetAt(params.position);
     // A client that takes no snippets would insert `${1:...}` literally: it gets plain text.
     const snippets = session.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
-    const analysis = specs.analysisOf(document);
+    // In an overlay, what a value may be depends on the merged body (the base's type, its pools); the keys on offer
+    // still come from the overlay's own text.
+    const analysis = specs.deployedAnalysisOf(document);
     const proposals = complete(document.getText(), specs.formatOf(document), offset, analysis, catalog.catalog, snippets);
     return proposals.map((proposal) => toCompletionItem(document, proposal));
   });

@@ -87,6 +87,15 @@ describe('an overlay shown from its merged body', () => {
     assert.ok(base, 'a hover on name');
   });
 
+  it("completes values from the merged body: the base's GPU pools and type decide what fits", async () => {
+    const text = `${STAGING}gpu:\n  excludedTypes: []\n`;
+    await client.change(uri('sdxl-worker.staging.endpoint.yaml'), text);
+    // Inside excludedTypes: the GPU types of the base's pools (AMPERE_24, ADA_24), which the overlay does not repeat.
+    const items = (await client.completion(uri('sdxl-worker.staging.endpoint.yaml'), 5, 18)).map((item) => item.label);
+    assert.ok(items.includes('NVIDIA GeForce RTX 4090'), JSON.stringify(items));
+    assert.ok(!items.some((label) => /H100/.test(label)), JSON.stringify(items));
+  });
+
   it('offers Rename for a misspelt key whose right name the base already sets', async () => {
     const text = `${STAGING}  idleTimout: 5\n`;
     await client.change(uri('sdxl-worker.staging.endpoint.yaml'), text);
