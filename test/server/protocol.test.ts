@@ -137,7 +137,7 @@ describe('the extension manifest', () => {
       languageModelTools?: unknown[];
     };
   };
-  const whenPattern = /resourceFilename =~ \/(.+?)\/(?=\s|$)/g;
+  const whenPattern = /resourceFilename =~ (\/.+?\/[a-z]*)(?=\s|$)/g;
   const fileMatches = new Set([SPEC_FILE_GLOB, YAML_SPEC_FILE_GLOB, JSON_SPEC_FILE_GLOB].flatMap((g) => [g, g.replace(/^\*\*\//, '')]));
 
   it('activates on the module’s glob', () => {
@@ -161,11 +161,11 @@ describe('the extension manifest', () => {
     assert.deepEqual(manifest.contributes.jsonLanguageParticipants, [{ languageId: 'endpoint-json' }]);
   });
 
-  it('uses the module’s regex in every `when` clause about spec files', () => {
+  it('uses the module’s regex, flags included, in every `when` clause about spec files', () => {
     const regexes = stringsIn(manifest.contributes).flatMap((text) => [...text.matchAll(whenPattern)].map((m) => m[1]));
     const aboutSpecs = regexes.filter((source) => source.includes('endpoint'));
     assert.ok(aboutSpecs.length >= 3, `expected the deploy commands' when clauses, found ${JSON.stringify(regexes)}`);
-    for (const source of aboutSpecs) assert.equal(source, SPEC_FILE_PATTERN.source);
+    for (const literal of aboutSpecs) assert.equal(literal, String(SPEC_FILE_PATTERN));
   });
 
   it('names spec files nowhere in a form the module does not define', () => {
@@ -180,7 +180,7 @@ describe('the extension manifest', () => {
       const known =
         text === `workspaceContains:${SPEC_FILE_GLOB}` ||
         fileMatches.has(text) ||
-        [...text.matchAll(whenPattern)].some((m) => m[1] === SPEC_FILE_PATTERN.source);
+        [...text.matchAll(whenPattern)].some((m) => m[1] === String(SPEC_FILE_PATTERN));
       assert.ok(known, `package.json names spec files as ${JSON.stringify(text)}, which core/protocol does not define`);
     }
   });
