@@ -37,30 +37,17 @@ export { runBind } from './bind';
 export { runPlan } from './plan';
 export { runPull } from './pull';
 
+/** The flags that only mean something with --wait. */
+const WAIT_FLAGS = ['smoke', 'rollback-on-failure', 'stall-after', 'fail-after'] as const;
+
 const DEPLOY = {
   command: 'deploy',
-  flags: [
-    'yes',
-    'document',
-    'catalog',
-    'adopt',
-    'create-new',
-    'env',
-    'format',
-    'wait',
-    'smoke',
-    'rollback-on-failure',
-    'stall-after',
-    'fail-after',
-  ],
+  flags: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'env', 'format', 'wait', ...WAIT_FLAGS],
   formats: ['text', 'json'],
   operands: { count: 1, missing: 'a spec file is needed', extra: 'one at a time, please' },
 } as const satisfies DeployCommandShape<'text' | 'json'>;
 
-/** The flags that only mean something with --wait. */
-const WAIT_FLAGS = ['smoke', 'rollback-on-failure', 'stall-after', 'fail-after'] as const;
-
-/** What a deploy needs past --wait: the file, its documents, the catalog, and how to go ahead. */
+/** What a deploy needs besides --wait: the file, its documents, the catalog, and how to go ahead. */
 interface DeployOptions extends PrepareOptions {
   readonly yes: boolean;
   readonly namesakes: NamesakePolicy;
