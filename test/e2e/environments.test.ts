@@ -7,7 +7,7 @@
  * Each test writes the environments file it needs, so any one passes alone.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { createApiClient, type ApiClient, type CreateEndpointRequest, type Endpoint } from '../../core/api';
@@ -246,3 +246,25 @@ editorTest(
     assert.equal(inBase.find((row) => row.message.startsWith('in staging:'))?.position, '[Ln 9, Col 8]', formatProblems(inBase));
   },
 );
+
+editorTest('an overlay written on disk shows what it breaks in the open base, without typing', async (workbench, session) => {
+  await workbench.openFile('sdxl-worker.endpoint.yaml');
+  // As `git pull` would: a new overlay lands beside the open base, with more workers at rest than the base allows.
+  const canary = join(session.workspace, 'sdxl-worker.canary.endpoint.yaml');
+  writeFileSync(canary, 'extends: ./sdxl-worker.endpoint.yaml\nname: sdxl-worker-canary\nworkers:\n  min: 5\n');
+  try {
+    const inBase = await workbench.problems(
+      'sdxl-worker.endpoint.yaml',
+      (rows) => rows.some((row) => row.message.startsWith('in canary:')),
+      'the base shows the overlay written on disk',
+    );
+    assert.match(inBase.find((row) => row.message.startsWith('in canary:'))?.message ?? '', /workers\.min \(5\) is above max \(3\)/);
+  } finally {
+    rmSync(canary, { force: true });
+  }
+  await workbench.problems(
+    'sdxl-worker.endpoint.yaml',
+    (rows) => !rows.some((row) => row.message.startsWith('in canary:')),
+    'the deleted overlay is forgotten',
+  );
+});
