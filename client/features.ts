@@ -14,7 +14,7 @@ import { ProfileStatusItem } from './auth/statusBar';
 import { registerBilling } from './billing';
 import { CatalogStatusItem } from './catalogStatus';
 import { registerDeploy } from './deploy';
-import { registerEnvironments, SpecClients } from './environments';
+import { registerEnvironments, SpecClients, SpecFiles } from './environments';
 import { registerExplorer } from './explorer';
 import { registerJobs } from './jobs';
 import type { LanguageServerHost } from './languageClient';
@@ -32,7 +32,7 @@ export async function registerFeatures(
   // The server reads the catalog with the profile's key: a new profile needs a new server process.
   const restarts = session.onDidChange(() => void host.useProfile(session.profile));
   await host.useProfile(session.profile);
-  const specClients = new SpecClients(session);
+  const specClients = new SpecClients(session, new SpecFiles(host));
   return [
     session,
     restarts,
@@ -44,7 +44,7 @@ export async function registerFeatures(
     specClients,
     registerDeploy(specClients, log),
     registerEnvironments(specClients),
-    registerExplorer(context, session, log),
+    registerExplorer(context, session, log, specClients.files),
     registerLogs(context, session, log),
     registerJobs(context, session, log),
     registerBilling(context, session, log),

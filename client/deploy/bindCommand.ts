@@ -18,10 +18,10 @@ export function registerBindCommand(clients: SpecClients, states: LiveStates): v
 
 async function bindToEndpoint(clients: SpecClients, states: LiveStates, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
   const { session } = clients;
-  const target = await resolveTarget(uri, index, 'bind');
+  const target = await resolveTarget(clients.files, uri, index, 'bind');
   if (!target) return;
   // An environment's endpoint lives in its profile's account: the list to pick from is that account's.
-  const client = await clients.forSpec(target.text.uri);
+  const client = await clients.forSpec(target.text.uri, target.info);
   if (!client.ok) return void vscode.window.showWarningMessage(`binding needs a signed-in profile: ${client.reason}`);
   const { api } = client.client;
   const bindings = targetBindings(target);

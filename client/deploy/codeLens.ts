@@ -1,13 +1,17 @@
 /** CodeLenses above each spec document: Deploy and Bind for an unbound one, or Update / Diff / drift for a bound one. */
 import * as vscode from 'vscode';
-import { specDocuments, type LiveStates } from './specState';
+import type { SpecFiles } from '../environments/specFile';
+import { specDocuments, type LiveStates, type SpecDocumentInfo } from './specState';
 
 export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly states: LiveStates) {
+  constructor(
+    private readonly states: LiveStates,
+    private readonly files: SpecFiles,
+  ) {
     this.subscription = states.onDidChange(() => {
       this.changed.fire();
     });
@@ -15,7 +19,14 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
 
   async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     const lenses: vscode.CodeLens[] = [];
-    for (const info of await specDocuments(document)) {
+    let documents: SpecDocumentInfo[];
+    try {
+      documents = await specDocuments(this.files, document);
+    } catch {
+      // No answer from the language server (it is restarting): no lenses until the next request.
+      return [];
+    }
+    for (const info of documents) {
       if (!info.spec) continue;
       const args = [document.uri, info.index];
       const state = await this.states.get(document.uri, info);

@@ -11,7 +11,7 @@ const SPEC_SELECTOR: vscode.DocumentSelector = SPEC_DOCUMENT_PATTERNS.map(({ pat
 
 export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChannel): vscode.Disposable {
   const states = new LiveStates(clients);
-  const lenses = new DeployCodeLensProvider(states);
+  const lenses = new DeployCodeLensProvider(states, clients.files);
   const content = new LiveDocumentProvider(clients);
   return vscode.Disposable.from(
     states,

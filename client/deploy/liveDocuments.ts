@@ -11,7 +11,8 @@ import { configurationAt } from '../../core/deploy/rollback';
 import { serializeSpec } from '../../core/endpointSpec/serialize';
 import { toServiceBody } from '../../core/endpointSpec/validate';
 import type { SpecClients } from '../environments/clients';
-import { specDocuments } from './specState';
+import { unanswered } from '../environments/specFile';
+import { specDocuments, type SpecDocumentInfo } from './specState';
 
 export const LIVE_SCHEME = 'endpoint-studio-live';
 export const SPEC_SCHEME = 'endpoint-studio-spec';
@@ -20,12 +21,7 @@ export class LiveDocumentProvider implements vscode.TextDocumentContentProvider 
   constructor(private readonly clients: SpecClients) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    if (uri.scheme === SPEC_SCHEME) {
-      const source = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri.fragment));
-      const info = (await specDocuments(source)).at(Number.parseInt(uri.query, 10) || 0);
-      if (info?.overlay?.firstError !== undefined) return `# this environment's spec is broken: ${info.overlay.firstError}\n`;
-      return info?.spec ? `${serializeSpec(toServiceBody(info.spec), 'yaml')}\n` : '';
-    }
+    if (uri.scheme === SPEC_SCHEME) return specText(this.clients, uri);
     const id = uri.path.replace(/^\//, '').replace(/\.yaml$/, '');
     if (!id) return '# a new endpoint: nothing is deployed yet\n';
     const profile = uri.fragment;
@@ -39,6 +35,19 @@ export class LiveDocumentProvider implements vscode.TextDocumentContentProvider 
       return `# the live configuration could not be read: ${client.api.redact(error instanceof Error ? error.message : String(error))}\n`;
     }
   }
+}
+
+/** A spec document as a deploy sends it (an overlay merged into its base), as the language server answers for it. */
+async function specText(clients: SpecClients, uri: vscode.Uri): Promise<string> {
+  const source = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri.fragment));
+  let info: SpecDocumentInfo | undefined;
+  try {
+    info = (await specDocuments(clients.files, source, Number.parseInt(uri.query, 10) || 0)).at(0);
+  } catch (error) {
+    return `# ${unanswered(error)}\n`;
+  }
+  if (info?.overlay?.firstError !== undefined) return `# this environment's spec is broken: ${info.overlay.firstError}\n`;
+  return info?.spec ? `${serializeSpec(toServiceBody(info.spec), 'yaml')}\n` : '';
 }
 
 /** A live endpoint's document; `profile` names the account to read it from (an environment's), else the active one. */

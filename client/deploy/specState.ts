@@ -2,28 +2,30 @@
  * What the editor knows about each spec document's deployment: its binding (from the committed
  * `.endpoint-studio/deployments.json`), the live endpoint and the drift between them. Live reads are
  * cached for a minute and made only for bound specs, so CodeLenses never flood the service. An overlay's
- * drift is its merged body against the endpoint, read with its environment's profile.
+ * drift is its merged body against the endpoint, read with its environment's profile. The documents, and the
+ * body each deploys, are the language server's answer (environments/specFile.ts), not parsed here.
  */
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { driftBetween, getBinding, readBindings, repairBinding, specKey, type Binding, type Change } from '../../core/deploy';
-import { parseSpecText } from '../../core/endpointSpec/parse';
-import { specFormatOf } from '../../core/protocol';
-import type { SpecDocument } from '../../core/endpointSpec/tree';
+import type { TextSpan } from '../../core/endpointSpec/tree';
+import type { SpecOverlayFacts } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
-import { checkSpecFile, isOverlay, specRoot } from '../environments/specFile';
+import { specRoot, type SpecFiles } from '../environments/specFile';
 
 export interface SpecDocumentInfo {
   readonly index: number;
-  readonly document: SpecDocument;
   /**
-   * What a deploy of the document sends (`CheckedDocument.body`): its data, or for an overlay its base with
-   * it merged in; undefined when it is not a mapping, or while the overlay or its base is broken.
+   * What a deploy of the document sends (`CheckedDocument.body`): its data, or for an overlay its base with it
+   * merged in; undefined when it is not a mapping, or while the overlay or its base is broken.
    */
   readonly spec: Record<string, unknown> | undefined;
+  /** Where the lenses stand: the start of the document's mapping. */
   readonly range: vscode.Range;
-  /** Set for an overlay: the first error of its check (which refuses a deploy) and the base's arrays it replaces whole. */
-  readonly overlay?: { readonly firstError?: string; readonly replacedArrays: readonly string[] };
+  /** The document in the text, between its `---` markers. */
+  readonly span: TextSpan;
+  /** Set for an overlay: its environment, the first error of its check (which refuses a deploy), the base's arrays it replaces whole. */
+  readonly overlay?: SpecOverlayFacts;
 }
 
 export type LiveState =
@@ -36,37 +38,22 @@ export type LiveState =
 
 const LIVE_TTL_MS = 60_000;
 
-const asRecord = (data: unknown): Record<string, unknown> | undefined =>
-  typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-
 /**
- * The spec documents of a file with the body each deploys. An overlay is checked with its base
- * (`checkSpec`); any other file is only parsed, which gives the same body (`CheckedDocument.body` is the
- * document's data) without validating a file of thousands of documents on every CodeLens request.
+ * The spec documents of a file with the body each deploys, as the language server answers for the editor's text
+ * (`documentIndex`: that document only). Rejects when the server cannot answer.
  */
-export async function specDocuments(text: vscode.TextDocument): Promise<SpecDocumentInfo[]> {
-  const source = text.getText();
-  const rangeOf = (document: SpecDocument): vscode.Range => {
-    const start = text.positionAt(document.root?.offset ?? document.span.offset);
-    return new vscode.Range(start, start);
-  };
-  if (!isOverlay(text.uri, source))
-    return parseSpecText(source, specFormatOf(text.fileName)).map((document, index) => ({
+export async function specDocuments(files: SpecFiles, text: vscode.TextDocument, documentIndex?: number): Promise<SpecDocumentInfo[]> {
+  const facts = await files.facts(text.uri, { text, ...(documentIndex !== undefined ? { documentIndex } : {}) });
+  return facts.documents.map(({ index, body, span, root }) => {
+    const start = text.positionAt(root?.offset ?? span.offset);
+    return {
       index,
-      document,
-      spec: asRecord(document.data),
-      range: rangeOf(document),
-    }));
-  const checked = await checkSpecFile(text.uri, source);
-  const firstError = checked.diagnostics.find((d) => d.severity === 'error')?.message;
-  const overlay = { replacedArrays: checked.overlay?.replacedArrays ?? [], ...(firstError === undefined ? {} : { firstError }) };
-  return checked.documents.map(({ index, document, body }) => ({
-    index,
-    document,
-    spec: asRecord(body),
-    range: rangeOf(document),
-    overlay,
-  }));
+      spec: body,
+      range: new vscode.Range(start, start),
+      span,
+      ...(facts.overlay ? { overlay: facts.overlay } : {}),
+    };
+  });
 }
 
 export function bindingFor(uri: vscode.Uri, documentIndex: number): { root: string; key: string; binding?: Binding; error?: string } {
@@ -88,7 +75,7 @@ export class LiveStates implements vscode.Disposable {
   async get(uri: vscode.Uri, info: SpecDocumentInfo, fresh = false): Promise<LiveState> {
     const { binding } = bindingFor(uri, info.index);
     if (!binding) return { kind: 'unbound' };
-    const client = await this.clients.forSpec(uri);
+    const client = await this.clients.forSpec(uri, info);
     if (!client.ok) return { kind: 'unknown', binding, reason: client.reason };
     const { api, profile } = client.client;
     // One account's endpoint id means nothing in another's.

@@ -3,13 +3,15 @@
  * `.endpoint-studio/environments.yaml`, and everything about that file (the drift lenses, Diff, Compare,
  * the deploy) reads and writes with that profile's key, whichever profile is active; any other spec uses the
  * active one. A client per profile is kept until the profiles or trust change. In an untrusted workspace
- * there is no client at all: nothing is sent.
+ * there is no client at all: nothing is sent. Which environment a file is in, the language server says
+ * (`SpecFiles`); a file it cannot answer for gets no client, rather than the active profile's by mistake.
  */
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../core/api';
+import type { SpecOverlayFacts } from '../../core/protocol';
 import type { ResolvedProfile } from '../auth/profiles';
 import type { Session } from '../auth/session';
-import { environmentOf, readOpenOrDisk, type SpecEnvironment } from './specFile';
+import { environmentOf, unanswered, type SpecFiles, type SpecEnvironment } from './specFile';
 
 export interface ProfileClient {
   readonly api: ApiClient;
@@ -25,7 +27,11 @@ export class SpecClients implements vscode.Disposable {
   private readonly clients = new Map<string, Promise<ProfileClient | undefined>>();
   private readonly subscription: vscode.Disposable;
 
-  constructor(readonly session: Session) {
+  constructor(
+    readonly session: Session,
+    /** What the language server says about each spec file. */
+    readonly files: SpecFiles,
+  ) {
     // The session reloads after any profile, key or trust change: clients made before may hold a removed key.
     this.subscription = session.onDidChange(() => {
       this.clients.clear();
@@ -51,10 +57,20 @@ export class SpecClients implements vscode.Disposable {
     return api && profile ? { api, profile } : undefined;
   }
 
-  /** The client a spec file reads its live endpoint with: its environment's profile, else the active one. */
-  async forSpec(uri: vscode.Uri): Promise<SpecClient> {
-    const text = uri.scheme === 'file' ? readOpenOrDisk(uri.fsPath) : undefined;
-    const environment = text === undefined ? undefined : environmentOf(uri, text);
+  /**
+   * The client a spec file reads its live endpoint with: its environment's profile, else the active one. `known`
+   * is the server's answer about the file when the caller has it already (a document's `overlay`).
+   */
+  async forSpec(uri: vscode.Uri, known?: { readonly overlay?: SpecOverlayFacts }): Promise<SpecClient> {
+    let facts = known;
+    if (!facts && uri.scheme === 'file') {
+      try {
+        facts = await this.files.facts(uri);
+      } catch (error) {
+        return { ok: false, reason: unanswered(error) };
+      }
+    }
+    const environment = facts ? environmentOf(uri, facts) : undefined;
     if (!vscode.workspace.isTrusted) return { ok: false, reason: 'the workspace is not trusted', environment };
     if (environment?.profile !== undefined) {
       const client = await this.forProfile(environment.profile);

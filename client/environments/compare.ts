@@ -2,16 +2,15 @@
  * Compare Environments: VS Code's diff of two environments' effective specs (each overlay merged into its base,
  * as YAML, as a deploy would send it), or of an environment against its live endpoint, read with that
  * environment's profile. Both sides are the deploy feature's virtual documents, so what is compared here is
- * exactly what Diff and the plan show.
+ * exactly what Diff and the plan show. The family (a base and its overlays) is the language server's answer.
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { overlaysOf } from '../../core/environments/overlays';
 import { isSpecFile } from '../../core/protocol';
 import { liveUri, specUri } from '../deploy/liveDocuments';
 import { bindingFor } from '../deploy/specState';
 import type { SpecClients } from './clients';
-import { checkSpecFile, isOverlay, readOpenOrDisk } from './specFile';
+import { unanswered, type SpecFiles } from './specFile';
 
 /** One member of a base's family: the base itself or one of its overlays. */
 interface Member {
@@ -34,7 +33,7 @@ async function compare(clients: SpecClients, uri: vscode.Uri | undefined): Promi
   const start = uri ?? vscode.window.activeTextEditor?.document.uri;
   if (start?.scheme !== 'file' || !isSpecFile(start.fsPath))
     return void vscode.window.showInformationMessage('open an endpoint spec or one of its environments to compare them');
-  const family = await familyOf(start);
+  const family = await familyOf(clients.files, start);
   if ('error' in family) return void vscode.window.showErrorMessage(`compare refused: ${family.error}`);
   if (family.members.length < 2)
     return void vscode.window.showInformationMessage(
@@ -49,24 +48,27 @@ async function compare(clients: SpecClients, uri: vscode.Uri | undefined): Promi
 }
 
 /** The base of `uri` (itself, or the one its `extends` names) and every overlay of it. */
-async function familyOf(uri: vscode.Uri): Promise<{ base: vscode.Uri; members: Member[] } | { error: string }> {
-  const text = readOpenOrDisk(uri.fsPath) ?? '';
-  let basePath = uri.fsPath;
-  if (isOverlay(uri, text)) {
-    const checked = await checkSpecFile(uri, text);
-    if (checked.overlay?.basePath === undefined)
-      return { error: `${basename(uri.fsPath)} names no base that can be read (see the Problems panel)` };
-    basePath = checked.overlay.basePath;
+async function familyOf(files: SpecFiles, uri: vscode.Uri): Promise<{ base: vscode.Uri; members: Member[] } | { error: string }> {
+  try {
+    const facts = await files.facts(uri);
+    let base = facts;
+    if (facts.overlay) {
+      if (facts.overlay.basePath === undefined)
+        return { error: `${basename(uri.fsPath)} names no base that can be read (see the Problems panel)` };
+      base = await files.facts(vscode.Uri.file(facts.overlay.basePath));
+    }
+    const basePath = facts.overlay?.basePath ?? uri.fsPath;
+    const overlays = [...base.environments].sort((a, b) => a.environment.localeCompare(b.environment));
+    return {
+      base: vscode.Uri.file(basePath),
+      members: [
+        { label: 'base', uri: vscode.Uri.file(basePath) },
+        ...overlays.map(({ path, environment }) => ({ label: environment, uri: vscode.Uri.file(path) })),
+      ],
+    };
+  } catch (error) {
+    return { error: unanswered(error) };
   }
-  const overlays = overlaysOf(basePath, readOpenOrDisk).sort((a, b) => a.environment.localeCompare(b.environment));
-  const base = vscode.Uri.file(basePath);
-  return {
-    base,
-    members: [
-      { label: 'base', uri: base },
-      ...overlays.map(({ path, environment }) => ({ label: environment, uri: vscode.Uri.file(path) })),
-    ],
-  };
 }
 
 /** Environment against environment first (the file in hand first), then each against its live endpoint. */

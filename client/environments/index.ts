@@ -9,6 +9,7 @@ import { registerCompareCommand } from './compare';
 import { EnvironmentLanguageStatus } from './languageStatus';
 
 export { SpecClients } from './clients';
+export { SpecFiles } from './specFile';
 
 export function registerEnvironments(clients: SpecClients): vscode.Disposable {
   return vscode.Disposable.from(new EnvironmentLanguageStatus(clients), registerCompareCommand(clients));

@@ -4,15 +4,14 @@
  * warning when that profile is not signed in here, and whether it is protected); a base lists its
  * environments. Compare Environments is its command. A spec with no environments has no item: nothing to say.
  * One item per concern: the active profile stays the profile item's, since the catalog is read with it
- * whatever the file.
+ * whatever the file. Which file is an overlay, and a base's overlays, are the language server's answer.
  */
 import * as vscode from 'vscode';
 import { ENVIRONMENTS_FILE } from '../../core/environments/config';
-import { overlaysOf } from '../../core/environments/overlays';
 import { isSpecFile } from '../../core/protocol';
 import { SPEC_STATUS_SELECTOR } from '../catalogStatus';
 import type { SpecClients } from './clients';
-import { environmentOf, isOverlay } from './specFile';
+import { environmentOf } from './specFile';
 
 const COMPARE: vscode.Command = { title: 'Compare', command: 'endpointStudio.environments.compare' };
 
@@ -48,7 +47,13 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
     const generation = ++this.generation;
     const document = vscode.window.activeTextEditor?.document;
     if (!document || document.uri.scheme !== 'file' || !isSpecFile(document.uri.fsPath)) return;
-    const shown = await this.describe(document);
+    let shown: Shown | undefined;
+    try {
+      shown = await this.describe(document);
+    } catch {
+      // The language server did not answer (it stopped): the item stays as it was until the next change.
+      return;
+    }
     if (generation !== this.generation) return;
     if (!shown) {
       this.item?.dispose();
@@ -66,8 +71,8 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
   }
 
   private async describe(document: vscode.TextDocument): Promise<Shown | undefined> {
-    const text = document.getText();
-    const environment = environmentOf(document.uri, text);
+    const facts = await this.clients.files.facts(document.uri, { text: document });
+    const environment = environmentOf(document.uri, facts);
     if (environment) {
       const guard = environment.protected ? ' · protected' : '';
       if (environment.settingsProblem !== undefined)
@@ -91,8 +96,8 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
         warning: !signedIn,
       };
     }
-    if (isOverlay(document.uri, text)) return { text: '$(layers) Overlay', detail: 'its name says no environment', warning: true };
-    const overlays = overlaysOf(document.uri.fsPath).map((o) => o.environment);
+    if (facts.overlay) return { text: '$(layers) Overlay', detail: 'its name says no environment', warning: true };
+    const overlays = facts.environments.map((o) => o.environment);
     if (overlays.length === 0) return undefined;
     return { text: `$(layers) Base of ${overlays.sort().join(', ')}`, detail: 'deployable by itself too', warning: false };
   }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
+import type { SpecFiles } from '../environments/specFile';
 import { BINDINGS_GLOB } from './boundSpecs';
 import { CATALOG_VIEW, CatalogTree, type CatalogNode } from './catalogTree';
 import { registerEndpointCommands } from './endpointCommands';
@@ -15,7 +16,13 @@ import { registerRollback } from './rollback';
 /** Per workspace, so a filter set for one project does not hide endpoints in another. */
 const FILTER_STATE_KEY = 'endpointStudio.endpoints.filter';
 
-export function registerExplorer(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerExplorer(
+  context: vscode.ExtensionContext,
+  session: Session,
+  log: vscode.LogOutputChannel,
+  /** The language server's answers about spec files, for the rollback's offer to the specs bound to an endpoint. */
+  files: SpecFiles,
+): vscode.Disposable {
   const endpoints = new EndpointsTree(session, log);
   const catalog = new CatalogTree(session);
   const endpointsView = vscode.window.createTreeView(ENDPOINTS_VIEW, { treeDataProvider: endpoints, showCollapseAll: true });
@@ -53,7 +60,7 @@ export function registerExplorer(context: vscode.ExtensionContext, session: Sess
       catalog.restart();
     }),
     registerEndpointCommands(session, endpoints, endpointsView, log),
-    registerRollback({ session, tree: endpoints, view: endpointsView, log }),
+    registerRollback({ session, tree: endpoints, view: endpointsView, log }, files),
     vscode.commands.registerCommand('endpointStudio.catalogView.refresh', () => catalog.refresh()),
     vscode.commands.registerCommand('endpointStudio.catalogView.retry', (node: CatalogNode) => {
       catalog.retry(node);
