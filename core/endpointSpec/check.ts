@@ -3,13 +3,13 @@
  * and map every problem back to a range. Pure, so the language server, the CLI and tests share it.
  *
  * The editor checks again on every keystroke, so it hands in a `DocumentReuse` per open file: in a file of
- * many `---` documents, a document whose text did not change keeps its parse and its problems from the last
- * check and is only moved to its new place. The result is the same as checking without it.
+ * many `---` documents, only the documents an edit touched are checked again, and the others keep their parse
+ * and problems (documentReuse.ts). The result is the same as checking without it.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { shiftDocument, type DocumentChunk } from './chunks';
+import { checkPieces, placedResult, type DocumentReuse, type PieceResult } from './documentReuse';
 import { locatePath } from './locate';
-import { parsePiece, specPieces } from './parse';
+import { parsePiece } from './parse';
 import type { Severity } from './problem';
 import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
@@ -53,39 +53,12 @@ export interface CheckResult {
   readonly diagnostics: SpecDiagnostic[];
 }
 
-/** One piece of the file (chunks.ts) checked on its own: offsets, lines and document indexes count from its start. */
-interface PieceResult {
-  readonly documents: SpecDocument[];
-  readonly diagnostics: SpecDiagnostic[];
-  /** The same result where it sat last time, kept so a piece that did not move costs nothing. */
-  placed?: { offset: number; line: number; index: number; result: CheckResult };
-}
+export { DocumentReuse } from './documentReuse';
 
 /**
- * What the last check of one file found per `---` document. It answers only for the same format, mode and
- * catalog: problems depend on all three.
+ * `reuse`: what the last check of the same file found, so that only the `---` documents an edit touched are
+ * checked again. JSON, and YAML whose `%` directives or `...` markers reach across documents, are checked whole.
  */
-export class DocumentReuse {
-  private setting?: { format: SpecFormat; mode: SpecMode; context: ValidationContext };
-  private pieces = new Map<string, PieceResult>();
-
-  /** The pieces of the last check, when it ran with the same setting. */
-  previous(format: SpecFormat, mode: SpecMode, context: ValidationContext): ReadonlyMap<string, PieceResult> | undefined {
-    const last = this.setting;
-    const same =
-      last?.format === format &&
-      last.mode === mode &&
-      last.context.catalog === context.catalog &&
-      last.context.liveProperties === context.liveProperties;
-    return same ? this.pieces : undefined;
-  }
-
-  keep(format: SpecFormat, mode: SpecMode, context: ValidationContext, pieces: Map<string, PieceResult>): void {
-    this.setting = { format, mode, context };
-    this.pieces = pieces;
-  }
-}
-
 export function checkSpecText(
   text: string,
   format: SpecFormat,
@@ -93,25 +66,10 @@ export function checkSpecText(
   context: ValidationContext = {},
   reuse?: DocumentReuse,
 ): CheckResult {
-  const pieces = specPieces(text, format);
-  // One piece is the whole file: a new version of it has nothing to reuse.
-  if (pieces.length === 1) {
-    reuse?.keep(format, mode, context, new Map());
-    return checkPiece(text, format, mode, context, false);
-  }
   const previous = reuse?.previous(format, mode, context);
-  const checked = new Map<string, PieceResult>();
-  const documents: SpecDocument[] = [];
-  const diagnostics: SpecDiagnostic[] = [];
-  for (const piece of pieces) {
-    const result = checked.get(piece.text) ?? previous?.get(piece.text) ?? checkPiece(piece.text, format, mode, context, true);
-    checked.set(piece.text, result);
-    const placed = place(result, piece, documents.length);
-    documents.push(...placed.documents);
-    diagnostics.push(...placed.diagnostics);
-  }
-  reuse?.keep(format, mode, context, checked);
-  return { documents, diagnostics: sortDiagnostics(diagnostics) };
+  const pieces = format === 'yaml' ? checkPieces(text, previous, (piece) => checkPiece(piece, format, mode, context, true)) : undefined;
+  reuse?.keep(format, mode, context, pieces && { text, pieces });
+  return pieces ? placedResult(pieces, sortDiagnostics) : checkPiece(text, format, mode, context, false);
 }
 
 /** Parse, validate and locate one piece; `inMultiDocumentFile`: an empty document there is a separator, not a spec. */
@@ -131,26 +89,6 @@ function checkPiece(
     return documentDiagnostics(document, index, multi, limit, lines, mode, context);
   });
   return { documents, diagnostics: sortDiagnostics(diagnostics) };
-}
-
-/** The piece's result moved to where the piece sits in the file, its documents numbered from `index`. */
-function place(result: PieceResult, piece: DocumentChunk, index: number): CheckResult {
-  const placed = result.placed;
-  if (placed?.offset === piece.offset && placed.line === piece.line && placed.index === index) return placed.result;
-  const moved: CheckResult = {
-    documents: result.documents.map((document) => shiftDocument(document, piece.offset)),
-    diagnostics: result.diagnostics.map((d) => ({
-      ...d,
-      offset: d.offset + piece.offset,
-      range: {
-        start: { line: d.range.start.line + piece.line, character: d.range.start.character },
-        end: { line: d.range.end.line + piece.line, character: d.range.end.character },
-      },
-      documentIndex: d.documentIndex + index,
-    })),
-  };
-  result.placed = { offset: piece.offset, line: piece.line, index, result: moved };
-  return moved;
 }
 
 /** Problems of one parsed document, located in `lines` (the text its offsets refer to), none reaching past `limit`. */

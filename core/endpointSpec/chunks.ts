@@ -19,19 +19,40 @@ export interface DocumentChunk {
  */
 export function splitYamlDocuments(text: string): DocumentChunk[] | undefined {
   const chunks: DocumentChunk[] = [];
-  let chunkStart = 0;
-  let chunkLine = 0;
-  let contentSeen = false;
-  let line = 0;
-  for (let at = 0; at < text.length; line++) {
+  return scanChunks(text, { offset: 0, line: 0, contentSeen: false }, chunks) === 'directive' ? undefined : chunks;
+}
+
+/** Where the scan of the lines starts: at a chunk's start, and whether a document's content came before it. */
+interface ScanStart {
+  readonly offset: number;
+  readonly line: number;
+  readonly contentSeen: boolean;
+}
+
+/**
+ * Pushes the chunks from `start` on, line by line. `stopAt`, asked at each marker that starts a chunk, may end the
+ * scan there (the rest of the text is cut as it was before an edit): the scan then answers where it stopped.
+ */
+function scanChunks(
+  text: string,
+  start: ScanStart,
+  chunks: DocumentChunk[],
+  stopAt?: (offset: number) => boolean,
+): 'directive' | { offset: number; line: number } | undefined {
+  let chunkStart = start.offset;
+  let chunkLine = start.line;
+  let contentSeen = start.contentSeen;
+  let line = start.line;
+  for (let at = start.offset; at < text.length; line++) {
     const lineBreak = text.indexOf('\n', at);
     const end = lineBreak === -1 ? text.length : lineBreak + 1;
     const first = text.charCodeAt(at);
-    if (first === 0x25 /* % */ || (first === 0x2e /* . */ && isMarker(text, at, '...'))) return undefined;
+    if (first === 0x25 /* % */ || (first === 0x2e /* . */ && isMarker(text, at, '...'))) return 'directive';
     if (first === 0x2d /* - */ && isMarker(text, at, '---')) {
       // Comments before the first marker belong to the first document, as the parser reads them.
-      if (contentSeen) {
+      if (contentSeen && at > chunkStart) {
         chunks.push({ offset: chunkStart, line: chunkLine, text: text.slice(chunkStart, at) });
+        if (stopAt?.(at)) return { offset: at, line };
         chunkStart = at;
         chunkLine = line;
       }
@@ -42,7 +63,114 @@ export function splitYamlDocuments(text: string): DocumentChunk[] | undefined {
     at = end;
   }
   chunks.push({ offset: chunkStart, line: chunkLine, text: text.slice(chunkStart) });
-  return chunks;
+  return undefined;
+}
+
+/** Where the chunks of a text start, as the last cut of the file left them (offsets and lines ascending). */
+export interface ChunkStarts {
+  readonly offsets: readonly number[];
+  readonly lines: readonly number[];
+}
+
+/**
+ * The cut of `text` after an edit of `previous`, whose chunks started at `starts`: chunks `[0, kept)` stay as they
+ * were, chunks `[kept, kept + replaced)` give way to `chunks`, and the ones after move by `shift` characters and
+ * `lineShift` lines. Only the lines from the edited chunk to the first chunk start after the edit are scanned again.
+ */
+export interface ChunkEdit {
+  readonly kept: number;
+  readonly replaced: number;
+  readonly chunks: DocumentChunk[];
+  readonly shift: number;
+  readonly lineShift: number;
+}
+
+/**
+ * Cuts `text` as `splitYamlDocuments` does, reading only the lines an edit of `previous` can have changed: a
+ * line's cut depends on its own first characters and, before the first document's content, on the lines before
+ * it. Answers `undefined` where `splitYamlDocuments` does.
+ */
+export function splitYamlDocumentsAfterEdit(previous: string, starts: ChunkStarts, text: string): ChunkEdit | undefined {
+  const count = starts.offsets.length;
+  const prefix = commonPrefixLength(previous, text);
+  if (prefix === text.length && prefix === previous.length) return { kept: count, replaced: 0, chunks: [], shift: 0, lineShift: 0 };
+  const suffix = commonSuffixLength(previous, text, Math.min(previous.length, text.length) - prefix);
+  const shift = text.length - previous.length;
+  // The first line that changed; the chunk before it may grow (its next marker may be gone), so the scan starts there.
+  const editedLine = prefix === 0 ? 0 : text.lastIndexOf('\n', prefix - 1) + 1;
+  const kept = editedLine === 0 ? 0 : lastAtOrBelow(starts.offsets, editedLine - 1);
+  const start = { offset: starts.offsets[kept], line: starts.lines[kept], contentSeen: kept > 0 };
+  const unchangedFrom = text.length - suffix;
+  const chunks: DocumentChunk[] = [];
+  let resumed = count;
+  // A chunk start in the unchanged end of the text that also started a chunk before: from there on all is as it was.
+  const stopAt = (offset: number): boolean => {
+    if (offset < unchangedFrom) return false;
+    const before = indexOf(starts.offsets, offset - shift);
+    if (before < kept) return false;
+    resumed = before;
+    return true;
+  };
+  const stopped = scanChunks(text, start, chunks, stopAt);
+  if (stopped === 'directive') return undefined;
+  const lineShift = stopped ? stopped.line - starts.lines[resumed] : 0;
+  return { kept, replaced: resumed - kept, chunks, shift, lineShift };
+}
+
+/** The index of the last of the ascending `values` at or below `value` (0 if none is). */
+function lastAtOrBelow(values: readonly number[], value: number): number {
+  let [low, high] = [0, values.length - 1];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (values[middle] <= value) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** The index of `value` in the ascending `values`, or -1. */
+function indexOf(values: readonly number[], value: number): number {
+  const at = lastAtOrBelow(values, value);
+  return values[at] === value ? at : -1;
+}
+
+/*
+ * The common start and end of two texts, by comparing slices: equality of two long strings is a native
+ * comparison of their memory, tens of times faster than comparing them a character at a time. The block
+ * doubles while it matches and then halves down to where they differ, so a 400 KB file takes a few dozen slices.
+ */
+const SMALLEST_BLOCK = 16;
+
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  const same = (from: number, length: number): boolean =>
+    from + length <= limit && a.slice(from, from + length) === b.slice(from, from + length);
+  let at = 0;
+  let block = 4 * SMALLEST_BLOCK;
+  while (same(at, block)) [at, block] = [at + block, block * 2];
+  // They differ, or the shorter one ends, within `block` characters from `at`.
+  while (block > SMALLEST_BLOCK) {
+    block /= 2;
+    if (same(at, block)) at += block;
+  }
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at;
+}
+
+/** The length of the common end of `a` and `b`, at most `limit`. */
+function commonSuffixLength(a: string, b: string, limit: number): number {
+  const same = (length: number, block: number): boolean =>
+    length + block <= limit &&
+    a.slice(a.length - length - block, a.length - length) === b.slice(b.length - length - block, b.length - length);
+  let length = 0;
+  let block = 4 * SMALLEST_BLOCK;
+  while (same(length, block)) [length, block] = [length + block, block * 2];
+  while (block > SMALLEST_BLOCK) {
+    block /= 2;
+    if (same(length, block)) length += block;
+  }
+  while (length < limit && a.charCodeAt(a.length - length - 1) === b.charCodeAt(b.length - length - 1)) length++;
+  return length;
 }
 
 function isMarker(text: string, at: number, marker: string): boolean {
@@ -71,7 +199,8 @@ export function shiftDocument(document: SpecDocument, delta: number): SpecDocume
   };
 }
 
-function shiftNode(node: SpecNode, delta: number): SpecNode {
+/** The tree moved `delta` characters on. */
+export function shiftNode(node: SpecNode, delta: number): SpecNode {
   const offset = node.offset + delta;
   switch (node.kind) {
     case 'object':

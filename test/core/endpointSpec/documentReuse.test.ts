@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { checkSpecText, DocumentReuse } from '../../../core/endpointSpec/check';
-import { splitYamlDocuments } from '../../../core/endpointSpec/chunks';
+import { checkSpecText, DocumentReuse, type CheckResult } from '../../../core/endpointSpec/check';
+import { splitYamlDocuments, splitYamlDocumentsAfterEdit } from '../../../core/endpointSpec/chunks';
 import { loadCatalogFile } from '../../../core/endpointSpec/catalog/load';
 import { seededRandom } from '../../../core/util/seededRandom';
 
@@ -47,10 +47,21 @@ function edit(text: string, next: () => number): string {
   return text.slice(0, lineStart) + INSERTIONS[Math.floor(next() * INSERTIONS.length)] + text.slice(lineStart);
 }
 
-function assertSameAsWhole(reuse: DocumentReuse, text: string, context = {}, note = ''): void {
+function assertSameAsWhole(reuse: DocumentReuse, text: string, context = {}, note = ''): CheckResult {
   const reused = checkSpecText(text, 'yaml', 'create', context, reuse);
   const whole = checkSpecText(text, 'yaml', 'create', context);
   assert.deepStrictEqual(reused, whole, `differs from the check without reuse ${note}\n---- text ----\n${text}`);
+  return reused;
+}
+
+/** What a person types: characters, a new line, the start of a key, a document marker, a quote. */
+const KEYS = ['a', 'x', '1', ' ', ':', '\n', '-', '#', '"', '---\n', '\n---\n', '  '];
+
+/** Keystrokes at a cursor that moves as they land: a key inserted, or a backspace. */
+function typeAt(text: string, cursor: number, next: () => number): { text: string; cursor: number } {
+  if (next() < 0.3 && cursor > 0) return { text: text.slice(0, cursor - 1) + text.slice(cursor), cursor: cursor - 1 };
+  const key = KEYS[Math.floor(next() * KEYS.length)];
+  return { text: text.slice(0, cursor) + key + text.slice(cursor), cursor: cursor + key.length };
 }
 
 test('a multi-document file cuts at each marker, comments before the first one staying with it', () => {
@@ -102,4 +113,97 @@ test('an unchanged document keeps its parse; a moved one only moves', () => {
   const after = checkSpecText(`# added\n${one}---\n${two}`, 'yaml', 'create', {}, reuse);
   assert.equal(after.documents[1].data, before.documents[1].data, 'the second document was not parsed again');
   assert.equal(after.documents[1].span.offset, before.documents[1].span.offset + '# added\n'.length);
+});
+
+test('typing at a cursor anywhere in a file of many documents checks with reuse exactly as without', () => {
+  const next = seededRandom(20261207);
+  let keystrokes = 0;
+  for (let round = 0; round < 16; round++) {
+    const picked = Array.from({ length: 20 + Math.floor(next() * 20) }, () => yamlFixtures[Math.floor(next() * yamlFixtures.length)]);
+    let text = picked.join('---\n');
+    const reuse = new DocumentReuse();
+    assertSameAsWhole(reuse, text, {}, `(round ${round}, opening)`);
+    // At the start, in the middle and at the end of the file, and at the start of a line, where markers count.
+    const where = [0, text.length, Math.floor(next() * text.length)][round % 3];
+    let cursor = round % 2 === 0 ? where : text.lastIndexOf('\n', where - 1) + 1;
+    for (let i = 0; i < 30; i++) {
+      ({ text, cursor } = typeAt(text, cursor, next));
+      assertSameAsWhole(reuse, text, {}, `(round ${round}, keystroke ${i}, cursor ${cursor})`);
+      keystrokes++;
+    }
+  }
+  assert.equal(keystrokes, 480);
+});
+
+test('edits at several places at once (a replace-all, several cursors) check with reuse exactly as without', () => {
+  const next = seededRandom(20261208);
+  for (let round = 0; round < 12; round++) {
+    let text = Array.from({ length: 12 }, () => yamlFixtures[Math.floor(next() * yamlFixtures.length)]).join('---\n');
+    const reuse = new DocumentReuse();
+    assertSameAsWhole(reuse, text);
+    for (let i = 0; i < 20; i++) {
+      const places = 2 + Math.floor(next() * 3);
+      for (let p = 0; p < places; p++) text = edit(text, next);
+      assertSameAsWhole(reuse, text, {}, `(round ${round}, change ${i})`);
+    }
+  }
+});
+
+test('a text checked whole in between (a directive typed, then taken back) keeps the parses of the documents', () => {
+  const text = yamlFixtures.slice(0, 30).join('---\n');
+  const reuse = new DocumentReuse();
+  const first = assertSameAsWhole(reuse, text);
+  const at = text.indexOf('---\n', text.length / 2);
+  assertSameAsWhole(reuse, `${text.slice(0, at)}%YAML 1.2\n${text.slice(at)}`, {}, '(with a directive)');
+  assertSameAsWhole(reuse, `${text.slice(0, at)}%YAML 1.2\nx${text.slice(at)}`, {}, '(typed after it)');
+  const back = assertSameAsWhole(reuse, `# moved\n${text}`, {}, '(taken back, a line added at the start)');
+  assert.equal(back.documents.at(-1)?.data, first.documents.at(-1)?.data, 'the last document was not parsed again');
+});
+
+test('a cut after an edit is the cut of the new text, and scans only the edited part', () => {
+  const next = seededRandom(20261209);
+  for (let round = 0; round < 300; round++) {
+    let text = yamlFixtures
+      .slice(0, 8)
+      .map((f) => (next() < 0.3 ? `# comment\n${f}` : f))
+      .join(next() < 0.5 ? '---\n' : '--- # marker\n');
+    const before = splitYamlDocuments(text);
+    if (!before) continue;
+    const starts = { offsets: before.map((c) => c.offset), lines: before.map((c) => c.line) };
+    const previous = text;
+    text = edit(text, next);
+    const after = splitYamlDocuments(text);
+    const edited = splitYamlDocumentsAfterEdit(previous, starts, text);
+    if (!after) {
+      assert.equal(edited, undefined, `round ${round}: the new text is not cut`);
+      continue;
+    }
+    assert.ok(edited, `round ${round}: the new text is cut`);
+    const moved = (i: number) => ({ offset: starts.offsets[i] + edited.shift, line: starts.lines[i] + edited.lineShift });
+    const places = [
+      ...before.slice(0, edited.kept).map((c) => ({ offset: c.offset, line: c.line })),
+      ...edited.chunks.map((c) => ({ offset: c.offset, line: c.line })),
+      ...before.slice(edited.kept + edited.replaced).map((_, i) => moved(edited.kept + edited.replaced + i)),
+    ];
+    assert.deepEqual(
+      places,
+      after.map((c) => ({ offset: c.offset, line: c.line })),
+      `round ${round}\n${text}`,
+    );
+    assert.deepEqual(edited.chunks, after.slice(edited.kept, edited.kept + edited.chunks.length));
+    assert.ok(edited.replaced <= 3 && edited.chunks.length <= 3, `round ${round}: only the edited documents are cut again`);
+  }
+});
+
+test('a moved document keeps its parse, and its tree is moved once, when first read', () => {
+  const documents = yamlFixtures.slice(0, 10);
+  const reuse = new DocumentReuse();
+  const before = checkSpecText(documents.join('---\n'), 'yaml', 'create', {}, reuse);
+  const after = checkSpecText(`# typed\n${documents.join('---\n')}`, 'yaml', 'create', {}, reuse);
+  const [moved, was] = [after.documents[9], before.documents[9]];
+  assert.equal(moved.data, was.data, 'not parsed again');
+  assert.equal(moved.span.offset, was.span.offset + '# typed\n'.length);
+  assert.equal(moved.root, moved.root, 'the tree is moved once');
+  assert.equal(moved.root?.offset, (was.root?.offset ?? NaN) + '# typed\n'.length);
+  assert.equal(after.documents, after.documents, 'the documents are placed once per check');
 });
