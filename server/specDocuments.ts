@@ -91,7 +91,13 @@ export class SpecDocuments {
     try {
       if (path === undefined || document.getText().length > MAX_CHECKED_TEXT_LENGTH) return this.checkAlone(document);
       const file = this.workspace.file(path);
-      return { documents: file.check.documents, diagnostics: file.diagnostics };
+      // The documents are read only when a feature asks for them (core/endpointSpec/documentReuse.ts).
+      return {
+        diagnostics: file.diagnostics,
+        get documents() {
+          return file.check.documents;
+        },
+      };
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

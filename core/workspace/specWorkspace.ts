@@ -68,7 +68,7 @@ interface Kept<T> {
 }
 
 export class SpecWorkspace {
-  private readonly texts = new Map<string, { text: string | undefined; documents?: SpecDocument[] }>();
+  private readonly texts = new Map<string, { text: string | undefined; parsed?: { readonly documents: SpecDocument[] } }>();
   private readonly listings = new Map<string, readonly string[]>();
   private readonly checks = new Map<string, Kept<SpecFileCheck>>();
   /** Each base's overlays, kept until its folder's listing changes or a file in it names another base. */
@@ -187,9 +187,9 @@ export class SpecWorkspace {
   /** The parse of `text` as `path` holds it now, made at most once per text. */
   private parse(path: string, text: string, format: SpecFormat): SpecDocument[] {
     const kept = this.texts.get(path);
-    if (kept?.text === text && kept.documents) return kept.documents;
+    if (kept?.text === text && kept.parsed) return kept.parsed.documents;
     const documents = parseSpecText(text, format);
-    if (kept?.text === text) kept.documents = documents;
+    if (kept?.text === text) kept.parsed = { documents };
     return documents;
   }
 
@@ -203,8 +203,19 @@ export class SpecWorkspace {
     const result = checkSpecText(text, format, 'create', this.options.context(), reuse);
     // The overlays merged into this base take its parse from here rather than parsing it again.
     const kept = this.texts.get(path);
-    if (kept?.text === text) kept.documents = result.documents;
-    return { value: { path, format, ...result }, reads: [path] };
+    // Read only when asked: a check places its documents when they are first read (core/endpointSpec/documentReuse.ts).
+    if (kept?.text === text) kept.parsed = result;
+    return {
+      value: {
+        path,
+        format,
+        diagnostics: result.diagnostics,
+        get documents() {
+          return result.documents;
+        },
+      },
+      reads: [path],
+    };
   }
 
   private checkOverlay(path: string, text: string, format: SpecFormat): Kept<SpecFileCheck> {
