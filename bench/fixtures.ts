@@ -1,7 +1,8 @@
 /**
- * The texts and edits the benchmark sends: a typical ~40-line spec, a 2,000-document YAML file, the
- * keystroke that makes each alternately valid and invalid (so every other answer differs), specs for the CLI
- * and memory runs, and the positions for completions.
+ * The texts and edits the benchmark sends: a typical ~40-line spec and a 2,000-document YAML file, each typed
+ * two ways: a keystroke in place that makes the text alternately valid and invalid (no offset moves), and a
+ * person typing a line at the start, middle or end (every keystroke inserts, and moves all that follows); specs
+ * for the CLI and memory runs, and the positions for completions.
  */
 import { checkSpecText } from '../core/endpointSpec/check';
 
@@ -15,14 +16,22 @@ export interface TextEdit {
   readonly text: string;
 }
 
+/** How the keystrokes change the text: in place, or inserting at a cursor that moves as a person types. */
+export type EditKind = 'replace' | 'insert';
+
 export interface EditCase {
   readonly name: string;
+  readonly kind: EditKind;
+  /** Where in the file the keystrokes land: `start`, `middle` or `end`. */
+  readonly where: string;
   readonly text: string;
-  /** Alternating edits: even edits make the file invalid, odd edits valid again. */
-  readonly edits: readonly [TextEdit, TextEdit];
-  /** The full texts after each kind of edit, held to what the edits claim (`assertFixtures`). */
-  readonly invalidText: string;
-  readonly validText: string;
+  /** The edit of keystroke `n` (from 0), typed after every earlier one. */
+  keystroke(n: number): TextEdit;
+  /** The whole text after keystrokes 0 to `n - 1`. */
+  textAfter(n: number): string;
+  /** Whether the text after keystroke `n` holds an error; its pattern repeats every `period` keystrokes. */
+  invalidAfter(n: number): boolean;
+  readonly period: number;
 }
 
 /** A typical spec: GPU queue endpoint with container settings, env and data centers (~40 lines). */
@@ -88,62 +97,118 @@ export function multiDocument(count: number): string {
   return Array.from({ length: count }, (_, i) => smallDocument(i)).join('---\n');
 }
 
-/** The range of the digit after `queueDelay: ` on the `occurrence`-th such line (0-based). */
-function queueDelayRange(text: string, occurrence: number): Range {
+const lineStarts = (text: string): number[] => [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
+
+/** The line of the `occurrence`-th line (0-based) that starts with `prefix`. */
+function lineStartingWith(text: string, prefix: string, occurrence: number): number {
   const lines = text.split('\n');
   let seen = 0;
-  for (let line = 0; line < lines.length; line++) {
-    const at = lines[line].indexOf('queueDelay: ');
-    if (at < 0) continue;
-    if (seen++ === occurrence) {
-      const character = at + 'queueDelay: '.length;
-      return { start: { line, character }, end: { line, character: character + 1 } };
-    }
-  }
-  throw new Error(`no queueDelay line #${occurrence}`);
+  for (let line = 0; line < lines.length; line++) if (lines[line].startsWith(prefix) && seen++ === occurrence) return line;
+  throw new Error(`no line #${String(occurrence)} starting with ${prefix}`);
 }
 
-function replaceAt(text: string, range: Range, replacement: string): string {
-  const lines = text.split('\n');
-  const line = lines[range.start.line];
-  lines[range.start.line] = line.slice(0, range.start.character) + replacement + line.slice(range.end.character);
-  return lines.join('\n');
+function offsetAt(text: string, position: Range['start']): number {
+  return lineStarts(text)[position.line] + position.character;
 }
 
-/** `queueDelay: 4` ↔ `queueDelay: 0`: 0 is below the minimum of 1, so every other edit adds one problem. */
-function editCase(name: string, text: string, occurrence: number): EditCase {
-  const range = queueDelayRange(text, occurrence);
-  const invalidText = replaceAt(text, range, '0');
-  const validText = replaceAt(invalidText, range, '4');
+/** Each case's pattern of invalid texts over one period, from a check of the texts themselves. */
+function invalidPattern(textAfter: (n: number) => string, period: number): boolean[] {
+  return Array.from({ length: period }, (_, n) => checkSpecText(textAfter(n + 1), 'yaml').diagnostics.some((d) => d.severity === 'error'));
+}
+
+/** `queueDelay: 4` ↔ `queueDelay: 0` on the `occurrence`-th such line: 0 is below the minimum of 1, so every other edit adds one problem. */
+function replaceCase(name: string, text: string, occurrence: number, where: string): EditCase {
+  const line = lineStartingWith(text, '  queueDelay: ', occurrence);
+  const character = '  queueDelay: '.length;
+  const range = { start: { line, character }, end: { line, character: character + 1 } };
+  const at = offsetAt(text, range.start);
+  const textAfter = (n: number): string => (n === 0 ? text : text.slice(0, at) + (n % 2 === 1 ? '0' : '4') + text.slice(at + 1));
+  const pattern = invalidPattern(textAfter, 2);
   return {
-    name,
+    name: `${name}, ${where}, in place`,
+    kind: 'replace',
+    where,
     text,
-    edits: [
-      { range, text: '0' },
-      { range, text: '4' },
-    ],
-    invalidText,
-    validText,
+    keystroke: (n) => ({ range, text: n % 2 === 0 ? '0' : '4' }),
+    textAfter,
+    invalidAfter: (n) => pattern[n % 2],
+    period: 2,
   };
 }
 
-export function typicalCase(): EditCase {
-  return editCase('typical spec (~40 lines)', typicalSpec(), 0);
+/**
+ * What a person types in the insertion cases: a comment line above a field, one key at a time (Enter last). From
+ * the `#` until the Enter the field is commented out, which in most cases makes a problem, and the Enter brings it
+ * back; the cursor ends where it started, at the start of the field's line, and the next burst types another.
+ */
+export const TYPED_LINE = '# note\n';
+
+/** Typing `TYPED_LINE` over and over at the start of `line`: every keystroke inserts, and moves all that follows. */
+function insertCase(name: string, text: string, line: number, where: string): EditCase {
+  const at = offsetAt(text, { line, character: 0 });
+  const typed = (n: number): string => TYPED_LINE.repeat(Math.ceil(n / TYPED_LINE.length)).slice(0, n);
+  const cursor = (n: number): Range['start'] => {
+    const before = typed(n);
+    const lines = before.split('\n');
+    return { line: line + lines.length - 1, character: lines[lines.length - 1].length };
+  };
+  const textAfter = (n: number): string => text.slice(0, at) + typed(n) + text.slice(at);
+  const pattern = invalidPattern(textAfter, TYPED_LINE.length);
+  return {
+    name: `${name}, ${where}, typing`,
+    kind: 'insert',
+    where,
+    text,
+    keystroke: (n) => ({ range: { start: cursor(n), end: cursor(n) }, text: TYPED_LINE[n % TYPED_LINE.length] }),
+    textAfter,
+    invalidAfter: (n) => pattern[n % TYPED_LINE.length],
+    period: TYPED_LINE.length,
+  };
 }
 
-export function multiDocumentCase(count = 2000): EditCase {
-  // Edit a document in the middle of the file.
-  return editCase(`${count}-document YAML file`, multiDocument(count), Math.floor(count / 2));
+/**
+ * The typical spec, typed in place at `queueDelay`, and typed into at its `name` (the start), its `queueDelay`
+ * (the middle) and its last line (the end).
+ */
+export function typicalCases(): EditCase[] {
+  const text = typicalSpec();
+  const name = 'typical spec';
+  return [
+    replaceCase(name, text, 0, 'middle'),
+    insertCase(name, text, lineStartingWith(text, 'name: ', 0), 'start'),
+    insertCase(name, text, lineStartingWith(text, '  queueDelay: ', 0), 'middle'),
+    insertCase(name, text, text.split('\n').length - 2, 'end'),
+  ];
 }
 
-/** Fails loudly when the fixtures do not say what the benchmark assumes. */
+/**
+ * The file of `count` documents, typed in place in its middle document, and typed into at the `name` of its
+ * first, middle and last document.
+ */
+export function multiDocumentCases(count = 2000): EditCase[] {
+  const text = multiDocument(count);
+  const name = `${count.toLocaleString('en')}-document file`;
+  const middle = Math.floor(count / 2);
+  return [
+    replaceCase(name, text, middle, 'middle'),
+    insertCase(name, text, lineStartingWith(text, 'name: ', 0), 'start'),
+    insertCase(name, text, lineStartingWith(text, 'name: ', middle), 'middle'),
+    insertCase(name, text, lineStartingWith(text, 'name: ', count - 1), 'end'),
+  ];
+}
+
+/** Fails loudly when the fixtures do not say what the benchmark assumes: each edit makes the text it claims. */
 export function assertFixtures(cases: readonly EditCase[]): void {
   for (const c of cases) {
-    const valid = checkSpecText(c.validText, 'yaml').diagnostics.filter((d) => d.severity === 'error');
-    const invalid = checkSpecText(c.invalidText, 'yaml').diagnostics.filter((d) => d.severity === 'error');
-    if (valid.length !== 0)
-      throw new Error(`${c.name}: the valid text has errors: ${valid.map((d) => `${d.code} ${d.message}`).join('; ')}`);
-    if (invalid.length === 0) throw new Error(`${c.name}: the invalid text has no error`);
+    let text = c.text;
+    for (let n = 0; n < 2 * c.period; n++) {
+      const { range, text: typed } = c.keystroke(n);
+      text = text.slice(0, offsetAt(text, range.start)) + typed + text.slice(offsetAt(text, range.end));
+      if (text !== c.textAfter(n + 1)) throw new Error(`${c.name}: keystroke ${String(n)} does not make the text it claims`);
+    }
+    if (checkSpecText(c.text, 'yaml').diagnostics.some((d) => d.severity === 'error')) throw new Error(`${c.name}: the text has errors`);
+    if (c.kind === 'replace' && !(c.invalidAfter(0) && !c.invalidAfter(1)))
+      throw new Error(`${c.name}: the edits do not make the text invalid and valid again`);
   }
 }
 

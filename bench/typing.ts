@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildSync } from 'esbuild';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { checkSpecText } from '../core/endpointSpec/check';
 import type { EditCase } from './fixtures';
 import { typicalSpec } from './fixtures';
 import { BenchLspClient, percentile } from './lsp';
 
 export const KEY_INTERVAL_MS = 125;
-/** Keys per burst: odd, so that bursts end alternately on the invalid and the valid text. */
+/** Keys per burst: odd, so that in-place bursts end alternately on the invalid and the valid text; a typed line is 7 keys. */
 export const KEYS_PER_BURST = 7;
 /** After a burst's last diagnostics: a person reading what they typed. */
 export const PAUSE_MS = 500;
@@ -41,6 +43,9 @@ export interface KeystrokeFigures {
   pullErrors: number;
   /** Problems shown for the last answered invalid and valid keystroke: the check ran, and saw the edit. */
   problems: { invalid?: number; valid?: number };
+  /** Answers held to a check of their text in the benchmark's process (ours only: one per burst), and how many differed. */
+  verified: number;
+  differing: number;
 }
 
 interface Window {
@@ -80,14 +85,22 @@ export function startFloorServer(): Promise<BenchLspClient> {
  */
 export class KeystrokeSession {
   private next = 0;
+  private bursts = 0;
   private readonly windows: Window[] = [];
   private readonly pullsAtStart = { pulls: 0, cancels: 0, errors: 0 };
   private readonly problems: KeystrokeFigures['problems'] = {};
+  /**
+   * One answered keystroke per burst, its place in the burst going round, kept to be held to a check of its text once
+   * typing is over (a check of the large file takes longer than the pause after a burst).
+   */
+  private readonly answers: { keystroke: number; diagnostics: readonly Diagnostic[] }[] = [];
 
   constructor(
     readonly client: BenchLspClient,
     private readonly uri: string,
     private readonly c: EditCase,
+    /** Hold answers to `checkSpecText` of the same text (our server's: positions after moved text too). */
+    private readonly verify = false,
   ) {}
 
   async open(warmUpBursts: number): Promise<void> {
@@ -126,31 +139,48 @@ export class KeystrokeSession {
       cancels: this.client.cancels - this.pullsAtStart.cancels,
       pullErrors: this.client.pullErrors.length - this.pullsAtStart.errors,
       problems: { ...this.problems },
+      ...this.verified(),
     };
+  }
+
+  /** Answers whose problems (code, message, range) are not those a check of their keystroke's text finds. */
+  private verified(): { verified: number; differing: number } {
+    if (!this.verify) return { verified: 0, differing: 0 };
+    const key = (d: { code?: unknown; message: unknown; range: Diagnostic['range'] }): string =>
+      `${String(d.code)} ${JSON.stringify(d.range)} ${JSON.stringify(d.message)}`;
+    let differing = 0;
+    for (const { keystroke, diagnostics } of this.answers) {
+      const expected = checkSpecText(this.c.textAfter(keystroke + 1), 'yaml').diagnostics.map(key);
+      if (diagnostics.map(key).join('\n') !== expected.join('\n')) differing++;
+    }
+    return { verified: this.answers.length, differing };
   }
 
   /** `KEYS_PER_BURST` keystrokes on schedule, the last one's diagnostics, the pause; then each keystroke's latency. */
   private async burst(): Promise<{ keystrokes: number; latencies: number[] }> {
     const from = this.client.shown.length;
-    const sent: { version: number; sentAt: number; invalid: boolean }[] = [];
+    const sent: { version: number; sentAt: number; keystroke: number }[] = [];
     const start = performance.now();
     for (let k = 0; k < KEYS_PER_BURST; k++) {
       // On the clock, not after the previous key's answer: a person does not wait for the squiggles.
       const due = start + k * KEY_INTERVAL_MS - performance.now();
       if (due > 0) await sleep(due);
-      const invalid = this.next % 2 === 0;
-      const { range, text } = this.c.edits[this.next++ % 2];
-      sent.push({ ...(await this.client.change(this.uri, range, text)), invalid });
+      const keystroke = this.next++;
+      const { range, text } = this.c.keystroke(keystroke);
+      sent.push({ ...(await this.client.change(this.uri, range, text)), keystroke });
     }
     await this.client.diagnosticsOf(this.uri, sent[sent.length - 1].version, from, DIAGNOSTICS_TIMEOUT_MS);
     await sleep(PAUSE_MS);
     const current = this.client.shown.slice(from).filter((s) => s.uri === this.uri && s.latest);
-    const latencies = sent.flatMap(({ version, sentAt, invalid }) => {
+    const latencies = sent.flatMap(({ version, sentAt, keystroke }) => {
       const answer = current.find((s) => s.version === version);
       if (!answer) return [];
-      this.problems[invalid ? 'invalid' : 'valid'] = answer.diagnostics.length;
+      this.problems[this.c.invalidAfter(keystroke) ? 'invalid' : 'valid'] = answer.diagnostics.length;
+      if (this.verify && keystroke % KEYS_PER_BURST === this.bursts % KEYS_PER_BURST)
+        this.answers.push({ keystroke, diagnostics: answer.diagnostics });
       return [answer.at - sentAt];
     });
+    this.bursts++;
     return { keystrokes: sent.length, latencies };
   }
 }
