@@ -26,6 +26,8 @@ import type { LanguageServerHost } from '../languageClient';
 const SERVER_WAIT_MS = 15_000;
 /** An answer for an older version than the editor's text is asked again, this many times at most. */
 const ATTEMPTS = 3;
+/** A question left unanswered this long is given up, so the command that asked says so rather than wait on. */
+const ANSWER_WAIT_MS = 20_000;
 
 /** The folder holding the file's `.endpoint-studio/` (bindings, environments): its workspace folder, else the nearest. */
 export function specRoot(uri: vscode.Uri): string {
@@ -80,10 +82,10 @@ export class SpecFiles {
   private async ask<R>(request: (client: LanguageClient) => Promise<R>): Promise<R> {
     const client = await this.running();
     try {
-      return await request(client);
+      return await withDeadline(request(client));
     } catch (error) {
       if (this.host.client === client) throw error;
-      return request(await this.running());
+      return withDeadline(request(await this.running()));
     }
   }
 
@@ -105,6 +107,18 @@ export class SpecFiles {
       });
     });
   }
+}
+
+function withDeadline<R>(answer: Promise<R>): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`no answer within ${ANSWER_WAIT_MS / 1000} s`));
+    }, ANSWER_WAIT_MS);
+  });
+  return Promise.race([answer, deadline]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 /** Whether the answer is for an older version of the open document than the editor holds now. */
