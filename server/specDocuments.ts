@@ -13,7 +13,6 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isSpecFile, specFormatOf } from '../core/protocol';
-import type { CheckedOverlay } from '../core/environments/overlays';
 import { SpecWorkspace, type EnvironmentOfBase, type FileView, type SpecFileInWorkspace } from '../core/workspace/specWorkspace';
 import { analyze, DocumentReuse, MAX_CHECKED_TEXT_LENGTH, type CheckResult } from './languageService';
 import { filePathOf } from './uris';
@@ -87,10 +86,9 @@ export class SpecDocuments {
 
   /** The analysis of the document's current version, computed at most once per version. */
   analysisOf(document: TextDocument): CheckResult {
-    const path = this.sync(document);
     try {
-      if (path === undefined || document.getText().length > MAX_CHECKED_TEXT_LENGTH) return this.checkAlone(document);
-      const file = this.workspace.file(path);
+      const file = this.ownedFile(document);
+      if (!file) return this.checkAlone(document);
       // The documents are read only when a feature asks for them (core/endpointSpec/documentReuse.ts).
       return {
         diagnostics: file.diagnostics,
@@ -112,30 +110,35 @@ export class SpecDocuments {
    */
   deployedAnalysisOf(document: TextDocument): CheckResult {
     const analysis = this.analysisOf(document);
-    const path = filePathOf(document.uri);
-    const merged = path === undefined ? undefined : this.overlayOf(path)?.merged;
+    const merged = this.ownedFileOrNone(document)?.check.overlay?.merged;
     if (!merged) return analysis;
     return { ...analysis, documents: analysis.documents.map((each, index) => (index === 0 ? { ...each, data: merged } : each)) };
   }
 
-  private overlayOf(path: string): CheckedOverlay | undefined {
-    try {
-      return this.workspace.check(path).overlay;
-    } catch {
-      return undefined;
-    }
-  }
-
   /** What the document's analysis read: an overlay's base, a base's overlays with their merged bodies. */
   linksOf(document: TextDocument): EnvironmentLinks {
+    const file = this.ownedFileOrNone(document);
+    if (!file) return NO_LINKS;
+    const basePath = file.check.overlay?.basePath;
+    return { overlays: file.environments, ...(basePath !== undefined ? { basePath } : {}) };
+  }
+
+  /**
+   * The document as the owner holds it, once told of its current version; undefined for a document that is not
+   * a file, or whose text is too large to check in the editor (it is never parsed here).
+   */
+  private ownedFile(document: TextDocument): SpecFileInWorkspace | undefined {
     const path = this.sync(document);
-    if (path === undefined) return NO_LINKS;
+    if (path === undefined || document.getText().length > MAX_CHECKED_TEXT_LENGTH) return undefined;
+    return this.workspace.file(path);
+  }
+
+  /** As `ownedFile`, for the features that show nothing rather than an internal error when a check fails. */
+  private ownedFileOrNone(document: TextDocument): SpecFileInWorkspace | undefined {
     try {
-      const file = this.workspace.file(path);
-      const basePath = file.check.overlay?.basePath;
-      return { overlays: file.environments, ...(basePath !== undefined ? { basePath } : {}) };
+      return this.ownedFile(document);
     } catch {
-      return NO_LINKS;
+      return undefined;
     }
   }
 
