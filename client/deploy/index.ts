@@ -1,9 +1,13 @@
-/** The deploy feature: CodeLenses, the deploy/diff/pull/bind commands, and the live virtual documents. */
+/**
+ * The deploy feature: CodeLenses, the deploy/diff/pull/bind commands, Compare Environments, and the live virtual
+ * documents they all show.
+ */
 import * as vscode from 'vscode';
 import { SPEC_DOCUMENT_PATTERNS } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
 import { DeployCodeLensProvider } from './codeLens';
 import { registerDeployCommands } from './commands';
+import { registerCompareCommand } from './compareEnvironments';
 import { LIVE_SCHEME, LiveDocumentProvider, SPEC_SCHEME } from './liveDocuments';
 import { LiveStates } from './specState';
 
@@ -20,6 +24,7 @@ export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChanne
     vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),
     registerDeployCommands(clients, states, log),
+    registerCompareCommand(clients),
     clients.session.onDidChange(() => {
       states.invalidate();
     }),

@@ -7,10 +7,10 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { isSpecFile } from '../../core/protocol';
-import { liveUri, specUri } from '../deploy/liveDocuments';
-import { bindingFor } from '../deploy/specState';
-import type { SpecClients } from './clients';
-import { unanswered, type SpecFiles } from './specFile';
+import type { SpecClients } from '../environments/clients';
+import { unanswered, type SpecFiles } from '../environments/specFile';
+import { liveUri, specUri } from './liveDocuments';
+import { bindingFor } from './specState';
 
 /** One member of a base's family: the base itself or one of its overlays. */
 interface Member {
