@@ -33,6 +33,7 @@ export class WatchedFiles {
   /** The folders the checks have read, watched here once it is known that the client will not. */
   private readonly folders = new Set<string>();
   private readonly ownWatchers = new Map<string, FSWatcher>();
+  private readonly unwatchable = new Set<string>();
   private watchingOurselves = false;
   private pending: DiskChange[] = [];
   private timer?: NodeJS.Timeout;
@@ -69,7 +70,7 @@ export class WatchedFiles {
   }
 
   private watchFolder(folder: string): void {
-    if (this.ownWatchers.has(folder)) return;
+    if (this.ownWatchers.has(folder) || this.unwatchable.has(folder)) return;
     try {
       const watcher = watch(folder, { persistent: false }, (event, name) => {
         if (name) this.take([{ path: join(folder, name), existence: event === 'rename' }]);
@@ -79,7 +80,9 @@ export class WatchedFiles {
       });
       this.ownWatchers.set(folder, watcher);
     } catch {
-      // A folder that cannot be watched (gone, no permission) is read again only after an edit.
+      // A folder that cannot be watched (gone, no permission) is read again only after an edit, and not tried
+      // again on every read.
+      this.unwatchable.add(folder);
     }
   }
 
