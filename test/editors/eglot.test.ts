@@ -6,20 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  BASE_YAML,
-  BROKEN_JSON,
-  BROKEN_YAML,
-  MESSY_YAML,
-  OVERLAY_YAML,
-  STAY_MS,
-  assertScenario,
-  docsBlocks,
-  editorCommand,
-  prepareWorkspace,
-  readReport,
-  run,
-} from './support';
+import { assertScenario, docsBlocks, driverEnvironment, editorCommand, prepareWorkspace, readReport, run } from './support';
 
 test('Emacs (Eglot): the documented set-up shows diagnostics, applies a quick fix, formats, and keeps its server', async () => {
   const workspace = await prepareWorkspace();
@@ -29,16 +16,7 @@ test('Emacs (Eglot): the documented set-up shows diagnostics, applies a quick fi
     writeFileSync(config, setup);
     const reportPath = join(workspace.home, 'report.json');
     const driver = join(__dirname, 'drivers', 'eglot.el');
-    const env = {
-      ...workspace.env,
-      ES_REPORT: reportPath,
-      ES_STAY_MS: String(STAY_MS),
-      ES_BROKEN_YAML: BROKEN_YAML,
-      ES_BROKEN_JSON: BROKEN_JSON,
-      ES_MESSY_YAML: MESSY_YAML,
-      ES_BASE_YAML: BASE_YAML,
-      ES_OVERLAY_YAML: OVERLAY_YAML,
-    };
+    const env = driverEnvironment(workspace, reportPath);
     const emacs = await run(editorCommand('emacs'), ['-Q', '--batch', '-l', config, '-l', driver], {
       cwd: workspace.dir,
       env,

@@ -127,6 +127,20 @@ async function waitForExit(pids: number[]): Promise<void> {
 }
 
 /** Runs `command` to its end (the emulator in this process keeps answering meanwhile); fails after `timeoutMs`. */
+/** What a headless driver (drivers/*) reads: the workspace's environment, where to write its report, and the scenario's files. */
+export function driverEnvironment(workspace: EditorWorkspace, reportPath: string): NodeJS.ProcessEnv {
+  return {
+    ...workspace.env,
+    ES_REPORT: reportPath,
+    ES_STAY_MS: String(STAY_MS),
+    ES_BROKEN_YAML: BROKEN_YAML,
+    ES_BROKEN_JSON: BROKEN_JSON,
+    ES_MESSY_YAML: MESSY_YAML,
+    ES_BASE_YAML: BASE_YAML,
+    ES_OVERLAY_YAML: OVERLAY_YAML,
+  };
+}
+
 export function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }) {
   return new Promise<{ status: number | null; output: string }>((done, failed) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
