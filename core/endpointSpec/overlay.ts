@@ -149,11 +149,18 @@ export interface OverlayCheck {
   readonly documents: SpecDocument[];
 }
 
+/**
+ * A body's problems with every rule (validateSpecData for a create). A caller that checks the same bodies again
+ * (a base's overlays on each edit of the base) may answer from what it kept.
+ */
+export type ValidateBody = (data: unknown) => SpecProblem[];
+
 /** An overlay's problems, given its base (its text) or why the base cannot be read (`baseError`). */
 export function checkOverlay(
   overlay: OverlaySource,
   base: BaseSource | { readonly error: string },
   context: ValidationContext = {},
+  validate: ValidateBody = (data) => validateSpecData(data, 'create', context),
 ): OverlayCheck {
   const overlayText = located(overlay.text, overlay.format, overlay.documents);
   const fail = (extra: SpecDiagnostic[]): OverlayCheck => ({
@@ -193,7 +200,7 @@ export function checkOverlay(
   const merged = mergePatch(baseDocument.data, patch) as Record<string, unknown>;
   const basePath = base.path ?? base.name;
   const overlayPath = overlay.path ?? overlay.name;
-  const alone = new Set(validateSpecData(baseDocument.data, 'create', context).map(problemKey));
+  const alone = new Set(validate(baseDocument.data).map(problemKey));
   const result: OverlayCheck = {
     overlay: [...overlayText.syntax, ...entryProblems],
     base: [],
@@ -202,7 +209,7 @@ export function checkOverlay(
     documents: overlayText.documents,
   };
   const ownSuggestions = ownKeySuggestions(patch);
-  for (const found of validateSpecData(merged, 'create', context)) {
+  for (const found of validate(merged)) {
     const problem = ownSuggestions(found);
     const removed = removedByOverlay(patch, problem, document, overlayText);
     const setInOverlay = removed !== undefined || overlayOwns(patch, problem.path);

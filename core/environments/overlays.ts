@@ -5,7 +5,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { checkOverlay, environmentOfFile, EXTENDS_KEY, extendsEntry, type BaseSource, type OverlayCheck } from '../endpointSpec/overlay';
+import {
+  checkOverlay,
+  environmentOfFile,
+  EXTENDS_KEY,
+  extendsEntry,
+  type BaseSource,
+  type OverlayCheck,
+  type ValidateBody,
+} from '../endpointSpec/overlay';
 import { parseSpecText } from '../endpointSpec/parse';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import type { ValidationContext } from '../endpointSpec/validate';
@@ -90,14 +98,20 @@ export function overlayTarget(
   return entry ? (entry.target ?? null) : undefined;
 }
 
-/** The overlay checked against its base; `roots` are the folders a base may lie in (the workspace). */
-export function checkOverlayFile(
-  file: OverlayFile,
-  read: ReadSpecText,
-  roots: readonly string[],
-  context: ValidationContext = {},
-  parse: ParseSpecFile = parseAnew,
-): CheckedOverlay {
+/** Where an overlay's base comes from and how the pair is checked. */
+export interface OverlayCheckOptions {
+  readonly read: ReadSpecText;
+  /** The folders a base may lie in (the workspace). */
+  readonly roots: readonly string[];
+  readonly context?: ValidationContext;
+  readonly parse?: ParseSpecFile;
+  /** Validates a body with `context`; by default anew each time. */
+  readonly validate?: ValidateBody;
+}
+
+/** The overlay checked against its base. */
+export function checkOverlayFile(file: OverlayFile, options: OverlayCheckOptions): CheckedOverlay {
+  const { read, roots, context = {}, parse = parseAnew, validate } = options;
   const environment = environmentOfFile(file.path);
   const documents = parse(file.path, file.text, file.format);
   const source = {
@@ -108,23 +122,18 @@ export function checkOverlayFile(
     environment: environment ?? '?',
     documents,
   };
+  const check = (base: BaseSource | { readonly error: string }): OverlayCheck => checkOverlay(source, base, context, validate);
   const target = overlayTarget(file.text, file.format, () => documents);
   if (!environment) {
     const stem = basename(file.path).replace(/\.endpoint\.(ya?ml|json)$/i, '');
-    return {
-      ...checkOverlay(
-        source,
-        {
-          error: `an overlay's file name says its environment: ${stem}.<environment>.endpoint.${file.format === 'json' ? 'json' : 'yaml'}`,
-        },
-        context,
-      ),
-    };
+    return check({
+      error: `an overlay's file name says its environment: ${stem}.<environment>.endpoint.${file.format === 'json' ? 'json' : 'yaml'}`,
+    });
   }
-  if (typeof target !== 'string') return { ...checkOverlay(source, { error: 'no base named' }, context), environment };
+  if (typeof target !== 'string') return { ...check({ error: 'no base named' }), environment };
   const base = findBase(file, target, read, roots, parse);
-  if ('error' in base) return { ...checkOverlay(source, base, context), environment };
-  return { ...checkOverlay(source, base, context), environment, basePath: base.path };
+  if ('error' in base) return { ...check(base), environment };
+  return { ...check(base), environment, basePath: base.path };
 }
 
 function findBase(

@@ -13,9 +13,13 @@ import { checkSpecText, DocumentReuse, type CheckResult, type SpecDiagnostic } f
 import { environmentOfFile, overlayPatch } from '../endpointSpec/overlay';
 import { parseSpecText } from '../endpointSpec/parse';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
-import type { ValidationContext } from '../endpointSpec/validate';
+import type { SpecProblem } from '../endpointSpec/problem';
+import { validateSpecData, type ValidationContext } from '../endpointSpec/validate';
 import { checkOverlayFile, overlayTarget, type CheckedOverlay } from '../environments/overlays';
 import { isSpecFile, specFormatOf } from '../protocol/specFiles';
+
+/** Bodies whose problems are kept (a base and its overlays' merged bodies, over a few edits); more start again. */
+const KEPT_VALIDATIONS = 256;
 
 /** How a front-end shows the owner its files. */
 export interface FileView {
@@ -77,6 +81,7 @@ export class SpecWorkspace {
   private readonly targets = new Map<string, string | undefined>();
   private readonly files = new Map<string, Kept<SpecFileInWorkspace>>();
   private readonly reuse = new Map<string, DocumentReuse>();
+  private readonly validations = new Map<string, SpecProblem[]>();
 
   constructor(
     private readonly view: FileView,
@@ -171,6 +176,22 @@ export class SpecWorkspace {
   invalidateChecks(): void {
     this.checks.clear();
     this.files.clear();
+    this.validations.clear();
+  }
+
+  /**
+   * A body's problems, kept by its JSON: each edit of a base checks its overlays' merged bodies and the base alone
+   * again, and most keystrokes (a comment, a half-typed key) leave those bodies as they were.
+   */
+  private validated(data: unknown): SpecProblem[] {
+    const key = JSON.stringify(data);
+    let problems = this.validations.get(key);
+    if (!problems) {
+      if (this.validations.size >= KEPT_VALIDATIONS) this.validations.clear();
+      problems = validateSpecData(data, 'create', this.options.context());
+      this.validations.set(key, problems);
+    }
+    return problems;
   }
 
   /** Forgets a file the front-end no longer asks about (its editor closed, its text now the disk's). */
@@ -221,7 +242,10 @@ export class SpecWorkspace {
   private checkOverlay(path: string, text: string, format: SpecFormat): Kept<SpecFileCheck> {
     const read = (other: string): string | undefined => this.text(other);
     const parse = (other: string, otherText: string, otherFormat: SpecFormat): SpecDocument[] => this.parse(other, otherText, otherFormat);
-    const overlay = checkOverlayFile({ path, text, format }, read, this.options.roots(path), this.options.context(), parse);
+    const overlay = checkOverlayFile(
+      { path, text, format },
+      { read, roots: this.options.roots(path), context: this.options.context(), parse, validate: (data) => this.validated(data) },
+    );
     const diagnostics = byPosition(overlay.overlay);
     // The base it named is read even when it turned out broken or missing: its appearing must drop this check.
     const named = overlayTarget(text, format, () => this.parse(path, text, format));

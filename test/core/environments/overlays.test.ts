@@ -31,8 +31,7 @@ function check(
   const read = (path: string) => files[path.slice(ROOT.length + 1)];
   return checkOverlayFile(
     { path: join(ROOT, overlayName), text: overlayText, format: overlayName.endsWith('.json') ? 'json' : 'yaml' },
-    read,
-    [ROOT],
+    { read, roots: [ROOT] },
   );
 }
 
