@@ -43,6 +43,7 @@ export interface Shown {
 }
 
 export interface StartOptions {
+  /** Node's arguments: the script and its own, after any `--require` of the benchmark's. */
   readonly args: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly initializationOptions?: unknown;
@@ -65,6 +66,9 @@ export class BenchLspClient {
   readonly shown: Shown[] = [];
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly stderr: string[] = [];
+  /** The `bench-fs` lines of bench/countFsCalls.cjs, when the server was started with it: each a file touched. */
+  readonly fsCalls: string[] = [];
+  private stderrTail = '';
   /** Pull requests sent, and how many of them a newer change cancelled. */
   pulls = 0;
   cancels = 0;
@@ -93,7 +97,9 @@ export class BenchLspClient {
     const child = spawn(process.execPath, [...options.args], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new BenchLspClient(child, connection);
-    child.stderr.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      client.readStderr(chunk.toString());
+    });
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
       // yaml-language-server sends no version: its diagnostics are taken for the latest text it was sent.
       const version = params.version ?? client.documents.get(params.uri)?.version;
@@ -121,7 +127,13 @@ export class BenchLspClient {
       rootUri: null,
       workspaceFolders: null,
       capabilities: {
-        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
+        workspace: {
+          configuration: true,
+          didChangeConfiguration: { dynamicRegistration: false },
+          // As VS Code: a server may register the files it wants to hear about, and needs no watcher of its own.
+          didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+          diagnostics: { refreshSupport: true },
+        },
         textDocument: {
           synchronization: { dynamicRegistration: false, didSave: false },
           publishDiagnostics: { versionSupport: true, relatedInformation: true },
@@ -248,6 +260,13 @@ export class BenchLspClient {
         setTimeout(wake, 20);
       });
     }
+  }
+
+  private readStderr(text: string): void {
+    this.stderr.push(text);
+    const lines = (this.stderrTail + text).split('\n');
+    this.stderrTail = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('bench-fs ')) this.fsCalls.push(line.slice('bench-fs '.length));
   }
 
   /** CPU time the server process has used so far (user + system, all threads), from /proc/<pid>/stat (Linux). */

@@ -35,9 +35,16 @@ export function isolatedEnv(cacheDir: string, extra: Record<string, string> = {}
   return { ...env, ENDPOINT_STUDIO_CACHE_DIR: cacheDir, ...extra };
 }
 
-/** dist/server.js as the extension runs it, on a cache folder of the benchmark's. */
-export function startOurServer(cacheDir: string, extraEnv: Record<string, string> = {}): Promise<BenchLspClient> {
-  return BenchLspClient.start({ args: [SERVER, '--stdio'], env: isolatedEnv(cacheDir, extraEnv) });
+/** bench/countFsCalls.cjs: preloaded, it reports each file the server reads, lists or stats. */
+const COUNT_FS_CALLS = join(ROOT, 'bench/countFsCalls.cjs');
+
+/**
+ * dist/server.js as the extension runs it, on a cache folder of the benchmark's; reporting the files it touches
+ * (`BenchLspClient.fsCalls`) when `countFsCalls` is set.
+ */
+export function startOurServer(cacheDir: string, extraEnv: Record<string, string> = {}, countFsCalls = false): Promise<BenchLspClient> {
+  const preload = countFsCalls ? ['--require', COUNT_FS_CALLS] : [];
+  return BenchLspClient.start({ args: [...preload, SERVER, '--stdio'], env: isolatedEnv(cacheDir, extraEnv) });
 }
 
 /** yaml-language-server with our create schema associated with `*.endpoint.yaml`. */
@@ -128,6 +135,17 @@ export async function completionLatency(requests: number): Promise<{ results: Co
   }
 }
 
+/** One `endpoint-studio validate <target>` process: wall clock, exit code and what it printed on stderr. */
+export function validateOnce(target: string, cacheDir: string): { seconds: number; status: number | null; stderr: string; stdout: string } {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [CLI, 'validate', target], {
+    env: isolatedEnv(cacheDir),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { seconds: (performance.now() - t) / 1000, status: r.status, stderr: r.stderr, stdout: r.stdout };
+}
+
 /** `endpoint-studio validate` over `count` spec files in a temp folder: one process, wall clock. */
 export function cliThroughput(count: number): {
   files: number;
@@ -144,17 +162,8 @@ export function cliThroughput(count: number): {
     mkdirSync(specs);
     for (let i = 0; i < count; i++)
       writeFileSync(join(specs, `spec-${String(i).padStart(4, '0')}.endpoint.yaml`), typicalSpec(`worker-${i}`));
-    const run = (target: string): { seconds: number; status: number | null; stderr: string } => {
-      const t = performance.now();
-      const r = spawnSync(process.execPath, [CLI, 'validate', target], {
-        env: isolatedEnv(join(dir, 'cache')),
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return { seconds: (performance.now() - t) / 1000, status: r.status, stderr: r.stderr };
-    };
-    const one = run(join(dir, 'one'));
-    const all = run(specs);
+    const one = validateOnce(join(dir, 'one'), join(dir, 'cache'));
+    const all = validateOnce(specs, join(dir, 'cache'));
     if (all.status !== 0) throw new Error(`validate exited ${all.status}: ${all.stderr.slice(0, 500)}`);
     return { files: count, seconds: all.seconds, filesPerSecond: count / all.seconds, oneFileSeconds: one.seconds, exitCode: all.status };
   } finally {

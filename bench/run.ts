@@ -12,7 +12,9 @@ import { performance } from 'node:perf_hooks';
 import { CODE_SERVER_ENTRY } from '../scripts/editor/paths';
 import { activationInCodeServer, openSpecToFirstDiagnostic, type Spread } from './activation';
 import { assertFixtures, multiDocumentCases, typicalCases, type EditCase } from './fixtures';
+import { FOLDER_BASES, typeInFolder, validateFolderThroughput } from './folder';
 import { percentile, type BenchLspClient } from './lsp';
+import { mb, ms, notes, print, results, row, rows, side, times } from './table';
 import {
   cliThroughput,
   completionLatency,
@@ -28,11 +30,11 @@ import {
 import {
   idleCpu,
   KEY_INTERVAL_MS,
-  KeystrokeSession,
   KEYS_PER_BURST,
   openFigures,
   PAUSE_MS,
   startFloorServer,
+  typeTogether,
   type KeystrokeFigures,
   type OpenFigures,
 } from './typing';
@@ -42,6 +44,8 @@ const KEYSTROKE_P95_TARGET_MS = 16;
 /** Our CPU per keystroke over the floor's: typing in place in the typical spec, and typing at the start of the large file. */
 const CPU_RATIO_TARGETS: Partial<Record<string, number>> = { 'typical:replace:middle': 2, 'multi:insert:start': 3 };
 const VALIDATE_TARGET_FILES_PER_SECOND = 2000;
+/** A base among 900 spec files: CPU per keystroke over the same base alone. */
+const FOLDER_CPU_RATIO_TARGET = 1.5;
 
 /**
  * Bursts per case: warm-up, then rounds in which the servers take turns, a window of bursts each. In-place
@@ -56,28 +60,6 @@ const KEYSTROKE_PLAN = {
 
 /** yaml-language-server types only in place: it checks the whole file after a pause, wherever the keys land. */
 const SERVERS_OF: Record<EditCase['kind'], readonly string[]> = { replace: ['floor', 'ours', 'YLS'], insert: ['floor', 'ours'] };
-
-interface Row {
-  section: string;
-  metric: string;
-  value: string;
-  target: string;
-  /** true pass, false miss, null no target. */
-  pass: boolean | null;
-}
-
-const rows: Row[] = [];
-const notes: string[] = [];
-const results: Record<string, unknown> = {};
-
-const ms = (v: number): string => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms` : 'n/a');
-const mb = (bytes: number | undefined): string => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
-const times = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
-/** Floor / ours / YLS, the order of every side-by-side row. */
-const side = (values: readonly string[]): string => values.join(' / ');
-function row(section: string, metric: string, value: string, target = '', pass: boolean | null = null): void {
-  rows.push({ section, metric, value, target, pass });
-}
 
 /** `npm run bench -- --only keystrokes,CLI`: just the sections whose names contain one of these. */
 const only = (() => {
@@ -142,6 +124,15 @@ async function main(): Promise<void> {
       });
     }
   }
+  // A base among 900 spec files beside the same base alone: `--only folder` runs these.
+  for (const c of [cases.typical[0], cases.typical[1]]) {
+    const id = `folder:${c.kind}:${c.where}`;
+    await section(`keystrokes ${id}`, async () => {
+      const figures = await typeInFolder(c, cacheDir, KEYSTROKE_PLAN.other);
+      folderRows(c, figures);
+      results[`keystrokes.${id}`] = figures;
+    });
+  }
   if (Object.keys(results).some((key) => key.startsWith('keystrokes.')))
     notes.push(
       `keystrokes: bursts of ${String(KEYS_PER_BURST)} keys ${String(KEY_INTERVAL_MS)} ms apart, then ${String(PAUSE_MS)} ms; yaml-language-server publishes ${String(YLS_VALIDATION_DELAY_MS)} ms after the last key, so only a burst's last keystroke has its own diagnostics.`,
@@ -191,6 +182,13 @@ async function main(): Promise<void> {
       r.filesPerSecond >= VALIDATE_TARGET_FILES_PER_SECOND,
     );
     row('CLI', 'validate 1 file (process start included)', `${(r.oneFileSeconds * 1000).toFixed(0)} ms`);
+    const folder = validateFolderThroughput();
+    results.cliFolder = folder;
+    row(
+      'CLI',
+      `validate ${String(folder.files)} spec files, ${String(FOLDER_BASES)} bases with 2 overlays each: wall clock, files per second`,
+      `${folder.seconds.toFixed(2)} s, ${String(Math.round(folder.filesPerSecond))}/s`,
+    );
   });
 
   await section('completion (warm live catalog)', async () => {
@@ -302,20 +300,12 @@ async function typeCase(file: 'typical' | 'multi', id: string, c: EditCase, cach
   const uri = `file:///bench/keystrokes-${file}-${c.kind}-${c.where}.endpoint.yaml`;
   const starts: Record<string, () => Promise<BenchLspClient>> = {
     floor: startFloorServer,
-    ours: () => startOurServer(cacheDir),
+    ours: () => startOurServer(cacheDir, {}, true),
     YLS: startYls,
   };
-  const names = SERVERS_OF[c.kind];
-  const sessions: KeystrokeSession[] = [];
-  try {
-    for (const name of names) sessions.push(new KeystrokeSession(await starts[name](), uri, c, name === 'ours'));
-    const plan = file === 'typical' && c.kind === 'replace' ? KEYSTROKE_PLAN.typicalInPlace : KEYSTROKE_PLAN.other;
-    for (const s of sessions) await s.open(plan.warmUpBursts);
-    for (let round = 0; round < plan.rounds; round++) for (const s of sessions) await s.measure(plan.burstsPerRound);
-  } finally {
-    await Promise.all(sessions.map((s) => s.client.stop()));
-  }
-  const figures = Object.fromEntries(names.map((name, i) => [name, sessions[i].total()]));
+  const typists = SERVERS_OF[c.kind].map((name) => ({ name, start: starts[name], uri, verify: name === 'ours' }));
+  const plan = file === 'typical' && c.kind === 'replace' ? KEYSTROKE_PLAN.typicalInPlace : KEYSTROKE_PLAN.other;
+  const figures = await typeTogether(typists, c, plan);
   keystrokeRows(id, c, figures);
   return figures;
 }
@@ -359,7 +349,43 @@ function keystrokeRows(id: string, c: EditCase, figures: Record<string, Keystrok
     `${c.name}: ours: pulls / cancelled by a newer keystroke / failed`,
     side([ours.pulls, ours.cancels, ours.pullErrors].map(String)),
   );
+  fsCallsRow(c.name, 'ours', ours);
   if (all.some((f) => f.pullErrors > 0)) notes.push(`keystrokes, ${c.name}: pulls failed (not a cancellation): see bench/results.json.`);
+}
+
+/** Files read, listed or statted while typing, once warm: there should be none. */
+function fsCallsRow(name: string, who: string, f: KeystrokeFigures): void {
+  row('keystrokes', `${name}: ${who}: files read, listed or statted while typing`, String(f.fsCalls.length), 'none', f.fsCalls.length === 0);
+  if (f.fsCalls.length > 0) notes.push(`${name}, ${who}: touched ${[...new Set(f.fsCalls)].slice(0, 5).join(', ')}`);
+}
+
+/** A base in the folder of 900 spec files beside the same base alone, and the floor. */
+function folderRows(c: EditCase, { floor, alone, folder }: Record<'floor' | 'alone' | 'folder', KeystrokeFigures>): void {
+  const name = `${c.name}, among ${String(3 * FOLDER_BASES)} spec files`;
+  const latency = (f: KeystrokeFigures): string => `${ms(f.p50).replace(' ms', '')} / ${ms(f.p95)}`;
+  row(
+    'keystrokes',
+    `${name}: keystroke → its diagnostics, p50 / p95, floor; ours alone; ours in the folder`,
+    [floor, alone, folder].map(latency).join('; '),
+    `ours p95 ≤ ${String(KEYSTROKE_P95_TARGET_MS)} ms`,
+    folder.p95 <= KEYSTROKE_P95_TARGET_MS,
+  );
+  const ratio = folder.cpuMsPerKeystroke / alone.cpuMsPerKeystroke;
+  row(
+    'keystrokes',
+    `${name}: server CPU per keystroke, floor / alone / in the folder; folder ÷ alone`,
+    `${side([floor, alone, folder].map((f) => ms(f.cpuMsPerKeystroke)))}; ${times(ratio)}`,
+    `≤ ${String(FOLDER_CPU_RATIO_TARGET)}× alone`,
+    ratio <= FOLDER_CPU_RATIO_TARGET,
+  );
+  row(
+    'keystrokes',
+    `${name}: ours' answers unlike a check of their text alone, alone / in the folder`,
+    side([alone, folder].map((f) => `${String(f.differing)} of ${String(f.verified)}`)),
+    '0 unlike',
+    alone.differing + folder.differing === 0 && folder.verified > 0,
+  );
+  fsCallsRow(name, 'ours in the folder', folder);
 }
 
 /**
@@ -406,23 +432,6 @@ async function activationRows(): Promise<void> {
     side([ms(median((a) => a.serverMs)), ms(median((a) => a.activateMs))]),
   );
   results.activation = { openSpec: opened, reload: runs };
-}
-
-function print(machine: Record<string, string | number>): void {
-  const load = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-  console.log(
-    `\nEndpoint Studio benchmark: ${String(machine.cpu)}, ${String(machine.cores)} cores, ${String(machine.memory)}, ${String(machine.os)}, Node ${String(machine.node)}; load average now ${load}\n`,
-  );
-  const header = ['area', 'measure', 'result', 'target', ''];
-  const table = [header, ...rows.map((r) => [r.section, r.metric, r.value, r.target, r.pass === null ? '' : r.pass ? 'pass' : 'MISS'])];
-  const widths = header.map((_, i) => Math.max(...table.map((t) => t[i].length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const t of table.slice(1)) console.log(line(t));
-  if (notes.length > 0) console.log(`\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}`);
 }
 
 main().catch((error: unknown) => {

@@ -46,12 +46,15 @@ export interface KeystrokeFigures {
   /** Answers held to a check of their text in the benchmark's process (ours only: one per burst), and how many differed. */
   verified: number;
   differing: number;
+  /** Files read, listed or statted while measured (a server started with bench/countFsCalls.cjs; others: none). */
+  fsCalls: string[];
 }
 
 interface Window {
   keystrokes: number;
   latencies: number[];
   cpuMs: number;
+  fsCalls: string[];
 }
 
 let floorBundle: string | undefined;
@@ -112,13 +115,15 @@ export class KeystrokeSession {
 
   async measure(bursts: number): Promise<void> {
     const cpuBefore = this.client.cpuMs();
-    const window: Window = { keystrokes: 0, latencies: [], cpuMs: 0 };
+    const fsCallsBefore = this.client.fsCalls.length;
+    const window: Window = { keystrokes: 0, latencies: [], cpuMs: 0, fsCalls: [] };
     for (let i = 0; i < bursts; i++) {
       const typed = await this.burst();
       window.keystrokes += typed.keystrokes;
       window.latencies.push(...typed.latencies);
     }
     window.cpuMs = this.client.cpuMs() - cpuBefore;
+    window.fsCalls = this.client.fsCalls.slice(fsCallsBefore);
     this.windows.push(window);
   }
 
@@ -140,6 +145,7 @@ export class KeystrokeSession {
       pullErrors: this.client.pullErrors.length - this.pullsAtStart.errors,
       problems: { ...this.problems },
       ...this.verified(),
+      fsCalls: this.windows.flatMap((w) => w.fsCalls),
     };
   }
 
@@ -183,6 +189,34 @@ export class KeystrokeSession {
     this.bursts++;
     return { keystrokes: sent.length, latencies };
   }
+}
+
+/** One server of a case: how it starts, the file it types into, and whether its answers are held to a check of their text. */
+export interface Typist {
+  readonly name: string;
+  readonly start: () => Promise<BenchLspClient>;
+  readonly uri: string;
+  readonly verify: boolean;
+}
+
+/** Warm-up bursts, then rounds in which the servers take turns, a window of bursts each. */
+export interface TypingPlan {
+  readonly warmUpBursts: number;
+  readonly rounds: number;
+  readonly burstsPerRound: number;
+}
+
+/** One case typed by each of `typists`, taking turns window by window; each one's figures by name. */
+export async function typeTogether(typists: readonly Typist[], c: EditCase, plan: TypingPlan): Promise<Record<string, KeystrokeFigures>> {
+  const sessions: KeystrokeSession[] = [];
+  try {
+    for (const t of typists) sessions.push(new KeystrokeSession(await t.start(), t.uri, c, t.verify));
+    for (const s of sessions) await s.open(plan.warmUpBursts);
+    for (let round = 0; round < plan.rounds; round++) for (const s of sessions) await s.measure(plan.burstsPerRound);
+  } finally {
+    await Promise.all(sessions.map((s) => s.client.stop()));
+  }
+  return Object.fromEntries(typists.map((t, i) => [t.name, sessions[i].total()]));
 }
 
 /** didOpen → first diagnostics of `text` at a new uri (with the pull VS Code sends after the open). */
