@@ -4,7 +4,7 @@
  * overlay itself) live here, so the language server and the CLI refuse the same bases with the same words.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   checkOverlay,
   environmentOfFile,
@@ -60,27 +60,6 @@ export const DISK_FILE_VIEW = {
     }
   },
 };
-
-/**
- * The overlays of `basePath` on disk: spec files beside it whose `extends` names it, with their environment.
- * `read` gives each candidate's text (an open editor's first).
- */
-export function overlaysOf(basePath: string, read: ReadSpecText = readSpecFromDisk): { path: string; environment: string }[] {
-  let names: string[];
-  try {
-    names = readdirSync(dirname(basePath));
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    const path = join(dirname(basePath), name);
-    const environment = environmentOfFile(name);
-    if (!environment || path === basePath || !isSpecFile(name)) return [];
-    const text = read(path);
-    const target = text === undefined ? undefined : overlayTarget(text, specFormatOf(path));
-    return typeof target === 'string' && resolve(dirname(path), target) === basePath ? [{ path, environment }] : [];
-  });
-}
 
 /**
  * Whether `file` is an overlay: its (only) document has an `extends` key. The target it names, null when it

@@ -5,7 +5,7 @@
  * front-end asks the same file the same question: which key variable (CI), which profile (the editor),
  * whether a typed confirmation is needed. The settings never hold a key; reading it is the front-end's.
  */
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { findWorkspaceRoot } from '../deploy/bindings';
 import { environmentOfFile } from '../endpointSpec/overlay';
 import {
@@ -16,8 +16,9 @@ import {
   readEnvironments,
   type EnvironmentsProblem,
 } from '../environments/config';
-import { DISK_FILE_VIEW, overlaysOf, overlayTarget, readSpecFromDisk, type ReadSpecText } from '../environments/overlays';
+import { DISK_FILE_VIEW, overlayTarget } from '../environments/overlays';
 import { specFormatOf, splitSpecFileName } from '../protocol';
+import { SpecWorkspace } from '../workspace/specWorkspace';
 import type { CheckSpecInput, OverlayFacts } from './checkSpec';
 
 /** The front-ends check `--env` and the tools' input with the engine's rule, the one overlay file names follow. */
@@ -90,14 +91,19 @@ export function environmentOfSpecFile(path: string, text: string): string | unde
 export type EnvironmentSpecResult =
   { readonly ok: true; readonly path: string; readonly environment: string } | { readonly ok: false; readonly message: string };
 
+/** The owner of the spec files on disk, for the front-ends without editors: each folder listed and each file read once. */
+function diskWorkspace(): SpecWorkspace {
+  return new SpecWorkspace(DISK_FILE_VIEW, { roots: (path) => [dirname(path)], context: () => ({}) });
+}
+
 /**
  * The spec file that deploys `path` to `environment`: the file itself when it is that environment's overlay,
  * the base's overlay of that environment when `path` is a base; refused for another environment's overlay
- * or a base without one.
+ * or a base without one. `workspace` is asked for a base's overlays (one over the disk unless given).
  */
-export function specForEnvironment(path: string, environment: string, read: ReadSpecText = readSpecFromDisk): EnvironmentSpecResult {
+export function specForEnvironment(path: string, environment: string, workspace: SpecWorkspace = diskWorkspace()): EnvironmentSpecResult {
   const absolute = resolve(path);
-  const text = read(absolute);
+  const text = DISK_FILE_VIEW.read(absolute);
   if (text === undefined) return { ok: false, message: `cannot read ${path}` };
   const own = environmentOfSpecFile(absolute, text);
   if (own !== undefined)
@@ -106,10 +112,10 @@ export function specForEnvironment(path: string, environment: string, read: Read
       : { ok: false, message: `${path} is the ${own} overlay, not ${environment}'s` };
   if (overlayTarget(text, specFormatOf(absolute)) !== undefined)
     return { ok: false, message: `${path} extends a base but its name says no environment (<base>.<environment>.endpoint.yaml)` };
-  const overlay = overlaysOf(absolute, read).find((o) => o.environment === environment);
+  const overlays = workspace.overlaysOf(absolute);
+  const overlay = overlays.find((o) => o.environment === environment);
   if (!overlay) {
-    const others = overlaysOf(absolute, read).map((o) => o.environment);
-    const known = others.length > 0 ? ` (it has ${others.join(', ')})` : '';
+    const known = overlays.length > 0 ? ` (it has ${overlays.map((o) => o.environment).join(', ')})` : '';
     return { ok: false, message: `${path} has no ${environment} overlay${known}: add ${overlayNameFor(absolute, environment)}` };
   }
   return { ok: true, path: overlay.path, environment };
@@ -126,10 +132,11 @@ function overlayNameFor(basePath: string, environment: string): string {
  * overlays, and the overlay of that environment of each base listed (once each), in the order given.
  * A base without such an overlay, or another environment's overlay, is left out.
  */
-export function filesForEnvironment(paths: readonly string[], environment: string, read: ReadSpecText = readSpecFromDisk): string[] {
+export function filesForEnvironment(paths: readonly string[], environment: string): string[] {
+  const workspace = diskWorkspace();
   const chosen = new Set<string>();
   for (const path of paths) {
-    const picked = specForEnvironment(path, environment, read);
+    const picked = specForEnvironment(path, environment, workspace);
     if (picked.ok) chosen.add(picked.path);
   }
   return [...chosen];

@@ -127,6 +127,17 @@ export class SpecWorkspace {
     });
   }
 
+  /**
+   * The overlays beside a base whose `extends` names it, with the environment each deploys to, in name order;
+   * found from the folder's listing and each candidate's `extends`, without checking them.
+   */
+  overlaysOf(basePath: string): { path: string; environment: string }[] {
+    return this.overlayPathsOf(basePath).flatMap((path) => {
+      const environment = environmentOfFile(path);
+      return environment === undefined ? [] : [{ path, environment }];
+    });
+  }
+
   /** The base an overlay extends, once it names one that can be read. */
   baseOf(overlayPath: string): string | undefined {
     return this.check(overlayPath).overlay?.basePath;

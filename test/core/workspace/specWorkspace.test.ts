@@ -108,4 +108,22 @@ describe('the workspace owner', () => {
     assert.deepEqual([...view.reads].sort(), ['sdxl.endpoint.yaml', 'sdxl.env0.endpoint.yaml', 'sdxl.env1.endpoint.yaml']);
     assert.equal(workspace.baseOf(at('sdxl.env1.endpoint.yaml')), at('sdxl.endpoint.yaml'));
   });
+
+  it("lists a base's overlays with their environments, reading each file of a folder once for all its bases", () => {
+    const { view, workspace } = folderOf(2, 3);
+    assert.deepEqual(
+      workspace.overlaysOf(at('sdxl.endpoint.yaml')).map((o) => [basename(o.path), o.environment]),
+      [
+        ['sdxl.env0.endpoint.yaml', 'env0'],
+        ['sdxl.env1.endpoint.yaml', 'env1'],
+      ],
+    );
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(
+        workspace.overlaysOf(at(`other${String(i)}.endpoint.yaml`)).map((o) => o.environment),
+        ['prod'],
+      );
+    assert.equal(view.lists.length, 1);
+    assert.equal(view.reads.length, new Set(view.reads).size, `read twice: ${view.reads.join(', ')}`);
+  });
 });
