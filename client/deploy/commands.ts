@@ -102,36 +102,52 @@ async function showProblems(
   );
 }
 
-/** Deploys one spec document: resolve it, check it, plan and confirm, apply, report. */
+/** How a deploy ended, for its one log line: `deploy stopped: cancelled at the plan`. */
+interface Ended {
+  readonly how: 'done' | 'stopped' | 'failed';
+  readonly detail: string;
+}
+
+const stopped = (detail: string): Ended => ({ how: 'stopped', detail });
+
+/** Deploys one spec document and logs how it ended, whatever ended it: a question, a refusal, a failure. */
 async function deploy(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
+  const { how, detail } = await deployDocument(context, uri, index);
+  context.log[how === 'failed' ? 'error' : 'info'](`deploy ${how}: ${detail}`);
+}
+
+/** Resolve the document, check it, plan and confirm, apply, report. */
+async function deployDocument(context: DeployContext, uri: vscode.Uri | undefined, index: unknown): Promise<Ended> {
   const target = await resolveTarget(context.clients.files, uri, index);
-  if (!target) return;
+  if (!target) return stopped('no spec document to deploy');
   const client = await deployClientFor(context.clients, target);
-  if (!client) return;
+  if (!client) return stopped('no profile to deploy with (refused or not chosen)');
   const { api } = client;
   context.problems.delete(target.text.uri);
-  if (refusedForErrors(target)) return;
+  if (refusedForErrors(target)) return stopped('the spec has errors');
   const bindings = targetBindings(target);
-  if (!bindings.ok) return void vscode.window.showErrorMessage(`deploy refused: ${bindings.error}`);
+  if (!bindings.ok) {
+    void vscode.window.showErrorMessage(`deploy refused: ${bindings.error}`);
+    return stopped(bindings.error);
+  }
   const ref: SpecDocumentRef = { ...bindings.location, documentIndex: target.info.index };
   const planned = await planDeploy({ client: api, spec: target.spec, binding: bindings.binding(ref.documentIndex) });
   if (!planned.ok) {
     context.session.reportError('deploy', new Error(planned.message));
-    return;
+    return { how: 'failed', detail: context.session.redact(planned.message) };
   }
-  if (planned.target.kind === 'missing' && !(await createAnew(planned.target.binding.endpointId, ref))) return;
+  if (planned.target.kind === 'missing' && !(await createAnew(planned.target.binding.endpointId, ref)))
+    return stopped('its deleted endpoint was not created anew');
   const confirmed = await confirmPlan(context.session, client, target, planned);
-  if (!confirmed || !(await confirmProtected(target.environment))) return;
+  if ('stopped' in confirmed) return stopped(confirmed.stopped);
+  if (!(await confirmProtected(target.environment))) return stopped(`${target.environment?.name ?? ''}'s name was not typed`);
   const outcome = await applyWithProgress(api, confirmed, target, ref);
   context.states.invalidate();
-  if (!outcome.ok) {
-    await reportFailure(context, target, outcome.applied.failure);
-    return;
-  }
-  reportSuccess(context.log, outcome, confirmed);
+  if (!outcome.ok) return { how: 'failed', detail: await reportFailure(context, target, outcome.applied.failure) };
   // A create or a change is a new release, which the service rolls out worker by worker.
   const { action, endpoint } = outcome.applied;
   if (action !== 'unchanged') void watchRolloutInEditor(context.session, endpoint, { api });
+  return { how: 'done', detail: reportSuccess(outcome, confirmed) };
 }
 
 /** A spec the language server finds errors in is not sent: the Problems panel says why. */
@@ -157,26 +173,30 @@ async function createAnew(endpointId: string, ref: SpecDocumentRef): Promise<boo
   return true;
 }
 
+/** A plan the user agreed to, or why nothing is applied. */
+type Confirmed = Planned | { readonly stopped: string };
+
 /**
  * Shows the plan as a live ↔ spec diff and asks; the plan the user agreed to. A create next to
  * namesakes asks first whether to update one of them and bind it, or to create another.
  */
-async function confirmPlan(session: Session, client: DeployClient, target: SpecTarget, planned: Planned): Promise<Planned | undefined> {
+async function confirmPlan(session: Session, client: DeployClient, target: SpecTarget, planned: Planned): Promise<Confirmed> {
   const { plan } = planned;
   const { api } = client;
-  if (!needsApplying(plan, planned.target) && plan.kind === 'unchanged')
-    return void vscode.window.showInformationMessage(
-      `${plan.endpointName} (${plan.endpointId}) already matches the spec: nothing to deploy`,
-    );
+  if (!needsApplying(plan, planned.target) && plan.kind === 'unchanged') {
+    const matches = `${plan.endpointName} (${plan.endpointId}) already matches the spec`;
+    void vscode.window.showInformationMessage(`${matches}: nothing to deploy`);
+    return { stopped: matches };
+  }
   // Catalog prices give the plan its always-on cost line; without them the line is left out.
   const summary = `${renderPlan(plan, { catalog: await readPriceCatalog(api, { timeoutMs: 5000 }) })}${replacedNote(target)}`;
   const header = planHeader(client, plan.kind === 'create' ? 'new endpoint' : plan.endpointId);
   await showPlanDiff(target, planned, client, header);
-  if (plan.kind === 'refused')
-    return void vscode.window.showErrorMessage(`deploy refused: ${plan.problems.map((p) => p.message).join('; ')}`, {
-      modal: true,
-      detail: summary,
-    });
+  if (plan.kind === 'refused') {
+    const reasons = plan.problems.map((p) => p.message).join('; ');
+    void vscode.window.showErrorMessage(`deploy refused: ${reasons}`, { modal: true, detail: summary });
+    return { stopped: `the plan was refused: ${reasons}` };
+  }
   if (plan.kind === 'create' && planned.namesakes.length > 0) return adoptOrCreate(session, client, target, planned, summary);
   // An adopted namesake that already matches needs no question beyond the one that chose it.
   if (plan.kind === 'unchanged') return planned;
@@ -189,7 +209,7 @@ async function confirmPlan(session: Session, client: DeployClient, target: SpecT
   );
   // Back to the spec, where the CodeLens and any problem markers will show the outcome.
   await vscode.window.showTextDocument(target.text, { preview: false });
-  return answer === verb ? planned : undefined;
+  return answer === verb ? planned : { stopped: 'cancelled at the plan' };
 }
 
 /** The namesake question; adopting one replans as an update of it, which is shown and confirmed in turn. */
@@ -199,15 +219,16 @@ async function adoptOrCreate(
   target: SpecTarget,
   planned: Planned,
   summary: string,
-): Promise<Planned | undefined> {
+): Promise<Confirmed> {
   const choice = await chooseForNamesakes(String(target.spec.name), planned.namesakes, summary);
   await vscode.window.showTextDocument(target.text, { preview: false });
-  if (choice === undefined) return undefined;
+  if (choice === undefined) return { stopped: 'cancelled at the namesake question' };
   if (choice.action === 'create') return planned;
   const adopted = await planDeploy({ client: client.api, spec: target.spec, adopt: choice.endpointId });
   if (!adopted.ok) {
-    session.reportError('deploy', new Error(`cannot read endpoint ${choice.endpointId}: ${adopted.message}`));
-    return;
+    const message = `cannot read endpoint ${choice.endpointId}: ${adopted.message}`;
+    session.reportError('deploy', new Error(message));
+    return { stopped: session.redact(message) };
   }
   return confirmPlan(session, client, target, adopted);
 }
@@ -251,21 +272,21 @@ function applyWithProgress(api: ApiClient, planned: Planned, target: SpecTarget,
   );
 }
 
-/** Marks what the service rejected on the spec and says whether anything changed. */
-async function reportFailure(context: DeployContext, target: SpecTarget, failure: ApplyFailure): Promise<void> {
+/** Marks what the service rejected on the spec and says whether anything changed; the failure, redacted, for the log. */
+async function reportFailure(context: DeployContext, target: SpecTarget, failure: ApplyFailure): Promise<string> {
   await showProblems(context, target, failure.problems);
   const state = failure.outcomeUnknown
     ? ' The outcome is unknown: refresh the Endpoints view before deploying again.'
     : ' Nothing was changed.';
   const message = context.session.redact(failure.message);
-  context.log.error(`deploy failed: ${message}`);
   void vscode.window.showErrorMessage(
     `deploy failed: ${message}.${failure.problems.length > 0 ? ' The problems are marked in the spec.' : ''}${state}`,
   );
+  return message;
 }
 
-/** Says how the read-back went and whether the spec is now bound to the endpoint. */
-function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Applied, planned: Planned): void {
+/** Says how the read-back went and whether the spec is now bound to the endpoint; what was done, for the log. */
+function reportSuccess({ applied, binding }: Applied, planned: Planned): string {
   if (binding && !binding.saved)
     void vscode.window.showErrorMessage(
       `the endpoint ${applied.endpoint.id} was deployed, but the binding was not saved (a new deploy would create another endpoint): ${binding.error}`,
@@ -273,7 +294,6 @@ function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Appli
   const verified = applied.verified
     ? 'read back and verified'
     : `read back, but it still differs: ${applied.differences.map((c) => c.path).join(', ') || applied.readBackError}`;
-  log.info(`deploy: ${applied.action} ${applied.endpoint.id} (${verified})`);
   noteDeployed();
   void vscode.commands.executeCommand('endpointStudio.endpoints.refresh').then(undefined, () => undefined);
   const action = { created: 'Created', reconciled: 'Created', updated: 'Updated', unchanged: 'Bound' }[applied.action];
@@ -281,6 +301,7 @@ function reportSuccess(log: vscode.LogOutputChannel, { applied, binding }: Appli
   void (applied.verified ? vscode.window.showInformationMessage : vscode.window.showWarningMessage)(
     `${action} ${applied.endpoint.name} (${applied.endpoint.id})${bound}: ${verified}`,
   );
+  return `${applied.action} ${applied.endpoint.id} (${verified})`;
 }
 
 async function showDiff(clients: SpecClients, uri: vscode.Uri | undefined, index: unknown): Promise<void> {

@@ -17,6 +17,7 @@ import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../
 import { parse as parseYaml } from 'yaml';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
 import { refreshEndpoints, rowText } from './support/views';
+import { logLinesMatching } from './support/editorProcesses';
 import { formatProblems, waitUntil, type Workbench } from './support/workbench';
 
 const STAGING = 'sdxl-worker.staging.endpoint.yaml';
@@ -136,12 +137,15 @@ editorTest(
 editorTest('a deploy with another profile than the environment names is refused, and nothing is created', async (workbench, session) => {
   writeEnvironments(session.workspace, 'environments:\n  prod:\n    profile: nobody-here\n    protected: true\n');
   await workbench.openFile(PROD);
+  const refused = /deploy stopped: no profile to deploy with/;
+  const before = logLinesMatching(session.server, refused);
   await clickCodeLens(workbench, /Deploy/);
   const refusal = await workbench.answerDialog('Cancel');
   assert.match(refusal, /Deploy refused: prod deploys with profile nobody-here/);
   assert.match(refusal, /not signed in here/);
   assert.match(refusal, /Deploy with environment/, 'the other profile is offered by name, never taken silently');
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // The deploy's last step is its log line: whatever it did, it has done by then.
+  await waitUntil(() => logLinesMatching(session.server, refused) > before, 'the refused deploy to end');
   assert.equal(await endpointNamed('sdxl-worker-prod'), undefined, 'no endpoint was created');
   assert.equal(boundId(session.workspace, PROD), undefined);
   // The status of the overlay says so before any deploy: its environment, its profile, not signed in here.

@@ -241,6 +241,8 @@ describe('signed in, against the emulator', () => {
   editorTest('a refresh while one is in flight starts no second request', async (workbench) => {
     // No spec open (its CodeLens reads its endpoint) and nothing expanded: only the list is read.
     await sharedEndpoints(workbench);
+    // Shown only once a refresh has been answered: the end of the one the clicks start.
+    await endpointOf(httpSpec('explorer-in-flight'));
     // Every /v2/serverless request now takes 1.5 s, and the emulator counts them down from 1000.
     emulator.setFaults({ latencyMs: 1500, paths: ['/v2/serverless'], count: 1000 });
     try {
@@ -248,9 +250,8 @@ describe('signed in, against the emulator', () => {
       await viewPane(workbench, 'Endpoints').locator('.pane-header').hover();
       for (let click = 0; click < 5; click++) await refresh.click();
       await waitUntil(async () => (await faultsLeft()) < 1000, 'the refresh to reach the emulator');
-      // Long enough for a second request, had one been started, to reach the emulator.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      await treeRow(workbench, 'Endpoints', 'explorer-gpu').waitFor();
+      // A second request would start on its click, before the first one's answer (1.5 s later) is shown.
+      await treeRow(workbench, 'Endpoints', 'explorer-in-flight').waitFor();
       assert.equal(1000 - (await faultsLeft()), 1, 'five clicks during one refresh make one list request');
     } finally {
       emulator.setFaults(undefined);

@@ -12,7 +12,8 @@ import { createApiClient, type ApiClient, type CreateEndpointRequest, type Endpo
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 import { EXAMPLES_DIR } from '../../scripts/editor/paths';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
-import { escapeRegExp, PROFILE_STATUS_ITEM, type Workbench } from './support/workbench';
+import { logLinesMatching } from './support/editorProcesses';
+import { escapeRegExp, PROFILE_STATUS_ITEM, waitUntil, type Workbench } from './support/workbench';
 
 let emulator: RunningEmulator;
 let api: ApiClient;
@@ -108,11 +109,13 @@ editorTest(
 editorTest('cancelling the namesake question creates nothing, changes nothing and binds nothing', async (workbench, session) => {
   const { file, text, existing } = await namesake('cancel-worker');
   await workbench.openNewFile(session.workspace, file, text);
+  const cancelled = /deploy stopped: cancelled at the namesake question/;
+  const before = logLinesMatching(session.server, cancelled);
   await deployFromLens(workbench);
   const question = await workbench.answerDialog('Cancel');
   assert.match(question, new RegExp(escapeRegExp(`An endpoint named "cancel-worker" already exists (${existing.id})`)));
-  // Whatever a cancelled deploy might still do, it would have done it by now.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  // The deploy's last step is its log line: whatever it did, it has done by then.
+  await waitUntil(() => logLinesMatching(session.server, cancelled) > before, 'the cancelled deploy to end');
   assert.equal(await workbench.page.locator('.monaco-dialog-box').count(), 0, 'no further question');
   assert.deepEqual(
     (await named('cancel-worker')).map((e) => e.id),

@@ -27,6 +27,13 @@ export function extensionLog(server: CodeServer): string {
     .join('');
 }
 
+/** How many lines of the extension's log match `pattern`: noted before an action, then waited on to grow. */
+export function logLinesMatching(server: CodeServer, pattern: RegExp): number {
+  return extensionLog(server)
+    .split('\n')
+    .filter((line) => pattern.test(line)).length;
+}
+
 function readProc(pid: string, file: 'cmdline' | 'environ'): string[] {
   try {
     return readFileSync(join('/proc', pid, file), 'utf8').split('\0');
