@@ -18,6 +18,17 @@ export interface Binding {
   readonly endpointName: string;
   /** ISO 8601 time of the last deploy. */
   readonly deployedAt: string;
+  /**
+   * What the last deploy set, so the next plan can tell a spec edit from a change made outside since then;
+   * absent in bindings written before deploys recorded it.
+   */
+  readonly release?: DeployedRelease;
+}
+
+/** The release a deploy made: the endpoint's version after it, when the service said, and the body it sent. */
+export interface DeployedRelease {
+  readonly version?: number;
+  readonly body: Readonly<Record<string, unknown>>;
 }
 
 /** Spec path (relative, forward slashes) → document index → binding. */
@@ -97,14 +108,24 @@ function parseStore(data: unknown): BindingStore | string {
       if (!/^\d+$/.test(index)) return `deployments[${JSON.stringify(spec)}]: ${JSON.stringify(index)} is not a document index`;
       if (!binding || typeof binding.endpointId !== 'string' || binding.endpointId === '')
         return `deployments[${JSON.stringify(spec)}][${index}] needs an endpointId`;
+      const release = releaseOf(binding.release);
       store[spec][index] = {
         endpointId: binding.endpointId,
         endpointName: typeof binding.endpointName === 'string' ? binding.endpointName : '',
         deployedAt: typeof binding.deployedAt === 'string' ? binding.deployedAt : '',
+        ...(release ? { release } : {}),
       };
     }
   }
   return store;
+}
+
+/** A recorded release as written; anything else (a hand edit gone wrong) is dropped, leaving a two-way plan. */
+function releaseOf(value: unknown): DeployedRelease | undefined {
+  const release = asRecord(value);
+  const body = asRecord(release?.body);
+  if (!release || !body) return undefined;
+  return { ...(Number.isInteger(release.version) ? { version: release.version as number } : {}), body };
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -138,8 +159,8 @@ export function serializeBindings(store: BindingStore): string {
     if (indexes.length === 0) continue;
     deployments[spec] = {};
     for (const index of indexes) {
-      const { endpointId, endpointName, deployedAt } = store[spec][index];
-      deployments[spec][index] = { endpointId, endpointName, deployedAt };
+      const { endpointId, endpointName, deployedAt, release } = store[spec][index];
+      deployments[spec][index] = { endpointId, endpointName, deployedAt, ...(release ? { release } : {}) };
     }
   }
   return `${JSON.stringify({ version: FORMAT_VERSION, deployments }, null, 2)}\n`;

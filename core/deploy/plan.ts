@@ -10,6 +10,7 @@ import { toServiceBody } from '../endpointSpec/validate';
 import type { Endpoint } from '../api/types';
 import { diffEffective, type Change } from './diff';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
+import { threeWay, type ThreeWay } from './outside';
 import { restartsWorkers } from './workerRestart';
 
 export interface PlanProblem {
@@ -27,6 +28,19 @@ interface PlanBase {
    * a new image, a drained endpoint). Every front-end shows them with the plan.
    */
   readonly notes: readonly string[];
+  /**
+   * The plan measured against what the last deploy set as well (an update, or a plan with nothing to change): what
+   * the spec changed since, and what was changed outside. Absent for a create and for a binding that recorded no
+   * release.
+   */
+  readonly threeWay?: ThreeWay;
+}
+
+/** What the last deploy of the spec set, from its binding. */
+export interface LastDeploy {
+  readonly body: Spec;
+  readonly deployedAt: string;
+  readonly version?: number;
 }
 
 export type DeploymentPlan =
@@ -41,8 +55,11 @@ const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !==
 const text = (v: unknown): string =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v === undefined || v === null ? '' : JSON.stringify(v);
 
-/** `live` is the endpoint the spec is bound to, or `undefined` for a spec never deployed. */
-export function planDeployment(input: Spec, live: Endpoint | Spec | undefined): DeploymentPlan {
+/**
+ * `live` is the endpoint the spec is bound to, or `undefined` for a spec never deployed; `last` what the last
+ * deploy set, when its binding recorded it.
+ */
+export function planDeployment(input: Spec, live: Endpoint | Spec | undefined, last?: LastDeploy): DeploymentPlan {
   const spec = toServiceBody(input);
   if (live === undefined) return { kind: 'create', spec, body: spec, notes: createWarnings(spec) };
   const liveRecord = live as Spec;
@@ -52,13 +69,14 @@ export function planDeployment(input: Spec, live: Endpoint | Spec | undefined): 
   const current = effectiveLive(live);
   const changes = diffEffective(wanted, current);
   const notes = templateNotes(spec, liveRecord);
+  const three = last ? { threeWay: threeWay(spec, live, last.body, last.deployedAt, last.version) } : {};
 
   const identity = identityProblems(wanted, current, spec);
-  if (identity.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems: identity, changes, notes };
+  if (identity.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems: identity, changes, notes, ...three };
   const { patch, problems } = buildPatch(spec, wanted, liveRecord, changes);
-  if (problems.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems, changes, notes };
-  if (changes.length === 0) return { kind: 'unchanged', spec, endpointId, endpointName, notes };
-  return { kind: 'update', spec, endpointId, endpointName, patch, changes, notes: [...notes, ...updateWarnings(spec, changes)] };
+  if (problems.length > 0) return { kind: 'refused', spec, endpointId, endpointName, problems, changes, notes, ...three };
+  if (changes.length === 0) return { kind: 'unchanged', spec, endpointId, endpointName, notes, ...three };
+  return { kind: 'update', spec, endpointId, endpointName, patch, changes, notes: [...notes, ...updateWarnings(spec, changes)], ...three };
 }
 
 const DELETE_AND_CREATE = 'delete the endpoint and deploy the spec again to create a new one';

@@ -4,7 +4,8 @@
  * outcome (what was done, whether it was verified, whether the binding was saved) comes back whole.
  */
 import type { ApiClient } from '../api';
-import { applyPlan, type ApplyOptions, type ApplyResult, type ApplyStep } from '../deploy/apply';
+import { applyPlan, type ApplyAction, type ApplyOptions, type ApplyResult, type ApplyStep } from '../deploy/apply';
+import { sameValue } from '../deploy/diff';
 import type { DeploymentPlan } from '../deploy/plan';
 import type { EndpointSummary, PlanTarget } from './planDeploy';
 import { saveBinding, type SaveBindingResult, type SpecDocumentRef } from './specBindings';
@@ -40,7 +41,29 @@ export async function applyDeploy(input: ApplyDeployInput): Promise<ApplyDeployR
     ...(input.reconcile ? { reconcile: input.reconcile } : {}),
   });
   if (!applied.ok) return { ok: false, applied };
-  // An unchanged bound endpoint keeps its binding as it is; every other outcome records one.
-  const rebind = applied.action !== 'unchanged' || input.target.kind === 'adopted';
-  return { ok: true, applied, binding: rebind && input.document ? saveBinding(input.document, applied.endpoint) : undefined };
+  if (!input.document || !rebinds(input, applied.action)) return { ok: true, applied, binding: undefined };
+  const release = { ...(await versionAfter(input, applied.endpoint.id)), body: input.plan.spec };
+  return { ok: true, applied, binding: saveBinding(input.document, applied.endpoint, release) };
+}
+
+/**
+ * An unchanged bound endpoint keeps its binding as it is, unless the binding does not hold what the spec now
+ * says (it recorded no release, or the spec was edited to what was changed outside); every other outcome records one.
+ */
+function rebinds({ target, plan }: ApplyDeployInput, action: ApplyAction): boolean {
+  if (action !== 'unchanged' || target.kind === 'adopted') return true;
+  const recorded = target.kind === 'bound' ? target.binding.release?.body : undefined;
+  return recorded === undefined || !sameValue(recorded, plan.spec);
+}
+
+/** The endpoint's version once the deploy is in: the release it made, which the next plan counts from. */
+async function versionAfter({ client, signal }: ApplyDeployInput, endpointId: string): Promise<{ version?: number }> {
+  try {
+    const { endpointVersion, releases } = await client.serverless.releases(endpointId, signal ? { signal } : {});
+    const version = endpointVersion ?? releases.at(0)?.version;
+    return version === undefined ? {} : { version };
+  } catch {
+    // Without it the next plan still tells the sides apart; it only cannot name the releases made since.
+    return {};
+  }
 }

@@ -21,7 +21,7 @@ export type {
   OverlayEnvironment,
   OverlayEnvironmentResult,
 } from './environments';
-export { decideNamesakes, namesakeNote, planDeploy } from './planDeploy';
+export { decideNamesakes, namesakeNote, planDeploy, UNTRACKED_NOTE } from './planDeploy';
 export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';
 export { applyDeploy, needsApplying } from './applyDeploy';
 export type { ApplyDeployInput, ApplyDeployResult } from './applyDeploy';

@@ -4,10 +4,11 @@
  * to such namesakes is never silent: the plan says so and names them, and the caller decides
  * whether to adopt one (the plan becomes an update of it), create another on purpose, or stop.
  */
-import { ApiError, type ApiClient, type CallOptions } from '../api';
+import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
 import { repairBinding, type Binding } from '../deploy/bindings';
 import type { Spec } from '../deploy/effective';
-import { planDeployment, type DeploymentPlan } from '../deploy/plan';
+import { releasesSince } from '../deploy/outside';
+import { planDeployment, type DeploymentPlan, type LastDeploy } from '../deploy/plan';
 
 /** A live endpoint as far as telling namesakes apart needs. */
 export interface EndpointSummary {
@@ -61,7 +62,12 @@ export async function planDeploy(input: PlanDeployInput): Promise<PlanDeployResu
       const check = await repairBinding(client, binding, call);
       if (check.status === 'error') return failed(client, check.error, `cannot read endpoint ${binding.endpointId}: `);
       if (check.status === 'bound')
-        return { ok: true, plan: planDeployment(spec, check.endpoint), target: { kind: 'bound', binding }, namesakes: [] };
+        return {
+          ok: true,
+          plan: await boundPlan(client, spec, check.endpoint, binding, call),
+          target: { kind: 'bound', binding },
+          namesakes: [],
+        };
       target = { kind: 'missing', binding };
     }
     const listed = input.listed ?? (await client.serverless.list(call)).map((e) => ({ id: e.id, name: e.name }));
@@ -71,6 +77,32 @@ export async function planDeploy(input: PlanDeployInput): Promise<PlanDeployResu
   } catch (error) {
     return failed(client, error);
   }
+}
+
+/** Said in a plan whose binding recorded no release: it is two-way until the next deploy records one. */
+export const UNTRACKED_NOTE =
+  'the binding records no release (it was written before deploys recorded one), so changes made outside cannot be told from spec edits: a deploy reverts them; the next deploy records its release';
+
+/**
+ * A bound spec's plan, three-way when the binding recorded what the last deploy set: a change made outside is
+ * named with the releases the service made since then (one more read, only when there is such a change).
+ */
+async function boundPlan(client: ApiClient, spec: Spec, live: Endpoint, binding: Binding, call: CallOptions): Promise<DeploymentPlan> {
+  const release = binding.release;
+  if (!release) return withNote(planDeployment(spec, live), UNTRACKED_NOTE);
+  const last: LastDeploy = {
+    body: release.body,
+    deployedAt: binding.deployedAt,
+    ...(release.version !== undefined ? { version: release.version } : {}),
+  };
+  const plan = planDeployment(spec, live, last);
+  if (!plan.threeWay || plan.threeWay.outside.length === 0) return plan;
+  const releases = await client.serverless.releases(live.id, call).then(
+    (list) => releasesSince(list.releases, release.version, binding.deployedAt),
+    // Who made the change is a detail: the plan still names the change without it.
+    () => [],
+  );
+  return { ...plan, threeWay: { ...plan.threeWay, releases } };
 }
 
 /** The words every front-end shows for a create next to namesakes. */

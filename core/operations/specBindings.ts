@@ -12,6 +12,7 @@ import {
   withBinding,
   withoutBinding,
   type Binding,
+  type DeployedRelease,
 } from '../deploy/bindings';
 
 /** A spec file's place in its workspace: the root whose `.endpoint-studio/` holds its bindings, and its key there. */
@@ -45,11 +46,23 @@ export function readSpecBindings(specPath: string, root: string = findWorkspaceR
 
 export type SaveBindingResult = { readonly saved: true; readonly path: string } | { readonly saved: false; readonly error: string };
 
-/** Records that the document deploys to `endpoint`, so the next deploy updates it. */
-export function saveBinding(ref: SpecDocumentRef, endpoint: Pick<Endpoint, 'id' | 'name'>, now: Date = new Date()): SaveBindingResult {
-  const written = updateBindings(ref.root, (store) =>
-    withBinding(store, ref.key, ref.documentIndex, { endpointId: endpoint.id, endpointName: endpoint.name, deployedAt: now.toISOString() }),
-  );
+/**
+ * Records that the document deploys to `endpoint`, so the next deploy updates it; with the release a deploy made,
+ * so the next plan tells a spec edit from a change made outside.
+ */
+export function saveBinding(
+  ref: SpecDocumentRef,
+  endpoint: Pick<Endpoint, 'id' | 'name'>,
+  release?: DeployedRelease,
+  now: Date = new Date(),
+): SaveBindingResult {
+  const binding: Binding = {
+    endpointId: endpoint.id,
+    endpointName: endpoint.name,
+    deployedAt: now.toISOString(),
+    ...(release ? { release } : {}),
+  };
+  const written = updateBindings(ref.root, (store) => withBinding(store, ref.key, ref.documentIndex, binding));
   return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
 }
 

@@ -17,6 +17,7 @@ import {
   saveBinding,
   type SpecDocumentRef,
 } from '../../../core/operations';
+import { toServiceBody } from '../../../core/endpointSpec/validate';
 import { gpuQueueSpec, withEmulator } from '../deploy/support';
 import { workspace } from './support';
 
@@ -216,7 +217,7 @@ describe('applyDeploy', () => {
         const api = client();
         const live = await api.serverless.create(spec as unknown as CreateEndpointRequest);
         const document = ref(ws.root, ws.file);
-        const saved = saveBinding(document, live, new Date('2026-01-02T03:04:05Z'));
+        const saved = saveBinding(document, live, { version: 1, body: toServiceBody(spec) }, new Date('2026-01-02T03:04:05Z'));
         assert.ok(saved.saved);
         const read = readSpecBindings(ws.file, ws.root);
         assert.ok(read.ok);
