@@ -20,6 +20,7 @@ export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChanne
   return vscode.Disposable.from(
     states,
     lenses,
+    content,
     vscode.languages.registerCodeLensProvider(SPEC_SELECTOR, lenses),
     vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),

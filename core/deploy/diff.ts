@@ -4,10 +4,10 @@
  * has now and `after` what the spec says, so a plan's changes and the drift of the same pair
  * are the same list.
  */
-import { schemaViewAt } from '../endpointSpec/schemas';
 import type { JsonPathSegment } from '../endpointSpec/tree';
-import { CREATE_ENDPOINT_FIELDS, type Endpoint } from '../api/types';
+import type { Endpoint } from '../api/types';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
+import { fieldRank } from './fieldOrder';
 
 export interface Change {
   /** Readable path, as in `gpu.pools` or `env.DEBUG` (`env["my.key"]` for odd keys). */
@@ -18,26 +18,6 @@ export interface Change {
   readonly before: unknown;
   /** The spec's value (defaults applied); `undefined` when the spec lacks the field. */
   readonly after: unknown;
-}
-
-/**
- * Display order: the create body's fields in their order, the fields of `gpu`, `workers` and `scaling` in their
- * schema's; `env.*` sorts by key at the place of `env`, and what neither knows comes last.
- */
-function rank(segments: readonly JsonPathSegment[]): number {
-  const [field, child] = segments;
-  const top = CREATE_ENDPOINT_FIELDS.findIndex((name) => name === field);
-  if (top < 0) return Number.MAX_SAFE_INTEGER;
-  const nested = field !== 'env' && typeof field === 'string' && typeof child === 'string' ? childOrder(field).indexOf(child) : -1;
-  return top * 100 + nested + 1;
-}
-
-const childOrders = new Map<string, string[]>();
-
-function childOrder(field: string): string[] {
-  let order = childOrders.get(field);
-  if (!order) childOrders.set(field, (order = [...(schemaViewAt([field])?.properties.keys() ?? [])]));
-  return order;
 }
 
 /** JSON with sorted object keys, so equal values always serialize the same way. */
@@ -71,7 +51,7 @@ export function diffEffective(spec: EffectiveSpec, live: EffectiveSpec): Change[
     const before = live.fields.get(path)?.value;
     if (!sameValue(before, after)) changes.push({ path, segments, before, after });
   }
-  return changes.sort((a, b) => rank(a.segments) - rank(b.segments) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return changes.sort((a, b) => fieldRank(a.segments) - fieldRank(b.segments) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
