@@ -1,4 +1,7 @@
-/** CodeLenses above each spec document: Deploy and Bind for an unbound one, or Update / Diff / drift for a bound one. */
+/**
+ * CodeLenses above each spec document: Deploy and Bind for an unbound one, or Update / Diff / drift for a bound one.
+ * A bound endpoint is named as people know it, by its name and an overlay's environment; its id is in the tooltip.
+ */
 import * as vscode from 'vscode';
 import type { SpecFiles } from '../environments/specFile';
 import { specDocuments, type LiveStates, type SpecDocumentInfo } from './specState';
@@ -48,12 +51,14 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
         continue;
       }
       const id = state.binding.endpointId;
+      const endpoint = endpointLabel(info, state.kind === 'bound' ? state.endpoint.name : undefined, id);
       if (state.kind === 'missing') {
         lenses.push(
           new vscode.CodeLens(info.range, {
-            title: `$(warning) ${id} was deleted: Deploy anew`,
+            title: `$(warning) ${endpoint} was deleted: Deploy anew`,
             command: 'endpointStudio.deploy.run',
             arguments: args,
+            tooltip: `Deleted elsewhere; a deploy creates it anew: endpoint ${id}`,
           }),
         );
         continue;
@@ -61,10 +66,10 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       if (state.kind === 'unknown') {
         lenses.push(
           new vscode.CodeLens(info.range, {
-            title: `$(cloud-upload) Update ${id}`,
+            title: `$(cloud-upload) Update ${endpoint}`,
             command: 'endpointStudio.deploy.run',
             arguments: args,
-            tooltip: `live state unknown: ${state.reason}`,
+            tooltip: `Live state of endpoint ${id} unknown: ${state.reason}`,
           }),
         );
         continue;
@@ -74,10 +79,14 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
         new vscode.CodeLens(info.range, {
           title:
             changes === 0
-              ? `$(check) Deployed as ${id}`
-              : `$(cloud-upload) Update ${id}: live differs in ${changes} field${changes === 1 ? '' : 's'}`,
+              ? `$(check) Deployed as ${endpoint}`
+              : `$(cloud-upload) Update ${endpoint}: live differs in ${changes} field${changes === 1 ? '' : 's'}`,
           command: 'endpointStudio.deploy.run',
           arguments: args,
+          tooltip:
+            changes === 0
+              ? `The live endpoint matches this spec: endpoint ${id}`
+              : `Plan and deploy this spec to endpoint ${id}; live differs in ${state.drift.map((c) => c.path).join(', ')}`,
         }),
         new vscode.CodeLens(info.range, {
           title: '$(diff) Diff',
@@ -105,4 +114,12 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** `sdxl-worker (prod)`: the live name, else the spec's, else the id; an overlay's environment after it. */
+function endpointLabel(info: SpecDocumentInfo, liveName: string | undefined, id: string): string {
+  const specName = typeof info.spec?.name === 'string' ? info.spec.name : undefined;
+  const name = liveName || specName || id;
+  const environment = info.overlay?.environment;
+  return environment !== undefined ? `${name} (${environment})` : name;
 }

@@ -110,7 +110,7 @@ editorTest(
     assert.ok(!('extends' in created), 'extends is never sent');
     await workbench.page
       .locator('.codelens-decoration')
-      .filter({ hasText: `Deployed as ${id}` })
+      .filter({ hasText: 'Deployed as sdxl-worker-staging (staging)' })
       .first()
       .waitFor({ state: 'visible' });
 
