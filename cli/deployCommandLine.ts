@@ -181,10 +181,11 @@ function orList(words: readonly string[]): string {
 
 /**
  * The files of `environment` (--env) among those given: its overlays, and each base's overlay of it. A file
- * named directly that has none is an error; a folder or glob just contributes the overlays it holds.
+ * named directly that has none is an error; a folder or glob just contributes the overlays it holds. `render`
+ * picks its files the same way.
  */
 export function environmentFiles(
-  command: DeployCommand,
+  command: DeployCommand | 'render',
   environment: string,
   given: { readonly inputs: readonly string[]; readonly files: readonly string[] },
   io: CliIo,

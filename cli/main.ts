@@ -17,6 +17,7 @@ Commands:
   catalog export [--output FILE]              the service's catalog as a snapshot for validate --catalog
   migrate [--write] [--catalog FILE] <files>  convert REST v1 / GraphQL-era specs to v2
   plan <specs...> [--format text|json|markdown]  what deploying specs would change
+  render [--env ENV] [--check FILE] <specs...>  the body each spec deploys, as JSON; sends nothing
   deploy <spec> [--yes] [--wait]              create or update the endpoint of a spec, then verify it
                                               (--wait: watch its rollout, --smoke, --rollback-on-failure)
   rollout <spec|endpointId> [--watch]         how far the endpoint's latest release has rolled out
@@ -35,9 +36,10 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
+  const [validate, deploy, render, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
     import('./deployCommandLine.js'),
+    import('./render.js'),
     import('./rollout.js'),
     import('./rollback.js'),
     import('./logs.js'),
@@ -50,6 +52,7 @@ async function helpText(): Promise<string> {
     COMMANDS_HELP,
     validate.VALIDATE_HELP,
     deploy.DEPLOY_HELP,
+    render.RENDER_HELP,
     rollout.ROLLOUT_HELP,
     rollback.ROLLBACK_HELP,
     logs.LOGS_HELP,
@@ -110,6 +113,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return (await import('./plan.js')).runPlan(rest, await deployIo());
     case 'deploy':
       return (await import('./deploy.js')).runDeploy(rest, await deployIo());
+    case 'render':
+      return (await import('./render.js')).runRender(rest, io);
     case 'pull':
       return (await import('./pull.js')).runPull(rest, await deployIo());
     case 'bind':
