@@ -29,6 +29,7 @@ import {
 import { adoptNamesakes, heading, plansAsText, prepare, type PlannedDocument, type Prepared, type PrepareOptions } from './deployPrepare';
 import { followDeployed, followJson, type FollowReport, type NoPreviousRelease, type WaitOptions } from './deployWait';
 import { readRequestFile } from './jobRequest';
+import { leftBehindIn, leftBehindText, orphanJson } from './orphansReport';
 import { textOnStderr, watchLimits } from './rolloutReport';
 
 // The four commands were once this one module: callers (the tests among them) still find them, and the io, here.
@@ -71,9 +72,15 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   };
   const prepared = await prepare('deploy', options, io);
   if ('exitCode' in prepared) return prepared.exitCode;
-  if (formatOf(DEPLOY, line) === 'text') return (await deployPrepared(prepared, options, wait, io)).exitCode;
+  // Afterwards, what deleted specs in the spec's folder left behind: listed, never removed, exit status unchanged.
+  if (formatOf(DEPLOY, line) === 'text') {
+    const { exitCode } = await deployPrepared(prepared, options, wait, io);
+    io.out(leftBehindText(leftBehindIn('deploy', [prepared.file], io)));
+    return exitCode;
+  }
   const report = await deployPrepared(prepared, options, wait, textOnStderr(io));
-  io.out(`${JSON.stringify(deployJson(prepared, report), null, 2)}\n`);
+  const { orphans } = leftBehindIn('deploy', [prepared.file], io);
+  io.out(`${JSON.stringify({ ...deployJson(prepared, report), orphans: orphans.map(orphanJson) }, null, 2)}\n`);
   return report.exitCode;
 }
 

@@ -24,6 +24,7 @@ import {
 } from './deployPrepare';
 import { environmentFiles, formatOf, readDeployLine, usageOf, type DeployCommandShape } from './deployCommandLine';
 import { diagnosticLine } from './inputs';
+import { leftBehindEntries, leftBehindIn, leftBehindMarkdown, leftBehindText, type LeftBehind } from './orphansReport';
 import type { ServiceIo } from './service';
 import { expandInputs } from './validate';
 
@@ -48,7 +49,9 @@ export async function runPlan(args: string[], io: ServiceIo): Promise<number> {
   if (files === undefined) return 2;
   if (line.document !== undefined && files.length > 1) return usageError(usageOf('plan'), io, '--document needs a single spec file');
   const { document, catalogPath, namesakes } = line;
-  return planFiles({ files, format: formatOf(PLAN, line), document, catalogPath, namesakes }, io);
+  // What deleted specs left behind is listed after the plans; it never changes the exit status.
+  const leftBehind = leftBehindIn('plan', [...inputs, ...files], io);
+  return planFiles({ files, format: formatOf(PLAN, line), document, catalogPath, namesakes, leftBehind }, io);
 }
 
 export interface PlanFilesOptions {
@@ -57,6 +60,7 @@ export interface PlanFilesOptions {
   readonly document?: number;
   readonly catalogPath?: string;
   readonly namesakes: NamesakePolicy;
+  readonly leftBehind?: LeftBehind;
 }
 
 type FilePlan =
@@ -85,19 +89,20 @@ export async function planFiles(options: PlanFilesOptions, io: ServiceIo): Promi
     const refused = prepared.planned.some((p) => p.planned.plan.kind === 'refused');
     results.push({ file, prepared, exitCode: adopted ?? (refused ? 1 : 0) });
   }
-  io.out(render(options.format, results, options.files.length > 1));
+  io.out(render(options.format, results, options.files.length > 1, options.leftBehind));
   return Math.max(0, ...results.map((r) => ('failure' in r ? r.failure.exitCode : r.exitCode)));
 }
 
-function render(format: PlanFormat, results: readonly FilePlan[], manyFiles: boolean): string {
+function render(format: PlanFormat, results: readonly FilePlan[], manyFiles: boolean, left?: LeftBehind): string {
   switch (format) {
     case 'text':
       // Files that could not be planned were explained on stderr.
-      return results.map((r) => ('prepared' in r ? plansAsText(r.prepared, manyFiles) : '')).join('');
+      return results.map((r) => ('prepared' in r ? plansAsText(r.prepared, manyFiles) : '')).join('') + leftBehindText(left);
     case 'json':
-      return `${JSON.stringify(results.flatMap(jsonEntries), null, 2)}\n`;
+      // Entries of their own kind, `{"orphan": {...}}`, after the plans: a consumer of the plans skips them.
+      return `${JSON.stringify([...results.flatMap(jsonEntries), ...leftBehindEntries(left)], null, 2)}\n`;
     case 'markdown':
-      return renderPlansMarkdown(results.flatMap(markdownSections));
+      return renderPlansMarkdown(results.flatMap(markdownSections)) + leftBehindMarkdown(left);
   }
 }
 

@@ -1,13 +1,14 @@
 /**
  * Which spec in the workspace deployed to which endpoint, read from every
  * `.endpoint-studio/deployments.json` the deploy feature wrote (one per workspace root), and the environment
- * of each overlay among them, so the Endpoints view can say which endpoint is staging and which prod.
+ * of each overlay among them, so the Endpoints view can say which endpoint is staging and which prod, and which
+ * one a deleted spec left behind, still running and billed.
  */
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { BINDINGS_DIR, BINDINGS_FILE, readBindings } from '../../core/deploy';
 import { readSpecFromDisk } from '../../core/environments/overlays';
-import { environmentOfSpecFile } from '../../core/operations';
+import { environmentOfSpecFile, orphanedBindings } from '../../core/operations';
 
 export interface BoundSpec {
   readonly uri: vscode.Uri;
@@ -17,13 +18,22 @@ export interface BoundSpec {
   readonly key: string;
   /** The environment the spec deploys to, when it is an overlay (`x.prod.endpoint.yaml` → `prod`). */
   readonly environment?: string;
+  /** The folder whose `.endpoint-studio/deployments.json` holds the binding. */
+  readonly root: string;
+  /** The spec file is gone, or no longer holds the document: the binding is left behind. */
+  readonly gone?: true;
 }
 
 export const BINDINGS_GLOB = `**/${BINDINGS_DIR}/${BINDINGS_FILE}`;
 
-/** Endpoint id → the spec bound to it. A malformed binding file is logged and skipped, never fatal here. */
+/**
+ * Endpoint id → the spec bound to it. A malformed binding file is logged and skipped, never fatal here. A spec
+ * that is still there wins over one that is gone, so an endpoint a present spec describes never reads as left behind.
+ */
 export async function findBoundSpecs(log: vscode.LogOutputChannel): Promise<Map<string, BoundSpec>> {
-  return new Map((await allBindings(log)).map(({ endpointId, spec }) => [endpointId, spec]));
+  const bound = new Map<string, BoundSpec>();
+  for (const { endpointId, spec } of await allBindings(log)) if (!bound.has(endpointId) || !spec.gone) bound.set(endpointId, spec);
+  return bound;
 }
 
 /** Every spec document bound to the endpoint (a file may hold several, and overlays have their own). */
@@ -41,13 +51,24 @@ async function allBindings(log: vscode.LogOutputChannel): Promise<{ endpointId: 
       log.warn(`explorer: ${result.error}`);
       continue;
     }
+    const orphans = orphanedBindings(root);
+    const isGone = (key: string, index: number): boolean =>
+      orphans.ok && orphans.orphans.some((o) => o.key === key && o.documentIndex === index);
     for (const [key, documents] of Object.entries(result.store)) {
       for (const [index, binding] of Object.entries(documents)) {
         const path = join(root, ...key.split('/'));
         const environment = environmentOfSpecFile(path, readSpecFromDisk(path) ?? '');
+        const gone = isGone(key, Number(index));
         bound.push({
           endpointId: binding.endpointId,
-          spec: { uri: vscode.Uri.file(path), documentIndex: Number(index), key, ...(environment ? { environment } : {}) },
+          spec: {
+            uri: vscode.Uri.file(path),
+            documentIndex: Number(index),
+            key,
+            root,
+            ...(environment ? { environment } : {}),
+            ...(gone ? { gone } : {}),
+          },
         });
       }
     }

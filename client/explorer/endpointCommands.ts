@@ -1,8 +1,9 @@
 /**
  * What the Endpoints view lets the user do with an endpoint: copy its id or a request URL, open the
  * spec bound to it, pull its live configuration into a new spec, and delete it behind the same
- * typed-name confirmation the web console asks for. Each command takes the tree node it was invoked
- * on; from the Command Palette it uses the selection or asks which endpoint.
+ * typed-name confirmation the web console asks for. An endpoint whose spec was deleted ("no spec") is
+ * deleted the same way and its binding forgotten with it, or only its binding is forgotten. Each command
+ * takes the tree node it was invoked on; from the Command Palette it uses the selection or asks which endpoint.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { findWorkspaceRoot, liveAsSpec, specKey, updateBindings, withBinding } from '../../core/deploy';
 import { serializeSpec } from '../../core/endpointSpec/serialize';
+import { deleteOrphanedEndpoint, forgetOrphan } from '../../core/operations';
 import { specFileName } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import { openBoundSpec, type BoundSpec } from './boundSpecs';
@@ -50,6 +52,7 @@ export function registerEndpointCommands(
     vscode.commands.registerCommand('endpointStudio.endpoints.openSpec', (node?: EndpointNode) => openSpec(context, node)),
     vscode.commands.registerCommand('endpointStudio.endpoints.pullSpec', (node?: EndpointNode) => pullSpec(context, node)),
     vscode.commands.registerCommand('endpointStudio.endpoints.delete', (node?: EndpointNode) => deleteEndpoint(context, node)),
+    vscode.commands.registerCommand('endpointStudio.endpoints.forgetBinding', (node?: EndpointNode) => forgetBinding(context, node)),
   );
 }
 
@@ -183,6 +186,8 @@ async function deleteEndpoint(context: EndpointCommandContext, node: EndpointNod
   if (typed !== name) return void vscode.window.showInformationMessage(`${name} was not deleted: the name did not match`);
   const api = session.api;
   if (!api) return void vscode.window.showWarningMessage('Sign in again to delete endpoints');
+  const bound = chosen.spec ?? (await tree.boundSpec(id));
+  if (bound?.gone) return deleteLeftBehind(context, chosen.endpoint, bound);
   try {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${name}…` }, () =>
       api.serverless.delete(id),
@@ -195,6 +200,43 @@ async function deleteEndpoint(context: EndpointCommandContext, node: EndpointNod
   void vscode.window.showInformationMessage(`Deleted endpoint ${name}`);
   // The list changed for certain: read it again even if a refresh is in flight.
   await tree.restart();
+}
+
+/** Deletes an endpoint whose spec is gone, then forgets its binding; one already deleted elsewhere is only forgotten. */
+async function deleteLeftBehind({ session, tree, log }: EndpointCommandContext, endpoint: Endpoint, spec: BoundSpec): Promise<void> {
+  const api = session.api;
+  if (!api) return;
+  const { name, id } = endpoint;
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting ${name}…` }, () =>
+    deleteOrphanedEndpoint({ client: api, root: spec.root, endpointId: id }),
+  );
+  if (!result.ok) {
+    if (result.code === 'api-error') session.reportError(`Deleting ${name}`, new Error(result.error));
+    else void vscode.window.showWarningMessage(`${name} was not deleted: ${result.error}`);
+    return;
+  }
+  const what = result.outcome === 'deleted' ? `Deleted endpoint ${name}` : `Endpoint ${name} had already been deleted`;
+  log.info(
+    `explorer: ${result.outcome === 'deleted' ? 'deleted' : 'found already deleted'} endpoint ${id} (${name}), left behind by ${spec.key}`,
+  );
+  if (result.forgetError) void vscode.window.showWarningMessage(`${what}, but its binding was not forgotten: ${result.forgetError}`);
+  else void vscode.window.showInformationMessage(`${what} and forgot its binding to ${spec.key}`);
+  await tree.restart();
+}
+
+/** Only for an endpoint whose spec is gone: the binding goes, the endpoint keeps running. */
+async function forgetBinding(context: EndpointCommandContext, node: EndpointNode | undefined): Promise<void> {
+  const chosen = await target(context, node);
+  if (!chosen) return;
+  const spec = chosen.spec ?? (await context.tree.boundSpec(chosen.endpoint.id));
+  const { name, id } = chosen.endpoint;
+  if (!spec?.gone)
+    return void vscode.window.showInformationMessage(`${name} keeps its binding: only an endpoint whose spec is gone can be forgotten`);
+  const forgotten = forgetOrphan(spec.root, spec.key, spec.documentIndex);
+  if (!forgotten.forgotten) return void vscode.window.showWarningMessage(`The binding of ${name} was not forgotten: ${forgotten.error}`);
+  context.log.info(`explorer: forgot the binding of ${spec.key} to endpoint ${id} (${name})`);
+  void vscode.window.showInformationMessage(`Forgot the binding of ${spec.key}; ${name} keeps running and billing until you delete it`);
+  context.tree.bindingsChanged();
 }
 
 /** Invoked on a node, what that node shows is read again; from the view's title, the whole list. */

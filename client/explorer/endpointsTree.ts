@@ -67,6 +67,12 @@ const WORKER_ICONS: Partial<Record<string, vscode.ThemeIcon>> = {
   UNHEALTHY: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
 } satisfies Record<WorkerStatus, vscode.ThemeIcon>;
 
+/** Why an endpoint reads "no spec": the binding names a spec the workspace no longer has. */
+function goneNote(spec: BoundSpec): string {
+  const document = spec.documentIndex > 0 ? ` (document ${spec.documentIndex})` : '';
+  return `**No spec**: it was deployed from \`${spec.key}\`${document}, which is gone, and it is still running and billed. Delete it, or forget the binding to keep it.`;
+}
+
 export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<EndpointNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -213,13 +219,17 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         const environment = node.spec?.environment;
         // A rollout being watched comes first while it runs: the rest says what the endpoint is, this what it does now.
         const rollout = watchedRollouts.progress(node.endpoint.id);
-        item.description = `${rollout ? `${rolloutBadge(rollout)} · ` : ''}${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
+        // A spec deleted from the workspace leaves its endpoint running and billed: said first, with its own icon.
+        const gone = node.spec?.gone === true;
+        item.description = `${gone ? 'no spec · ' : ''}${rollout ? `${rolloutBadge(rollout)} · ` : ''}${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
         item.tooltip = new vscode.MarkdownString(
-          `${environment ? `Environment **${environment}**\n\n` : ''}${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
+          `${gone && node.spec ? `${goneNote(node.spec)}\n\n` : ''}${environment ? `Environment **${environment}**\n\n` : ''}${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
         );
-        item.iconPath = new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
-        // The type decides the menu: jobs for queue endpoints, a health ping for load balancers.
-        item.contextValue = `endpoint.${node.endpoint.type === 'LOAD_BALANCER' ? 'lb' : 'queue'}${node.spec ? '.bound' : ''}`;
+        item.iconPath = gone
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+          : new vscode.ThemeIcon(endpointType(node.endpoint) === 'LOAD_BALANCER' ? 'globe' : 'server-process');
+        // The type decides the menu: jobs for queue endpoints, a health ping for load balancers; `.nospec` adds Forget Binding.
+        item.contextValue = `endpoint.${node.endpoint.type === 'LOAD_BALANCER' ? 'lb' : 'queue'}${gone ? '.nospec' : node.spec ? '.bound' : ''}`;
         return item;
       }
       case 'group': {

@@ -31,6 +31,14 @@ export { pullSpec, specTextOf } from './pullSpec';
 export type { PullSpecInput, PullSpecResult } from './pullSpec';
 export { forgetBinding, readSpecBindings, saveBinding } from './specBindings';
 export type { SaveBindingResult, SpecBindingsResult, SpecDocumentRef, SpecLocation } from './specBindings';
+export { deleteOrphanedEndpoint, forgetOrphan, orphanedBindings } from './orphans';
+export type {
+  DeleteOrphanedEndpointInput,
+  DeleteOrphanedEndpointResult,
+  ForgetOrphanResult,
+  OrphanedBinding,
+  OrphanedBindingsResult,
+} from './orphans';
 export { followWorkerLogs, MAX_LOG_LINES, readWorkerLogs } from './workerLogs';
 export type {
   FollowStatus,
