@@ -7,12 +7,13 @@
 import { z } from 'zod';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { renderChange, renderPlan } from '../core/deploy/render';
+import { overwrittenOutside, type OutsideChange, type ThreeWay } from '../core/deploy/outside';
 import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCostLine } from '../core/deploy/planCost';
 import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations';
 import { placeServiceProblem, problemLine, requireClient, ToolFailure } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
-import type { DeployPlanRecord } from './planTokens';
+import type { DeployPlanRecord, PlanRecord } from './planTokens';
 import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
@@ -63,6 +64,7 @@ export const planDeployTool = defineTool({
     const prices = await readPriceCatalog(client);
     const planText = `${environmentLine(planned)}${renderPlan(plan, prices ? { catalog: prices } : {})}${replacedLine(planned)}${adoptionLine(planned)}`;
     const why = undeployable(planned);
+    const overwritten = overwrittenOutside(plan.threeWay);
     const token =
       why === undefined
         ? context.plans.issue({
@@ -74,6 +76,7 @@ export const planDeployTool = defineTool({
             planText,
             ...(input.namesakes ? { namesakes: input.namesakes } : {}),
             ...(environment ? { environment: environment.name, protected: environment.protected } : {}),
+            ...(overwritten.length > 0 ? { overwritesOutside: overwritten.map((c) => c.path) } : {}),
           })
         : undefined;
     const costLine = prices ? planCostLine(plan, prices) : undefined;
@@ -90,12 +93,13 @@ export const planDeployTool = defineTool({
       ...(plan.kind === 'refused' ? { problems: plan.problems.map((p) => ({ path: p.path, message: p.message })) } : {}),
       ...(costLine ? { cost: costLine } : {}),
       notes: plan.notes,
+      ...(plan.threeWay ? { outside: outsideOf(plan.threeWay) } : {}),
       ...(namesakes.length > 0 ? { namesakes } : {}),
       deployable: token !== undefined,
       ...(token ? { planToken: token.token, expiresAt: token.expiresAt } : { notDeployable: why }),
     };
     const footer = token
-      ? `planToken: ${token.token} (expires ${token.expiresAt}); deploy_spec applies exactly this plan${protectedNote(planned)}`
+      ? `planToken: ${token.token} (expires ${token.expiresAt}); deploy_spec applies exactly this plan${protectedNote(planned)}${outsideNote(overwritten)}`
       : `not deployable: ${why ?? ''}`;
     return { text: `${planText}${footer}`, structured };
   },
@@ -139,6 +143,22 @@ function replacedLine(planned: PlannedSpec): string {
   return `  replaced whole by the ${planned.environment?.name ?? ''} overlay (not merged with the base): ${arrays.join(', ')}\n`;
 }
 
+/** The three sides as data: what changed outside (and what deploying does to it), what the spec changed, since when. */
+function outsideOf(three: ThreeWay): Record<string, unknown> {
+  return {
+    deployedAt: three.deployedAt,
+    ...(three.sinceVersion !== undefined ? { sinceVersion: three.sinceVersion } : {}),
+    changes: three.outside.map((c) => ({ path: c.path, deployed: c.deployed, live: c.live, spec: c.spec, effect: c.effect })),
+    specEdits: three.specEdits,
+    releases: three.releases,
+  };
+}
+
+function outsideNote(overwritten: readonly OutsideChange[]): string {
+  if (overwritten.length === 0) return '';
+  return `. This plan overwrites changes made outside since the last deploy (${overwritten.map((c) => c.path).join(', ')}): show them to the user and ask. To keep the live values, write them into the spec and run plan_deploy again; to overwrite them, call deploy_spec with outsideChanges "overwrite"`;
+}
+
 function protectedNote(planned: PlannedSpec): string {
   const { environment } = planned;
   if (!environment?.protected) return '';
@@ -166,6 +186,12 @@ export const deploySpecTool = defineTool({
       .describe(
         'The environment the plan deploys to, as plan_deploy named it; required for a protected environment, once the user confirmed deploying to it.',
       ),
+    outsideChanges: z
+      .enum(['overwrite'])
+      .optional()
+      .describe(
+        'Required when the plan overwrites changes made outside since the last deploy (plan_deploy says so): "overwrite", once the user chose to overwrite them.',
+      ),
   }),
   output: openObject({
     action: z.enum(['created', 'reconciled', 'updated', 'unchanged']),
@@ -180,6 +206,10 @@ export const deploySpecTool = defineTool({
     if (context.plans.peek(input.planToken)?.environment === undefined || !context.clientForEnvironment) requireClient(context);
     // A rollback's token is refused before it is used up, so rollback_endpoint can still apply it.
     if (context.plans.peek(input.planToken)?.kind === 'rollback') throw new ToolFailure(ROLLBACK_TOKEN);
+    // Refused before the token is used up, so the same token deploys once the choice is stated; unless the plan is
+    // stale anyway, which the redeem below says.
+    const outside = outsideRefusal(context.plans.peek(input.planToken), input.outsideChanges);
+    if (outside !== undefined && (await stillCurrent(context, outside.record))) throw new ToolFailure(outside.reason);
     const redeemed = context.plans.redeem(input.planToken);
     if (!redeemed.ok) throw new ToolFailure(redeemed.reason, { stale: true });
     const { record } = redeemed;
@@ -200,6 +230,30 @@ export const deploySpecTool = defineTool({
     return apply(again);
   },
 });
+
+/** Why a plan that overwrites changes made outside may not deploy yet; undefined when it may. */
+function outsideRefusal(
+  record: PlanRecord | undefined,
+  choice: 'overwrite' | undefined,
+): { record: DeployPlanRecord; reason: string } | undefined {
+  if (record === undefined || record.kind === 'rollback') return undefined;
+  const fields = record.overwritesOutside ?? [];
+  if (fields.length === 0 || choice === 'overwrite') return undefined;
+  return {
+    record,
+    reason: `this plan overwrites changes made outside since the last deploy (${fields.join(', ')}); nothing was sent. Ask the user: to overwrite them, call deploy_spec again with outsideChanges "overwrite"; to keep them, write the live values into the spec and run plan_deploy again`,
+  };
+}
+
+/** Whether the spec file and the live endpoint are still what the plan was made against. */
+async function stillCurrent(context: Parameters<typeof planSpec>[0], record: DeployPlanRecord): Promise<boolean> {
+  const again = await planSpec(context, {
+    path: record.specPath,
+    document: record.document,
+    ...(record.namesakes ? { namesakes: record.namesakes } : {}),
+  });
+  return staleness(record, again) === undefined;
+}
 
 /** Why a token may not deploy with the environment given (or not given); undefined when it may. */
 function environmentRefusal(record: DeployPlanRecord, environment: string | undefined): string | undefined {

@@ -64,6 +64,8 @@ export interface DeployPlanRecord extends PlanRecordBase {
   readonly specHash: string;
   /** `adopt` or `create-new` when the plan was made with that namesake choice. */
   readonly namesakes?: 'adopt' | 'create-new';
+  /** Fields changed outside since the last deploy that this plan reverts or overwrites: deploying needs that choice stated. */
+  readonly overwritesOutside?: readonly string[];
 }
 
 /** An endpoint's rollback to an earlier release, from `plan_rollback`. */

@@ -3,6 +3,7 @@ import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { outsideAuthor, type OutsideChange, type OutsideEffect, type ThreeWay } from './outside';
 import { planCostLine } from './planCost';
 
 /** Values as they would be written in JSON, shortened so one line stays one line. */
@@ -69,8 +70,27 @@ export function renderPlan(plan: DeploymentPlan, options: { catalog?: Catalog } 
       }
       break;
   }
+  if (plan.threeWay) lines.push(...threeWayLines(plan.threeWay).map(indent));
   const cost = options.catalog && planCostLine(plan, options.catalog);
   if (cost) lines.push(indent(cost));
   for (const note of plan.notes) lines.push(indent(`note: ${note}`));
   return `${lines.join('\n')}\n`;
+}
+
+const EFFECTS: Record<OutsideEffect, (change: OutsideChange) => string> = {
+  reverts: (change) => `deploying sets it back to ${renderValue(change.deployed)}`,
+  conflict: (change) => `the spec now says ${renderValue(change.spec)}: deploying overwrites it`,
+  agrees: () => 'the spec now says the same',
+};
+
+/** The plan's account of the three sides, one line each, for the text and Markdown plans alike. */
+export function threeWayLines(three: ThreeWay): string[] {
+  const lines: string[] = [];
+  if (three.outside.length > 0) {
+    lines.push(`${outsideAuthor(three)} since the last deploy (${three.deployedAt.replace('T', ' ').slice(0, 16)}):`);
+    for (const change of three.outside)
+      lines.push(`  ${change.path}: ${renderValue(change.deployed)} → ${renderValue(change.live)}; ${EFFECTS[change.effect](change)}`);
+  }
+  if (three.specEdits.length > 0) lines.push(`spec edited since the last deploy: ${three.specEdits.join(', ')}`);
+  return lines;
 }

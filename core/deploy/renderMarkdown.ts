@@ -10,7 +10,7 @@ import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
 import { planCostLine } from './planCost';
-import { renderValue, setInSpec } from './render';
+import { renderValue, setInSpec, threeWayLines } from './render';
 
 export type PlanAction = DeploymentPlan['kind'];
 
@@ -126,6 +126,8 @@ export function renderPlanMarkdown(plan: DeploymentPlan, options: MarkdownSectio
   if (options.environment) out.push(...environmentLines(options.environment));
   if (options.refusal !== undefined) out.push(`**Deploy refuses this:** ${plain(options.refusal)}.`, '');
   out.push(...lines);
+  const three = plan.threeWay ? threeWayLines(plan.threeWay) : [];
+  if (three.length > 0) out.push('', '```text', ...three, '```');
   const cost = options.catalog && planCostLine(plan, options.catalog);
   // `always-on cost: …` with its label set off in bold, as the other labels of the section are.
   if (cost)

@@ -297,7 +297,11 @@ describe('endpoint-studio mcp over stdio', { timeout: 240_000 }, () => {
     assert.match(edited.text, /the spec file changed since the plan was made/);
 
     const fresh = expectOk(await writer.call('plan_deploy', { path: 'specs/agent.endpoint.yaml' }));
-    const updated = expectOk(await writer.call('deploy_spec', { planToken: fresh.structured.planToken }));
+    // The idle timeout set outside above is the spec's again only when the choice is stated.
+    assert.match(fresh.text, /workers\.idleTimeout: 600 → 300; deploying sets it back to 600/);
+    const unstated = await writer.call('deploy_spec', { planToken: fresh.structured.planToken });
+    assert.match(unstated.text, /overwrites changes made outside since the last deploy \(workers\.idleTimeout\); nothing was sent/);
+    const updated = expectOk(await writer.call('deploy_spec', { planToken: fresh.structured.planToken, outsideChanges: 'overwrite' }));
     assert.equal(updated.structured.action, 'updated');
     assert.equal(updated.structured.verified, true);
     assert.deepEqual((await api.serverless.get(endpointId)).workers, { min: 1, max: 4, idleTimeout: 600 });
