@@ -252,7 +252,13 @@ export const rollbackEndpointTool = defineTool({
       throw new ToolFailure(`${stale} since the rollback was planned; nothing was sent. Run plan_rollback again and show the new plan`, {
         stale: true,
       });
-    const outcome = await applyDeploy({ client: again.client, plan: again.planned.plan, target: again.planned.target });
+    // The workspace's specs bound to the endpoint record the rollback as their last release, not as a change made outside.
+    const outcome = await applyDeploy({
+      client: again.client,
+      plan: again.planned.plan,
+      target: again.planned.target,
+      rolledBackIn: context.workspaceRoot,
+    });
     if (!outcome.ok) {
       const { failure } = outcome.applied;
       const lines = [`rollback failed: ${failure.message}`];

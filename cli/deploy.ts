@@ -8,10 +8,12 @@
  * Its flags, and the usage text it shares with `plan`, `pull` and `bind` (plan.ts, pull.ts, bind.ts), are
  * deployCommandLine.ts's.
  * Exit codes: 0 done (or nothing to do), 1 invalid spec, refused plan, unbound namesake or API problem,
- * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes); with --wait also
+ * 2 usage error, unreadable file or no key, 3 confirmation needed (deploy without --yes), 6 the plan overwrites
+ * changes made outside since the last deploy (without --overwrite-outside); with --wait also
  * 4 rollout stalled, 5 rollout failed or smoke check failed, 130 stopped watching with Ctrl-C (cli/rolloutReport.ts).
  */
 import type { ApplyAction, ApplyFailure } from '../core/deploy/apply';
+import { overwrittenOutside, type ThreeWay } from '../core/deploy/outside';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
 import { applyDeploy, needsApplying, readRollout, type NamesakePolicy } from '../core/operations';
@@ -43,7 +45,7 @@ const WAIT_FLAGS = ['smoke', 'rollback-on-failure', 'stall-after', 'fail-after']
 
 const DEPLOY = {
   command: 'deploy',
-  flags: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'env', 'format', 'wait', ...WAIT_FLAGS],
+  flags: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'overwrite-outside', 'env', 'format', 'wait', ...WAIT_FLAGS],
   formats: ['text', 'json'],
   operands: { count: 1, missing: 'a spec file is needed', extra: 'one at a time, please' },
 } as const satisfies DeployCommandShape<'text' | 'json'>;
@@ -52,7 +54,12 @@ const DEPLOY = {
 interface DeployOptions extends PrepareOptions {
   readonly yes: boolean;
   readonly namesakes: NamesakePolicy;
+  /** Deploy over fields changed outside since the last deploy, which the plan names. */
+  readonly overwriteOutside: boolean;
 }
+
+/** The exit status of a deploy refused because it would overwrite changes made outside, unasked. */
+export const OVERWRITES_OUTSIDE_EXIT = 6;
 
 export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   const line = readDeployLine(DEPLOY, args, io);
@@ -69,6 +76,7 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
     catalogPath: line.catalogPath,
     yes: line.values.yes,
     namesakes: line.namesakes,
+    overwriteOutside: line.values['overwrite-outside'],
   };
   const prepared = await prepare('deploy', options, io);
   if ('exitCode' in prepared) return prepared.exitCode;
@@ -134,6 +142,13 @@ async function deployPrepared(
     io.err('endpoint-studio deploy: the plan cannot be applied (see above); nothing was sent');
     return untouched(1);
   }
+  const overwritten = prepared.planned.flatMap((p) => overwrittenOutside(p.planned.plan.threeWay).map((change) => change.path));
+  if (overwritten.length > 0 && !options.overwriteOutside) {
+    io.err(
+      `endpoint-studio deploy: the plan overwrites changes made outside since the last deploy (${overwritten.join(', ')}; see above): to keep them, write the live values into the spec; to overwrite them, deploy with --overwrite-outside; nothing was sent`,
+    );
+    return untouched(OVERWRITES_OUTSIDE_EXIT);
+  }
   const work = prepared.planned.filter((p) => needsApplying(p.planned.plan, p.planned.target));
   if (work.length > 0) {
     const declined = await confirmApply(
@@ -174,6 +189,7 @@ async function deployPrepared(
         endpointId,
         ref: refOf(prepared, item),
         prefix: heading(prepared, item),
+        root: prepared.root,
         previous: previous.get(item) ?? 'unknown',
       },
       wait,
@@ -211,11 +227,19 @@ function deployJson(prepared: Prepared, report: DeployReport): Record<string, un
     documents: report.documents.map((document) => ({
       document: document.item.index,
       plan: document.item.planned.plan.kind,
+      ...outsideJson(document.item.planned.plan.threeWay),
       endpointId: document.endpointId ?? null,
       applied: document.applied ?? (document.failure !== undefined ? { failed: document.failure } : null),
       ...followJson(document.follow),
     })),
   };
+}
+
+/** What was changed outside since the last deploy, and what deploying does to each field: why exit status 6 refused. */
+function outsideJson(three: ThreeWay | undefined): Record<string, unknown> {
+  if (!three) return {};
+  const changes = three.outside.map(({ path, deployed, live, spec, effect }) => ({ path, deployed, live, spec, effect }));
+  return { outside: { deployedAt: three.deployedAt, changes, releases: three.releases, specEdits: three.specEdits } };
 }
 
 /** Applies one document's plan and reports it: exit status 0 when deployed, bound and verified, 1 otherwise. */

@@ -17,6 +17,7 @@ import { reportPath } from './validateReport';
 export const DEPLOY_HELP = `Usage:
   endpoint-studio plan [--format text|json|markdown] [--env ENV] [--document N] [--catalog FILE] [--adopt] <specs...>
   endpoint-studio deploy [--yes] [--env ENV] [--document N] [--catalog FILE] [--adopt | --create-new]
+                         [--overwrite-outside]
                          [--wait [--stall-after S] [--fail-after S] [--smoke FILE] [--rollback-on-failure]]
                          [--format text|json] <spec>
   endpoint-studio pull [--format yaml|json] <endpointId>
@@ -35,6 +36,10 @@ bind    records that a spec describes an existing endpoint, without deploying: t
 An unbound spec whose name is already taken by live endpoints is not deployed: deploy
 exits 1 and names them. --adopt binds the spec to its one namesake and updates it to the
 spec; --create-new creates another endpoint of that name on purpose.
+
+A plan names what was changed outside (the console, a script) since the last deploy. A
+deploy that would set such a field back, or overwrite it, exits 6 and sends nothing: write
+the live value into the spec to keep it, or deploy with --overwrite-outside.
 
 --env ENV     the ENV environment: its overlays (<base>.ENV.endpoint.yaml) among the files
               and folders given, or a base's overlay of that environment. An overlay given
@@ -60,8 +65,9 @@ ${WATCH_FLAGS_HELP}
                  plan, apply, rollout, smoke check and rollback; the rest goes to stderr.
 
 Exit status: 0 done, 1 invalid spec, refused plan, unbound namesake or API problem,
-2 usage error, 3 confirmation needed (run deploy with --yes when there is no terminal to ask);
-with --wait also
+2 usage error, 3 confirmation needed (run deploy with --yes when there is no terminal to ask),
+6 the plan overwrites changes made outside since the last deploy (keep them in the spec, or
+--overwrite-outside); with --wait also
 ${WATCH_EXIT_HELP}`;
 
 export type DeployCommand = 'plan' | 'deploy' | 'pull' | 'bind';
@@ -74,6 +80,7 @@ const DEPLOY_FLAGS = {
   catalog: { type: 'string' },
   adopt: { type: 'boolean', default: false },
   'create-new': { type: 'boolean', default: false },
+  'overwrite-outside': { type: 'boolean', default: false },
   env: { type: 'string' },
   wait: { type: 'boolean', default: false },
   smoke: { type: 'string' },

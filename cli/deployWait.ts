@@ -28,6 +28,8 @@ export interface DeployedDocument {
   readonly ref: string;
   /** Before each line, for one document of several. */
   readonly prefix: string;
+  /** The spec's workspace root, whose bindings record a rollback. */
+  readonly root: string;
   /** The configuration version before this deploy changed it, or why there is none. */
   readonly previous: number | NoPreviousRelease;
 }
@@ -86,7 +88,16 @@ async function afterFailure(
     return undefined;
   }
   return rollBackAfterFailure(
-    { client: deployed.client, endpointId: deployed.endpointId, toVersion: previous, ref, prefix, limits: options.limits, signal },
+    {
+      client: deployed.client,
+      endpointId: deployed.endpointId,
+      toVersion: previous,
+      ref,
+      prefix,
+      root: deployed.root,
+      limits: options.limits,
+      signal,
+    },
     io,
   );
 }

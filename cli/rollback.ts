@@ -9,7 +9,7 @@
  * with --wait those of a watched rollout (cli/rolloutReport.ts).
  */
 import { readPriceCatalog } from '../core/billing/priceCatalog';
-import { diffEffective, effectiveSpec, type Spec } from '../core/deploy';
+import { diffEffective, effectiveSpec, findWorkspaceRoot, type Spec } from '../core/deploy';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import type { ApiClient } from '../core/api';
 import { writeConfigurationIntoSpec } from '../core/endpointSpec/serialize';
@@ -112,7 +112,8 @@ export async function runRollback(args: string[], io: DeployIo): Promise<number>
     );
     if (declined !== undefined) return declined;
   }
-  const applied = await applyRollback({ command: 'rollback', client: target.client, prefix: '' }, planned, io);
+  const root = target.spec ? findWorkspaceRoot(target.spec.file) : undefined;
+  const applied = await applyRollback({ command: 'rollback', client: target.client, prefix: '', ...(root ? { root } : {}) }, planned, io);
   if (!applied.ok) return 1;
   const written = spec ? await reportSpec(spec, planned, options.writeSpec, io) : true;
   if (!options.wait) return written ? 0 : 1;
@@ -150,6 +151,8 @@ interface RollbackStep {
   readonly client: ApiClient;
   /** Before each line, for one document of several. */
   readonly prefix: string;
+  /** The workspace whose bindings of the endpoint record the rollback; none when no spec named it. */
+  readonly root?: string;
 }
 
 /** Plans the rollback and prints the plan; or exit status 1 after saying why release N cannot be restored. */
@@ -185,6 +188,7 @@ async function applyRollback(
     client,
     plan: planned.plan,
     target: planned.target,
+    ...(step.root !== undefined ? { rolledBackIn: step.root } : {}),
     onProgress: (_step, message) => {
       io.err(`  ${message}`);
     },
@@ -218,14 +222,16 @@ export interface RollbackAfterFailure {
   readonly toVersion: number;
   readonly ref: string;
   readonly prefix: string;
+  /** The deployed spec's workspace, whose bindings of the endpoint record the rollback. */
+  readonly root: string;
   readonly limits: WatchLimits;
   readonly signal: AbortSignal | undefined;
 }
 
 /** `deploy --rollback-on-failure`: back to the release before the deploy, without asking (the flag asked), then watched. */
 export async function rollBackAfterFailure(request: RollbackAfterFailure, io: CliIo): Promise<RollbackReport> {
-  const { client, endpointId, toVersion, ref, prefix } = request;
-  const step = { command: 'deploy', client, prefix };
+  const { client, endpointId, toVersion, ref, prefix, root } = request;
+  const step = { command: 'deploy', client, prefix, root };
   const failed = (message: string, fromVersion: number | null = null): RollbackReport => {
     io.err(`endpoint-studio deploy: ${prefix}not rolled back: ${message}; to try again: endpoint-studio rollback ${ref} --to ${toVersion}`);
     return { toVersion, fromVersion, rolledBack: false, message, rollout: null };

@@ -20,7 +20,7 @@ import { planHeader } from '../deploy/environmentDeploy';
 import { liveUri, releaseUri, specUri } from '../deploy/liveDocuments';
 import { watchRolloutInEditor } from '../deploy/rollout';
 import { specDocuments, type SpecDocumentInfo } from '../deploy/specState';
-import { unanswered, type SpecFiles } from '../environments/specFile';
+import { specRoot, unanswered, type SpecFiles } from '../environments/specFile';
 import { specsBoundTo, type BoundSpec } from './boundSpecs';
 import { target, type EndpointCommandContext } from './endpointCommands';
 import { releaseChoices } from './endpointFacts';
@@ -162,6 +162,8 @@ async function confirmRollback(session: Session, api: ApiClient, endpoint: Endpo
 async function applyRollback(context: EndpointCommandContext, api: ApiClient, endpoint: Endpoint, planned: Planned): Promise<boolean> {
   const { session, log, tree } = context;
   const to = `release ${planned.toVersion}`;
+  // The specs bound to the endpoint record the rollback as their last release: it is no change made outside.
+  const bound = (await specsBoundTo(endpoint.id, log)).at(0);
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Rolling back ${endpoint.name} to ${to}` },
     (progress) =>
@@ -169,6 +171,7 @@ async function applyRollback(context: EndpointCommandContext, api: ApiClient, en
         client: api,
         plan: planned.plan,
         target: planned.target,
+        ...(bound ? { rolledBackIn: specRoot(bound.uri) } : {}),
         onProgress: (_step, message) => {
           progress.report({ message });
         },

@@ -8,7 +8,7 @@ import { applyPlan, type ApplyAction, type ApplyOptions, type ApplyResult, type 
 import { sameValue } from '../deploy/diff';
 import type { DeploymentPlan } from '../deploy/plan';
 import type { EndpointSummary, PlanTarget } from './planDeploy';
-import { saveBinding, type SaveBindingResult, type SpecDocumentRef } from './specBindings';
+import { recordRelease, saveBinding, type SaveBindingResult, type SpecDocumentRef } from './specBindings';
 
 export interface ApplyDeployInput {
   readonly client: ApiClient;
@@ -17,6 +17,11 @@ export interface ApplyDeployInput {
   readonly target: PlanTarget;
   /** The document to bind; absent to apply without recording a binding. */
   readonly document?: SpecDocumentRef;
+  /**
+   * A rollback's workspace: every spec there bound to the endpoint records what the rollback set as its last
+   * release, so the next plan counts it as ours, not as a change made outside.
+   */
+  readonly rolledBackIn?: string;
   /** The endpoints listed while planning a create. */
   readonly listed?: readonly EndpointSummary[];
   readonly onProgress?: (step: ApplyStep, message: string) => void;
@@ -41,6 +46,10 @@ export async function applyDeploy(input: ApplyDeployInput): Promise<ApplyDeployR
     ...(input.reconcile ? { reconcile: input.reconcile } : {}),
   });
   if (!applied.ok) return { ok: false, applied };
+  if (input.rolledBackIn !== undefined && applied.action === 'updated') {
+    const release = { ...(await versionAfter(input, applied.endpoint.id)), body: input.plan.spec };
+    return { ok: true, applied, binding: recordRelease(input.rolledBackIn, applied.endpoint.id, release) };
+  }
   if (!input.document || !rebinds(input, applied.action)) return { ok: true, applied, binding: undefined };
   const release = { ...(await versionAfter(input, applied.endpoint.id)), body: input.plan.spec };
   return { ok: true, applied, binding: saveBinding(input.document, applied.endpoint, release) };

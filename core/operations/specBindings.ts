@@ -71,3 +71,21 @@ export function forgetBinding(ref: SpecDocumentRef): SaveBindingResult {
   const written = updateBindings(ref.root, (store) => withoutBinding(store, ref.key, ref.documentIndex));
   return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
 }
+
+/** Records `release` as the last one on every binding of the endpoint in `root` (a rollback went back to it). */
+export function recordRelease(root: string, endpointId: string, release: DeployedRelease): SaveBindingResult {
+  const written = updateBindings(root, (store) =>
+    Object.fromEntries(
+      Object.entries(store).map(([key, documents]) => [
+        key,
+        Object.fromEntries(
+          Object.entries(documents).map(([index, binding]) => [
+            index,
+            binding.endpointId === endpointId ? { ...binding, release } : binding,
+          ]),
+        ),
+      ]),
+    ),
+  );
+  return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
+}

@@ -79,7 +79,8 @@ async function inCase(c: Case, run: (emu: Emulator, setup: Setup) => Promise<See
       if (c.bound) {
         const read = readSpecBindings(file, root);
         assert.ok(read.ok);
-        saveBinding({ ...read.location, documentIndex: 0 }, { id: ids[0], name: 'parity' });
+        // As a deploy of OLD left it: the release recorded, so the plan is three-way and only the spec moved.
+        saveBinding({ ...read.location, documentIndex: 0 }, { id: ids[0], name: 'parity' }, { body: { ...OLD } });
         if (c.bound === 'deleted') await api.serverless.delete(ids[0]);
       }
       const name = (text: string): string => ids.reduce((named, id, index) => named.split(id).join(`#${index}`), text);
