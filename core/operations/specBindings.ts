@@ -72,8 +72,14 @@ export function forgetBinding(ref: SpecDocumentRef): SaveBindingResult {
   return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
 }
 
-/** Records `release` as the last one on every binding of the endpoint in `root` (a rollback went back to it). */
-export function recordRelease(root: string, endpointId: string, release: DeployedRelease): SaveBindingResult {
+/**
+ * Records `release` as the last one on every binding of the endpoint in `root` (a rollback went back to it);
+ * undefined, and nothing written, when no spec there is bound to it.
+ */
+export function recordRelease(root: string, endpointId: string, release: DeployedRelease): SaveBindingResult | undefined {
+  const read = readBindings(root);
+  const bound = read.ok && Object.values(read.store).some((documents) => Object.values(documents).some((b) => b.endpointId === endpointId));
+  if (!bound) return undefined;
   const written = updateBindings(root, (store) =>
     Object.fromEntries(
       Object.entries(store).map(([key, documents]) => [
