@@ -30,6 +30,7 @@ import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
 import { confirmProtected, deployClientFor, planHeader, type DeployClient } from './environmentDeploy';
 import { chooseForNamesakes } from './namesakes';
+import { applySpecRewrite, chooseForOutsideChanges } from './outsideChanges';
 import { watchRolloutInEditor } from './rollout';
 import { bindingFor, type LiveStates } from './specState';
 import { resolveTarget, targetBindings, type SpecTarget } from './target';
@@ -173,6 +174,13 @@ async function createAnew(endpointId: string, ref: SpecDocumentRef): Promise<boo
   return true;
 }
 
+/** Why a deploy stops at the question about changes made outside. */
+const OUTSIDE_STOPS = {
+  kept: 'the live values of the changes made outside were kept in the spec',
+  cancelled: 'cancelled at the changes made outside',
+  unwritable: 'the live values could not be written into the spec',
+} as const;
+
 /** A plan the user agreed to, or why nothing is applied. */
 type Confirmed = Planned | { readonly stopped: string };
 
@@ -198,6 +206,10 @@ async function confirmPlan(session: Session, client: DeployClient, target: SpecT
     return { stopped: `the plan was refused: ${reasons}` };
   }
   if (plan.kind === 'create' && planned.namesakes.length > 0) return adoptOrCreate(session, client, target, planned, summary);
+  // Overwriting what was changed outside is chosen here, with the plan: that choice is the confirmation.
+  const outside = await chooseForOutsideChanges(target, plan, header, summary);
+  if (outside === 'overwrite') return planned;
+  if (outside !== 'none') return { stopped: OUTSIDE_STOPS[outside] };
   // An adopted namesake that already matches needs no question beyond the one that chose it.
   if (plan.kind === 'unchanged') return planned;
   const verb = plan.kind === 'create' ? 'Create' : 'Update';
@@ -244,7 +256,8 @@ async function showPlanDiff(target: SpecTarget, { plan, namesakes }: Planned, cl
   await vscode.commands.executeCommand(
     'vscode.diff',
     liveUri(plan.kind === 'create' ? undefined : plan.endpointId, client.profile),
-    specUri(target.text.uri, target.info.index),
+    // Compared with the endpoint planned against: an adopted namesake is not bound yet, and the profile may be another.
+    specUri(target.text.uri, target.info.index, plan.kind === 'create' ? 'none' : { endpointId: plan.endpointId, profile: client.profile }),
     `${plan.kind === 'create' ? `New endpoint${taken}` : plan.endpointName}: live ↔ spec (${header})`,
     { preview: true },
   );
@@ -311,10 +324,11 @@ async function showDiff(clients: SpecClients, uri: vscode.Uri | undefined, index
   const client = await clients.forSpec(target.text.uri, target.info);
   const name = target.spec.name;
   const where = target.environment ? ` (${target.environment.name})` : '';
+  const profile = client.ok ? client.client.profile.name : target.environment?.profile;
   await vscode.commands.executeCommand(
     'vscode.diff',
-    liveUri(binding?.endpointId, client.ok ? client.client.profile.name : target.environment?.profile),
-    specUri(target.text.uri, target.info.index),
+    liveUri(binding?.endpointId, profile),
+    specUri(target.text.uri, target.info.index, binding ? { endpointId: binding.endpointId, ...(profile ? { profile } : {}) } : 'none'),
     `${typeof name === 'string' ? name : 'spec'}${where}: live ↔ spec`,
   );
 }
@@ -348,9 +362,6 @@ async function pullIntoSpec(context: DeployContext, uri: vscode.Uri | undefined,
   const { text } = target;
   const rewritten = writeConfigurationIntoSpec(text.getText(), specFormatOf(text.fileName), target.info.index, pulled.spec);
   if (!rewritten) return void vscode.window.showErrorMessage('pull failed: this spec document cannot be read as a mapping');
-  const edit = new vscode.WorkspaceEdit();
-  const { offset, length, text: replacement } = rewritten.edit;
-  edit.replace(text.uri, new vscode.Range(text.positionAt(offset), text.positionAt(offset + length)), replacement);
-  await vscode.workspace.applyEdit(edit);
+  await applySpecRewrite(text, rewritten);
   context.states.invalidate();
 }

@@ -47,10 +47,45 @@ export function writeConfigurationIntoSpec(
 
 type Mapping = Record<string, unknown>;
 
+const isMapping = (value: unknown): value is Mapping => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A value to set at a path of a spec document; undefined removes the key. */
+export interface SpecValue {
+  readonly path: readonly string[];
+  readonly value: unknown;
+}
+
+/**
+ * The file with `values` set in its document `documentIndex`, everything else as it is (comments, key order, the
+ * other documents): what keeping a live value in the spec writes. Undefined as for writeConfigurationIntoSpec.
+ */
+export function writeValuesIntoSpec(
+  text: string,
+  format: SpecFormat,
+  documentIndex: number,
+  values: readonly SpecValue[],
+): SpecRewrite | undefined {
+  const current: unknown = format === 'json' ? jsonc.parse(text) : YAML.parseAllDocuments(text).at(documentIndex)?.toJS();
+  if (!isMapping(current)) return undefined;
+  const configuration = structuredClone(current);
+  for (const { path, value } of values) setAt(configuration, path, value);
+  return writeConfigurationIntoSpec(text, format, documentIndex, configuration);
+}
+
+function setAt(target: Mapping, path: readonly string[], value: unknown): void {
+  if (path.length === 0) return;
+  const [key, ...rest] = path;
+  if (rest.length === 0) {
+    if (value === undefined) Reflect.deleteProperty(target, key);
+    else target[key] = value;
+    return;
+  }
+  if (!isMapping(target[key])) target[key] = {};
+  setAt(target[key] as Mapping, rest, value);
+}
+
 /** One key to set to `value`, or to remove. */
 type Change = { readonly path: readonly string[]; readonly value: unknown } | { readonly path: readonly string[]; readonly remove: true };
-
-const isMapping = (value: unknown): value is Mapping => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * What turns `current` into `wanted` key by key, down through the mappings both have (only when `deep`); a top-level

@@ -4,7 +4,7 @@
  * binds the spec to it, with no second endpoint of that name; cancelling creates and changes nothing.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { parse as parseYaml } from 'yaml';
@@ -137,3 +137,34 @@ editorTest('cancelling the namesake question creates nothing, changes nothing an
     0,
   );
 });
+
+editorTest(
+  'a change made outside is named before a deploy, and Keep the Live Values writes it into the spec',
+  async (workbench, session) => {
+    const file = 'outside-worker.endpoint.yaml';
+    const text = readFileSync(join(EXAMPLES_DIR, 'sdxl-worker.endpoint.yaml'), 'utf8').replace(
+      /^name: sdxl-worker$/m,
+      'name: outside-worker',
+    );
+    await workbench.openNewFile(session.workspace, file, text);
+    await deployFromLens(workbench);
+    await workbench.answerDialog('Create');
+    await workbench.notification(/Created outside-worker \(\w+\)/);
+    const [created] = await named('outside-worker');
+    // Changed outside, as the console would, and then the spec is edited elsewhere.
+    await api.serverless.update(created.id, { workers: { min: 0, max: 7, idleTimeout: 10 } });
+    writeFileSync(join(session.workspace, file), text.replace('queueDelay: 4', 'queueDelay: 6'));
+    await waitUntil(async () => /queueDelay: 6/.test(await workbench.editorText()), 'the spec edited on disk in its editor');
+
+    await workbench.runCommand('Endpoint Studio: Deploy Spec');
+    const question = await workbench.answerDialog('Keep the Live Values');
+    assert.match(question, /changed outside \(release \d+.*\) since the last deploy: workers\.max 3 → 7/);
+    assert.match(question, /workers\.max: 3 → 7; deploying sets it back to 3/);
+    await waitUntil(async () => /max: 7/.test(await workbench.editorText()), 'the live value written into the spec');
+    const kept = await workbench.editorText();
+    assert.match(kept, /queueDelay: 6/, 'the spec edit stays');
+    assert.match(kept, /# A queue endpoint on 24 GB GPUs/, 'comments stay');
+    assert.equal((await api.serverless.get(created.id)).workers.max, 7, 'nothing was sent');
+    assert.deepEqual((await api.serverless.get(created.id)).scaling, { type: 'QUEUE_DELAY', queueDelay: 4 }, 'nothing was sent');
+  },
+);

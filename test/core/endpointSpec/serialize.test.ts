@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as YAML from 'yaml';
-import { writeConfigurationIntoSpec } from '../../../core/endpointSpec/serialize';
+import { writeConfigurationIntoSpec, writeValuesIntoSpec } from '../../../core/endpointSpec/serialize';
 
 describe('writeConfigurationIntoSpec', () => {
   it('leaves a document that already describes the configuration as it is', () => {
@@ -49,5 +49,29 @@ describe('writeConfigurationIntoSpec', () => {
     const text = '{\n\t"$schema": "s.json",\n\t"name": "a",\n\t"workers": {\n\t\t"max": 3\n\t}\n}\n';
     const rewritten = writeConfigurationIntoSpec(text, 'json', 0, { name: 'a', workers: { max: 5, min: 1 } });
     assert.equal(rewritten?.text, '{\n\t"$schema": "s.json",\n\t"name": "a",\n\t"workers": {\n\t\t"max": 5,\n\t\t"min": 1\n\t}\n}\n');
+  });
+});
+
+describe('writeValuesIntoSpec', () => {
+  const overlay = '# prod\nextends: ./w.endpoint.yaml\nname: w-prod # its own name\nworkers:\n  max: 8 # headroom\n';
+
+  it('sets a value in place, keeping comments, and adds a missing one under its parent', () => {
+    const written = writeValuesIntoSpec(overlay, 'yaml', 0, [
+      { path: ['workers', 'max'], value: 6 },
+      { path: ['scaling', 'queueDelay'], value: 2 },
+    ]);
+    assert.equal(
+      written?.text,
+      '# prod\nextends: ./w.endpoint.yaml\nname: w-prod # its own name\nworkers:\n  max: 6 # headroom\nscaling:\n  queueDelay: 2\n',
+    );
+  });
+
+  it('removes a key whose value is undefined, and writes JSON too', () => {
+    assert.equal(writeValuesIntoSpec(overlay, 'yaml', 0, [{ path: ['workers', 'max'], value: undefined }])?.text.includes('max:'), false);
+    const json = '{\n  "name": "w",\n  "workers": { "max": 8 }\n}\n';
+    assert.deepEqual(JSON.parse(writeValuesIntoSpec(json, 'json', 0, [{ path: ['workers', 'max'], value: 3 }])?.text ?? ''), {
+      name: 'w',
+      workers: { max: 3 },
+    });
   });
 });
