@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { SpecFiles } from '../environments/specFile';
-import { specDocuments, type LiveStates, type SpecDocumentInfo } from './specState';
+import { specDocuments, type LiveState, type LiveStates, type SpecDocumentInfo } from './specState';
 
 export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -78,15 +78,13 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       lenses.push(
         new vscode.CodeLens(info.range, {
           title:
-            changes === 0
-              ? `$(check) Deployed as ${endpoint}`
-              : `$(cloud-upload) Update ${endpoint}: live differs in ${changes} field${changes === 1 ? '' : 's'}`,
+            changes === 0 ? `$(check) Deployed as ${endpoint}` : `$(cloud-upload) Update ${endpoint}: ${driftSaid(state.authors, changes)}`,
           command: 'endpointStudio.deploy.run',
           arguments: args,
           tooltip:
             changes === 0
               ? `The live endpoint matches this spec: endpoint ${id}`
-              : `Plan and deploy this spec to endpoint ${id}; live differs in ${state.drift.map((c) => c.path).join(', ')}`,
+              : `Plan and deploy this spec to endpoint ${id}; live differs in ${state.drift.map((c) => c.path).join(', ')}${outsideSaid(state.authors)}`,
         }),
         new vscode.CodeLens(info.range, {
           title: '$(diff) Diff',
@@ -122,4 +120,22 @@ function endpointLabel(info: SpecDocumentInfo, liveName: string | undefined, id:
   const name = liveName || specName || id;
   const environment = info.overlay?.environment;
   return environment !== undefined ? `${name} (${environment})` : name;
+}
+
+const fields = (n: number): string => `${String(n)} field${n === 1 ? '' : 's'}`;
+
+/** `spec edited (1 field), changed outside (2 fields)`; without a recorded release, how many fields differ. */
+function driftSaid(authors: Extract<LiveState, { kind: 'bound' }>['authors'], changes: number): string {
+  if (!authors) return `live differs in ${fields(changes)}`;
+  const said = [
+    ...(authors.specEdits.length > 0 ? [`spec edited (${fields(authors.specEdits.length)})`] : []),
+    ...(authors.outside.length > 0 ? [`changed outside (${fields(authors.outside.length)})`] : []),
+  ];
+  return said.length > 0 ? said.join(', ') : `live differs in ${fields(changes)}`;
+}
+
+function outsideSaid(authors: Extract<LiveState, { kind: 'bound' }>['authors']): string {
+  return authors && authors.outside.length > 0
+    ? `. Changed outside since the last deploy: ${authors.outside.join(', ')} (a deploy asks before setting them back)`
+    : '';
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { isSpecFile } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
 import { unanswered, type SpecFiles } from '../environments/specFile';
-import { liveUri, specUri } from './liveDocuments';
+import { liveUri, specUri, type SpecSideLive } from './liveDocuments';
 import { bindingFor } from './specState';
 
 /** One member of a base's family: the base itself or one of its overlays. */
@@ -98,9 +98,11 @@ function pairsOf(members: readonly Member[], current: vscode.Uri): Pair[] {
 }
 
 async function openDiff(clients: SpecClients, pair: Pair): Promise<void> {
-  const left = await sideUri(clients, pair.left);
+  // A spec side is filled from its endpoint only beside that live endpoint; two specs compare as they are written.
+  const against = pair.left.kind === 'live' ? 'bound' : 'none';
+  const left = await sideUri(clients, pair.left, against);
   if (!left) return;
-  const right = await sideUri(clients, pair.right);
+  const right = await sideUri(clients, pair.right, against);
   if (!right) return;
   const title =
     pair.left.kind === 'live'
@@ -109,8 +111,8 @@ async function openDiff(clients: SpecClients, pair: Pair): Promise<void> {
   await vscode.commands.executeCommand('vscode.diff', left.uri, right.uri, title, { preview: true });
 }
 
-async function sideUri(clients: SpecClients, side: Side): Promise<{ uri: vscode.Uri; label: string } | undefined> {
-  if (side.kind === 'spec') return { uri: specUri(side.member.uri, 0), label: side.member.label };
+async function sideUri(clients: SpecClients, side: Side, against: SpecSideLive): Promise<{ uri: vscode.Uri; label: string } | undefined> {
+  if (side.kind === 'spec') return { uri: specUri(side.member.uri, 0, against), label: side.member.label };
   const { binding } = bindingFor(side.member.uri, 0);
   if (!binding)
     return void vscode.window.showInformationMessage(

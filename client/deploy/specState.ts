@@ -8,6 +8,8 @@
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/api';
 import { driftBetween, getBinding, readBindings, repairBinding, specKey, type Binding, type Change } from '../../core/deploy';
+import { driftAuthors } from '../../core/deploy/outside';
+import { toServiceBody } from '../../core/endpointSpec/validate';
 import type { TextSpan } from '../../core/endpointSpec/tree';
 import type { SpecOverlayFacts } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
@@ -30,7 +32,14 @@ export interface SpecDocumentInfo {
 
 export type LiveState =
   | { kind: 'unbound' }
-  | { kind: 'bound'; binding: Binding; endpoint: Endpoint; drift: Change[] }
+  | {
+      kind: 'bound';
+      binding: Binding;
+      endpoint: Endpoint;
+      drift: Change[];
+      /** Who made the drift, when the binding recorded its last release. */
+      authors?: { readonly specEdits: readonly string[]; readonly outside: readonly string[] };
+    }
   /** Bound, but the endpoint was deleted elsewhere. */
   | { kind: 'missing'; binding: Binding }
   /** Bound, but the live endpoint could not be read (signed out, offline, 5xx, the environment's profile not signed in). */
@@ -94,7 +103,11 @@ export class LiveStates implements vscode.Disposable {
       this.cache.set(key, entry);
     }
     // The endpoint is cached; the drift is computed against the spec as it is now.
-    return entry.state.then((state) => (state.kind === 'bound' ? { ...state, drift: driftBetween(spec, state.endpoint) } : state));
+    return entry.state.then((state) => {
+      if (state.kind !== 'bound') return state;
+      const authors = driftAuthors(toServiceBody(spec), state.endpoint, state.binding.release, state.binding.deployedAt);
+      return { ...state, drift: driftBetween(spec, state.endpoint), ...(authors ? { authors } : {}) };
+    });
   }
 
   invalidate(): void {

@@ -86,3 +86,18 @@ export function outsideAuthor(three: ThreeWay): string {
   const when = newest.createdAt ? `, ${newest.createdAt.replace('T', ' ').slice(0, 16)}` : '';
   return `changed outside (release ${newest.version !== undefined ? String(newest.version) : '?'}${when})`;
 }
+
+/**
+ * Who made a drift, for a lens: the fields the spec changed since the last deploy, and the changes made outside
+ * that deploying would set back or overwrite. Undefined without a recorded release (who made it cannot be told).
+ */
+export function driftAuthors(
+  spec: Spec,
+  live: Endpoint | Spec,
+  release: { readonly body: Spec; readonly version?: number } | undefined,
+  deployedAt: string,
+): { readonly specEdits: readonly string[]; readonly outside: readonly string[] } | undefined {
+  if (!release) return undefined;
+  const three = threeWay(spec, live, release.body, deployedAt, release.version);
+  return { specEdits: three.specEdits, outside: overwrittenOutside(three).map((change) => change.path) };
+}
