@@ -16,8 +16,11 @@ import { renderPlan } from '../core/deploy/render';
 import {
   checkSpec,
   decideNamesakes,
+  environmentReach,
+  overlayChangeOrigins,
   overlayEnvironment,
   planDeploy,
+  reachLines,
   readSpecBindings,
   specFileOnDisk,
   type CheckedDocument,
@@ -260,7 +263,7 @@ export function plansAsText(prepared: Prepared, always = false): string {
   return prepared.planned
     .map(
       (item) =>
-        `${heading(prepared, item, always)}${environmentHeader(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}${replacedLine(prepared)}`,
+        `${heading(prepared, item, always)}${environmentHeader(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}${replacedLine(prepared)}${reachText(prepared, item)}`,
     )
     .join('');
 }
@@ -278,6 +281,26 @@ function environmentHeader(prepared: Prepared, item: PlannedDocument): string {
   if (!environment) return '';
   const protection = environment.protected ? ' (protected)' : '';
   return `environment ${environment.name}${protection}, key from $${environment.keyVariable}, endpoint ${endpointOfPlan(item)}\n`;
+}
+
+/**
+ * What an edit reaches: an environment's plan says which changes come from the base and which from its overlay; a
+ * base's plan, which environments its edit changes on their next deploy.
+ */
+function reachText(prepared: Prepared, item: PlannedDocument): string {
+  const { plan } = item.planned;
+  if (prepared.environment) {
+    const changes = plan.kind === 'update' || plan.kind === 'refused' ? plan.changes : [];
+    const origins = changes.length > 0 ? overlayChangeOrigins(prepared.file, changes) : undefined;
+    if (!origins) return '';
+    const from = [
+      ...(origins.fromBase.length > 0 ? [`from the base: ${origins.fromBase.join(', ')}`] : []),
+      ...(origins.fromOverlay.length > 0 ? [`from the ${prepared.environment.name} overlay: ${origins.fromOverlay.join(', ')}`] : []),
+    ];
+    return `  ${from.join('; ')}\n`;
+  }
+  const lines = reachLines(environmentReach(prepared.file));
+  return lines.length === 0 ? '' : `  environments this base reaches:\n${lines.map((line) => `    ${line}\n`).join('')}`;
 }
 
 /** The base's arrays the overlay replaces whole, said after its plan: JSON Merge Patch never merges lists. */
