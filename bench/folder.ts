@@ -72,7 +72,11 @@ export function writeSpecFolder(dir: string, bases = FOLDER_BASES, typedText = t
  * `c` typed by the floor and by ours into the same base twice: alone in a folder, and in the folder of 900 spec
  * files; each server its own process, taking turns window by window.
  */
-export async function typeInFolder(c: EditCase, cacheDir: string, plan: TypingPlan): Promise<Record<'floor' | 'alone' | 'folder', KeystrokeFigures>> {
+export async function typeInFolder(
+  c: EditCase,
+  cacheDir: string,
+  plan: TypingPlan,
+): Promise<Record<'floor' | 'alone' | 'folder', KeystrokeFigures>> {
   const root = mkdtempSync(join(tmpdir(), 'es-bench-folder-'));
   try {
     mkdirSync(join(root, 'alone'));

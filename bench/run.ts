@@ -355,7 +355,13 @@ function keystrokeRows(id: string, c: EditCase, figures: Record<string, Keystrok
 
 /** Files read, listed or statted while typing, once warm: there should be none. */
 function fsCallsRow(name: string, who: string, f: KeystrokeFigures): void {
-  row('keystrokes', `${name}: ${who}: files read, listed or statted while typing`, String(f.fsCalls.length), 'none', f.fsCalls.length === 0);
+  row(
+    'keystrokes',
+    `${name}: ${who}: files read, listed or statted while typing`,
+    String(f.fsCalls.length),
+    'none',
+    f.fsCalls.length === 0,
+  );
   if (f.fsCalls.length > 0) notes.push(`${name}, ${who}: touched ${[...new Set(f.fsCalls)].slice(0, 5).join(', ')}`);
 }
 

@@ -42,4 +42,3 @@ export function print(machine: Record<string, string | number>): void {
   for (const t of table.slice(1)) console.log(line(t));
   if (notes.length > 0) console.log(`\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}`);
 }
-
