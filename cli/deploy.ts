@@ -31,6 +31,7 @@ import {
 import { adoptNamesakes, heading, plansAsText, prepare, type PlannedDocument, type Prepared, type PrepareOptions } from './deployPrepare';
 import { followDeployed, followJson, type FollowReport, type NoPreviousRelease, type WaitOptions } from './deployWait';
 import { readRequestFile } from './jobRequest';
+import { expandInputs } from './validate';
 import { leftBehindIn, leftBehindText, orphanJson } from './orphansReport';
 import { textOnStderr, watchLimits } from './rolloutReport';
 
@@ -45,9 +46,9 @@ const WAIT_FLAGS = ['smoke', 'rollback-on-failure', 'stall-after', 'fail-after']
 
 const DEPLOY = {
   command: 'deploy',
-  flags: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'overwrite-outside', 'env', 'format', 'wait', ...WAIT_FLAGS],
+  flags: ['yes', 'document', 'catalog', 'adopt', 'create-new', 'overwrite-outside', 'keep-going', 'env', 'format', 'wait', ...WAIT_FLAGS],
   formats: ['text', 'json'],
-  operands: { count: 1, missing: 'a spec file is needed', extra: 'one at a time, please' },
+  operands: { count: 1, many: true, missing: 'a spec file is needed' },
 } as const satisfies DeployCommandShape<'text' | 'json'>;
 
 /** What a deploy needs besides --wait: the file, its documents, the catalog, and how to go ahead. */
@@ -61,35 +62,75 @@ interface DeployOptions extends PrepareOptions {
 /** The exit status of a deploy refused because it would overwrite changes made outside, unasked. */
 export const OVERWRITES_OUTSIDE_EXIT = 6;
 
+/** One file of a deploy: how it ended, and what it did when it got as far as a plan. */
+interface FileDeploy {
+  readonly file: string;
+  readonly exitCode: number;
+  readonly deployed?: { readonly prepared: Prepared; readonly report: DeployReport };
+}
+
 export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   const line = readDeployLine(DEPLOY, args, io);
   if (typeof line === 'number') return line;
   const wait = await waitOptions(line.values, io);
   if (typeof wait === 'number') return wait;
-  const [given = ''] = line.operands;
+  const inputs = line.operands;
+  const expanded = await expandInputs(inputs, io);
+  if (expanded === undefined) return 2;
   const environment = line.values.env;
-  const picked = environment === undefined ? [given] : environmentFiles('deploy', environment, { inputs: [given], files: [given] }, io);
-  if (picked === undefined) return 2;
-  const options: DeployOptions = {
-    file: picked[0],
-    document: line.document,
-    catalogPath: line.catalogPath,
-    yes: line.values.yes,
-    namesakes: line.namesakes,
-    overwriteOutside: line.values['overwrite-outside'],
-  };
-  const prepared = await prepare('deploy', options, io);
-  if ('exitCode' in prepared) return prepared.exitCode;
-  // Afterwards, what deleted specs in the spec's folder left behind: listed, never removed, exit status unchanged.
-  if (formatOf(DEPLOY, line) === 'text') {
-    const { exitCode } = await deployPrepared(prepared, options, wait, io);
-    io.out(leftBehindText(leftBehindIn('deploy', [prepared.file], io)));
+  const files = environment === undefined ? expanded : environmentFiles('deploy', environment, { inputs, files: expanded }, io);
+  if (files === undefined) return 2;
+  if (files.length === 0) return usageError(usageOf('deploy'), io, `no spec files in ${inputs.join(', ')}`);
+  if (line.document !== undefined && files.length > 1) return usageError(usageOf('deploy'), io, '--document needs a single spec file');
+  const json = formatOf(DEPLOY, line) === 'json';
+  const done: FileDeploy[] = [];
+  // Each in turn; unless --keep-going, the first that does not end well stops the rest, which are not sent.
+  for (const file of files) {
+    const options: DeployOptions = {
+      file,
+      document: line.document,
+      catalogPath: line.catalogPath,
+      yes: line.values.yes,
+      namesakes: line.namesakes,
+      overwriteOutside: line.values['overwrite-outside'],
+    };
+    const prepared = await prepare('deploy', options, io);
+    if ('exitCode' in prepared) done.push({ file, exitCode: prepared.exitCode });
+    else {
+      const report = await deployPrepared(prepared, options, wait, json ? textOnStderr(io) : io);
+      done.push({ file, exitCode: report.exitCode, deployed: { prepared, report } });
+    }
+    if ((done.at(-1)?.exitCode ?? 0) !== 0 && !line.values['keep-going']) break;
+  }
+  const exitCode = done.find((d) => d.exitCode !== 0)?.exitCode ?? 0;
+  // Afterwards, what deleted specs in the files' folders left behind: listed, never removed, exit status unchanged.
+  const left = leftBehindIn('deploy', files, io);
+  if (!json) {
+    if (files.length > 1) io.err(summaryText(files, done));
+    io.out(leftBehindText(left));
     return exitCode;
   }
-  const report = await deployPrepared(prepared, options, wait, textOnStderr(io));
-  const { orphans } = leftBehindIn('deploy', [prepared.file], io);
-  io.out(`${JSON.stringify({ ...deployJson(prepared, report), orphans: orphans.map(orphanJson) }, null, 2)}\n`);
-  return report.exitCode;
+  const orphans = left.orphans.map(orphanJson);
+  const single = done.length === 1 && files.length === 1 ? done[0].deployed : undefined;
+  if (single) io.out(`${JSON.stringify({ ...deployJson(single.prepared, single.report), orphans }, null, 2)}\n`);
+  else io.out(`${JSON.stringify({ exitCode, files: files.map((file) => fileJson(file, done)), orphans }, null, 2)}\n`);
+  return exitCode;
+}
+
+/** `deploy: 3 spec files: a.endpoint.yaml done; b.endpoint.yaml exit 1; c.endpoint.yaml not deployed (stopped)`. */
+function summaryText(files: readonly string[], done: readonly FileDeploy[]): string {
+  const said = files.map((file) => {
+    const ended = done.find((d) => d.file === file);
+    if (!ended) return `  ${file}: not deployed (stopped at the first failure; --keep-going deploys the rest)`;
+    return `  ${file}: ${ended.exitCode === 0 ? 'done' : `exit ${String(ended.exitCode)}`}`;
+  });
+  return `endpoint-studio deploy: ${String(files.length)} spec files:\n${said.join('\n')}`;
+}
+
+function fileJson(file: string, done: readonly FileDeploy[]): Record<string, unknown> {
+  const ended = done.find((d) => d.file === file);
+  if (!ended) return { file, exitCode: null, skipped: true };
+  return ended.deployed ? deployJson(ended.deployed.prepared, ended.deployed.report) : { file, exitCode: ended.exitCode };
 }
 
 /** --wait and what goes with it (the smoke request read and checked now, before anything is sent); or the exit status. */

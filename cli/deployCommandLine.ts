@@ -17,9 +17,9 @@ import { reportPath } from './validateReport';
 export const DEPLOY_HELP = `Usage:
   endpoint-studio plan [--format text|json|markdown] [--env ENV] [--document N] [--catalog FILE] [--adopt] <specs...>
   endpoint-studio deploy [--yes] [--env ENV] [--document N] [--catalog FILE] [--adopt | --create-new]
-                         [--overwrite-outside]
+                         [--overwrite-outside] [--keep-going]
                          [--wait [--stall-after S] [--fail-after S] [--smoke FILE] [--rollback-on-failure]]
-                         [--format text|json] <spec>
+                         [--format text|json] <specs...>
   endpoint-studio pull [--format yaml|json] <endpointId>
   endpoint-studio bind [--document N] <spec> <endpointId>
 
@@ -28,7 +28,9 @@ plan    shows what a deploy would do: create, the fields an update changes, or n
         document (for a pull request's job summary); json one array, one entry per document
         or per file that could not be planned.
 deploy  validates, plans, asks (or takes --yes), applies, reads the endpoint back and checks
-        it, and records the endpoint in .endpoint-studio/deployments.json (commit it).
+        it, and records the endpoint in .endpoint-studio/deployments.json (commit it). Files,
+        folders and globs, each in turn; the first that fails stops the rest (--keep-going
+        deploys them all), and a summary lists each file's result.
 pull    prints a live endpoint's configuration as a spec.
 bind    records that a spec describes an existing endpoint, without deploying: the next
         deploy updates it.
@@ -81,6 +83,7 @@ const DEPLOY_FLAGS = {
   adopt: { type: 'boolean', default: false },
   'create-new': { type: 'boolean', default: false },
   'overwrite-outside': { type: 'boolean', default: false },
+  'keep-going': { type: 'boolean', default: false },
   env: { type: 'string' },
   wait: { type: 'boolean', default: false },
   smoke: { type: 'string' },

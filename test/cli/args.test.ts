@@ -124,8 +124,8 @@ describe('command flags', () => {
   it('plan, deploy and pull', async () => {
     await usageError(runPlan, ['--document=x', 'a.endpoint.yaml'], /--document takes a document index \(0, 1, \.\.\.\); got: x/);
     await usageError(runPlan, ['--document='], /got: nothing/);
-    // plan takes many files; deploy one at a time, and plan's --document one file.
-    await usageError(runDeploy, ['a.endpoint.yaml', 'b.endpoint.yaml'], /one at a time, please/);
+    // plan and deploy take many files, and --document one file.
+    await usageError(runDeploy, ['--document', '1', 'a.endpoint.yaml', 'b.endpoint.yaml'], /--document needs a single spec file/);
     await usageError(runPlan, ['--document', '0', 'a.endpoint.yaml', 'b.endpoint.yaml'], /--document needs a single spec file/);
     await usageError(runPlan, ['--format', 'yaml', 'a.endpoint.yaml'], /--format takes text, json or markdown; got: yaml/);
     await usageError(runDeploy, ['-y'], /^endpoint-studio deploy: a spec file is needed\n/);
