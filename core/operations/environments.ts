@@ -92,7 +92,7 @@ export type EnvironmentSpecResult =
   { readonly ok: true; readonly path: string; readonly environment: string } | { readonly ok: false; readonly message: string };
 
 /** The owner of the spec files on disk, for the front-ends without editors: each folder listed and each file read once. */
-function diskWorkspace(): SpecWorkspace {
+export function diskWorkspace(): SpecWorkspace {
   return new SpecWorkspace(DISK_FILE_VIEW, { roots: (path) => [dirname(path)], context: () => ({}) });
 }
 

@@ -4,14 +4,13 @@
  * release), this says which environments a base's next deploys would change and in which fields, and for any
  * change of an environment's body whether it comes from the base or from the environment's own overlay.
  */
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { diffEffective } from '../deploy/diff';
 import { effectiveSpec } from '../deploy/effective';
 import { overlayOwns } from '../endpointSpec/overlay';
 import { toServiceBody } from '../endpointSpec/validate';
-import { DISK_FILE_VIEW } from '../environments/overlays';
-import { SpecWorkspace } from '../workspace/specWorkspace';
-import { environmentSettings } from './environments';
+import type { SpecWorkspace } from '../workspace/specWorkspace';
+import { diskWorkspace, environmentSettings } from './environments';
 import { readSpecBindings } from './specBindings';
 
 /** The fields of an environment's change, by where they come from. */
@@ -30,10 +29,6 @@ export interface EnvironmentReach extends ChangeOrigins {
    * binding recorded no release; `broken`: its overlay or the base does not check.
    */
   readonly status: 'pending' | 'not-deployed' | 'untracked' | 'broken';
-}
-
-function diskWorkspace(): SpecWorkspace {
-  return new SpecWorkspace(DISK_FILE_VIEW, { roots: (path) => [dirname(path)], context: () => ({}) });
 }
 
 /** Each environment of the base at `basePath`, in name order, with the changes its next deploy would make. */
