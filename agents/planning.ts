@@ -16,6 +16,7 @@ import {
   decideNamesakes,
   overlayEnvironment,
   planDeploy,
+  protectedImageRefusal,
   readSpecBindings,
   specFileOnDisk,
   specForEnvironment,
@@ -68,6 +69,8 @@ export async function planSpec(context: AgentContext, request: PlanRequest): Pro
   const settings = overlayEnvironment(file.path, checked.overlay);
   if (!settings.ok) throw new ToolFailure(settings.message);
   const { environment } = settings;
+  const refusal = protectedImageRefusal(environment, document.body);
+  if (refusal !== undefined) throw new ToolFailure(`${refusal}, then plan again (nothing was sent)`);
   const client = clientFor(context, environment);
   const bindings = readSpecBindings(file.path);
   if (!bindings.ok) throw new ToolFailure(`cannot read the bindings of ${request.path}: ${bindings.error}`);

@@ -20,6 +20,7 @@ import {
   overlayChangeOrigins,
   overlayEnvironment,
   planDeploy,
+  protectedImageRefusal,
   reachLines,
   readSpecBindings,
   specFileOnDisk,
@@ -76,6 +77,7 @@ export interface PrepareFailure {
     | 'no-api-key'
     | 'bindings-unreadable'
     | 'environments-invalid'
+    | 'unpinned-image'
     | 'api-error';
   readonly message: string;
   readonly diagnostics?: readonly SpecDiagnostic[];
@@ -126,6 +128,11 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
     return failure(2, 'environments-invalid', settings.message);
   }
   const { environment } = settings;
+  const refusal = wanted.documents.map(({ body }) => protectedImageRefusal(environment, body)).find((why) => why !== undefined);
+  if (refusal !== undefined) {
+    io.err(`endpoint-studio ${command}: ${refusal} (nothing was sent)`);
+    return failure(1, 'unpinned-image', refusal);
+  }
 
   const client = serviceClient(command, said, { announceRateLimits: true, ...(environment ? { environment } : {}) });
   if (typeof client === 'number') return failure(2, 'no-api-key', said.last);

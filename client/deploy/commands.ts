@@ -16,6 +16,7 @@ import {
   forgetBinding,
   needsApplying,
   planDeploy,
+  protectedImageRefusal,
   pullSpec,
   type ApplyDeployResult,
   type PlanDeployResult,
@@ -126,6 +127,11 @@ async function deployDocument(context: DeployContext, uri: vscode.Uri | undefine
   const { api } = client;
   context.problems.delete(target.text.uri);
   if (refusedForErrors(target)) return stopped('the spec has errors');
+  const unpinned = protectedImageRefusal(target.environment, target.spec);
+  if (unpinned !== undefined) {
+    void vscode.window.showErrorMessage(`deploy refused: ${unpinned}`);
+    return stopped(unpinned);
+  }
   const bindings = targetBindings(target);
   if (!bindings.ok) {
     void vscode.window.showErrorMessage(`deploy refused: ${bindings.error}`);

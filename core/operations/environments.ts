@@ -7,6 +7,7 @@
  */
 import { basename, dirname, join, resolve } from 'node:path';
 import { findWorkspaceRoot } from '../deploy/bindings';
+import { unpinnedImage } from '../deploy/plan';
 import { environmentOfFile } from '../endpointSpec/overlay';
 import {
   ENVIRONMENTS_FILE,
@@ -80,6 +81,18 @@ export function overlayEnvironment(specPath: string, overlay: OverlayFacts | und
       message: `${join(settings.root, ENVIRONMENTS_FILE)} has problems (${settings.problems.map((p) => p.message).join('; ')}); fix it first (nothing was sent)`,
     };
   return { ok: true, environment: { ...settings.environment, replacedArrays: overlay.replacedArrays } };
+}
+
+/**
+ * Why a deploy of `body` to `environment` is refused before any plan: a protected environment takes only a pinned
+ * image, since the next worker to start there may pull other code than what was tested under a moving tag.
+ * Elsewhere an unpinned image stays the plan's warning.
+ */
+export function protectedImageRefusal(environment: DeployEnvironment | undefined, body: unknown): string | undefined {
+  if (!environment?.protected || typeof body !== 'object' || body === null) return undefined;
+  const image = (body as { image?: unknown }).image;
+  const unpinned = typeof image === 'string' && image !== '' ? unpinnedImage(image) : undefined;
+  return unpinned && `${environment.name} is a protected environment, which deploys only a pinned image: ${unpinned}`;
 }
 
 /** The environment an overlay file deploys to (from its name, once its text has `extends`); undefined for a base. */

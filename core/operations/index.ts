@@ -11,6 +11,7 @@ export {
   environmentSettings,
   filesForEnvironment,
   overlayEnvironment,
+  protectedImageRefusal,
   specFileOnDisk,
   specForEnvironment,
 } from './environments';

@@ -5,7 +5,7 @@
  * the call names that environment, never another.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -165,6 +165,29 @@ describe('plan_deploy and deploy_spec with environments', { timeout: 120_000 }, 
     const baseToken = ok(await call('plan_deploy', { path: 'specs/sdxl.endpoint.yaml' })).structured.planToken;
     const asEnvironment = await call('deploy_spec', { planToken: baseToken, environment: 'prod' });
     assert.match(asEnvironment.text, /this plan deploys a base spec, not the prod environment/);
+  });
+
+  it('refuses a plan for a protected environment whose image is not pinned; another environment gets a token', async () => {
+    const call = await server({ ...keys, ENDPOINT_STUDIO_API_KEY: STAGING_KEY });
+    const prod = join(root, 'specs', 'sdxl.prod.endpoint.yaml');
+    const overlay = readFileSync(prod, 'utf8');
+    writeFileSync(prod, `${overlay}image: myorg/sdxl\n`);
+    writeFileSync(
+      join(root, 'specs', 'sdxl.staging.endpoint.yaml'),
+      'extends: ./sdxl.endpoint.yaml\nname: agent-sdxl-staging\nimage: myorg/sdxl\n',
+    );
+    try {
+      const refused = await call('plan_deploy', { path: 'specs/sdxl.endpoint.yaml', environment: 'prod' });
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /prod is a protected environment, which deploys only a pinned image: image myorg\/sdxl has no tag/);
+      assert.equal(refused.structured.planToken, undefined);
+      const staging = ok(await call('plan_deploy', { path: 'specs/sdxl.endpoint.yaml', environment: 'staging' }));
+      assert.match(staging.text, /image myorg\/sdxl has no tag \(so it means latest\)/);
+      assert.match(String(staging.structured.planToken), /^plan_/);
+    } finally {
+      writeFileSync(prod, overlay);
+      writeFileSync(join(root, 'specs', 'sdxl.staging.endpoint.yaml'), 'extends: ./sdxl.endpoint.yaml\nname: agent-sdxl-staging\n');
+    }
   });
 
   it('an environment without its key variable is a tool error naming the variable', async () => {

@@ -213,6 +213,31 @@ describe('endpoint-studio with environments', () => {
     }
   });
 
+  it('refuses an image without a pinned tag in a protected environment, and only warns in another', async () => {
+    const base = join(root, 'specs', 'sdxl.endpoint.yaml');
+    const prodImage = async () => (await createApiClient({ apiUrl: accounts.prod.restUrl, apiKey: PROD_KEY }).serverless.list())[0]?.image;
+    const before = await prodImage();
+    writeFileSync(base, BASE.replace('myorg/sdxl:1.0', 'myorg/sdxl:latest'));
+    try {
+      const prod = io();
+      assert.equal(await runDeploy(['--yes', '--env', 'prod', 'specs/sdxl.endpoint.yaml'], prod), 1);
+      assert.match(
+        prod.stderr,
+        /prod is a protected environment, which deploys only a pinned image: image myorg\/sdxl:latest is tagged latest: .* \(nothing was sent\)/,
+      );
+      const json = io();
+      assert.equal(await runPlan(['--format', 'json', '--env', 'prod', 'specs/sdxl.endpoint.yaml'], json), 1);
+      assert.equal((JSON.parse(json.stdout) as { code?: string }[])[0].code, 'unpinned-image', json.stdout);
+      assert.equal(await prodImage(), before, 'prod was not changed');
+
+      const staging = io();
+      assert.equal(await runPlan(['--env', 'staging', 'specs/sdxl.endpoint.yaml'], staging), 0, staging.stderr);
+      assert.match(staging.stdout, /image myorg\/sdxl:latest is tagged latest/);
+    } finally {
+      writeFileSync(base, BASE);
+    }
+  });
+
   it('validate checks an overlay merged, each problem in the file and on the line that wrote it', () => {
     writeFileSync(
       join(root, 'specs', 'sdxl.staging.endpoint.yaml'),
