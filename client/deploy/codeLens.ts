@@ -1,9 +1,11 @@
 /**
- * CodeLenses above each spec document: Deploy and Bind for an unbound one, or Update / Diff / drift for a bound one.
- * A bound endpoint is named as people know it, by its name and an overlay's environment; its id is in the tooltip.
+ * CodeLenses above each spec document: Deploy and Bind for an unbound one, or Update / Diff / drift for a bound one;
+ * above a base, the environments its edits would change (reachLenses.ts). A bound endpoint is named as people know
+ * it, by its name and an overlay's environment; its id is in the tooltip.
  */
 import * as vscode from 'vscode';
 import type { SpecFiles } from '../environments/specFile';
+import { reachLenses } from './reachLenses';
 import { specDocuments, type LiveState, type LiveStates, type SpecDocumentInfo } from './specState';
 
 export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
@@ -105,7 +107,7 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
         );
       }
     }
-    return lenses;
+    return [...lenses, ...documents.flatMap(reachLenses)];
   }
 
   dispose(): void {

@@ -11,7 +11,7 @@ import { driftBetween, getBinding, readBindings, repairBinding, specKey, type Bi
 import { driftAuthors } from '../../core/deploy/outside';
 import { toServiceBody } from '../../core/endpointSpec/validate';
 import type { TextSpan } from '../../core/endpointSpec/tree';
-import type { SpecOverlayFacts } from '../../core/protocol';
+import type { SpecEnvironmentFacts, SpecOverlayFacts } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
 import { specRoot, type SpecFiles } from '../environments/specFile';
 
@@ -28,6 +28,8 @@ export interface SpecDocumentInfo {
   readonly span: TextSpan;
   /** Set for an overlay: its environment, the first error of its check (which refuses a deploy), the base's arrays it replaces whole. */
   readonly overlay?: SpecOverlayFacts;
+  /** Set for a base with overlays: each environment and the body it would deploy with the base as it is now. */
+  readonly environments?: readonly SpecEnvironmentFacts[];
 }
 
 export type LiveState =
@@ -61,6 +63,7 @@ export async function specDocuments(files: SpecFiles, text: vscode.TextDocument,
       range: new vscode.Range(start, start),
       span,
       ...(facts.overlay ? { overlay: facts.overlay } : {}),
+      ...(facts.environments.length > 0 ? { environments: facts.environments } : {}),
     };
   });
 }

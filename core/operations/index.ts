@@ -25,7 +25,7 @@ export type {
 export { decideNamesakes, namesakeNote, planDeploy, UNTRACKED_NOTE } from './planDeploy';
 export type { EndpointSummary, NamesakeDecision, NamesakePolicy, PlanDeployInput, PlanDeployResult, PlanTarget } from './planDeploy';
 export { applyDeploy, needsApplying } from './applyDeploy';
-export { changeOrigins, environmentReach, overlayChangeOrigins, reachLines } from './reach';
+export { changeOrigins, environmentReach, overlayChangeOrigins, reachLines, reachOf } from './reach';
 export type { ChangeOrigins, EnvironmentReach } from './reach';
 export type { ApplyDeployInput, ApplyDeployResult } from './applyDeploy';
 export { bindSpec } from './bindSpec';

@@ -5,6 +5,7 @@
  * change of an environment's body whether it comes from the base or from the environment's own overlay.
  */
 import { resolve } from 'node:path';
+import type { DeployedRelease } from '../deploy/bindings';
 import { diffEffective } from '../deploy/diff';
 import { effectiveSpec } from '../deploy/effective';
 import { overlayOwns } from '../endpointSpec/overlay';
@@ -35,16 +36,24 @@ export interface EnvironmentReach extends ChangeOrigins {
 export function environmentReach(basePath: string, workspace: SpecWorkspace = diskWorkspace()): EnvironmentReach[] {
   const base = resolve(basePath);
   return workspace.environmentsOf(base).map((environment) => {
-    const reach = { environment: environment.environment, path: environment.path, protected: isProtectedAt(environment) };
-    const none = { fromBase: [], fromOverlay: [] };
-    if (!environment.merged) return { ...reach, ...none, status: 'broken' };
     const bindings = readSpecBindings(environment.path);
-    const binding = bindings.ok ? bindings.binding(0) : undefined;
-    if (!binding) return { ...reach, ...none, status: 'not-deployed' };
-    if (!binding.release) return { ...reach, ...none, status: 'untracked' };
-    const changed = diffEffective(effectiveSpec(toServiceBody(environment.merged)), effectiveSpec(binding.release.body));
-    return { ...reach, ...changeOrigins(environment.patch, changed), status: 'pending' };
+    return reachOf(environment, bindings.ok ? bindings.binding(0) : undefined, isProtectedAt(environment));
   });
+}
+
+/** What one environment's next deploy would change, against the release its binding (if any) recorded. */
+export function reachOf(
+  environment: { readonly environment: string; readonly path: string; readonly patch: unknown; readonly merged?: Record<string, unknown> },
+  binding: { readonly release?: DeployedRelease } | undefined,
+  isProtected: boolean,
+): EnvironmentReach {
+  const reach = { environment: environment.environment, path: environment.path, protected: isProtected };
+  const none = { fromBase: [], fromOverlay: [] };
+  if (!environment.merged) return { ...reach, ...none, status: 'broken' };
+  if (!binding) return { ...reach, ...none, status: 'not-deployed' };
+  if (!binding.release) return { ...reach, ...none, status: 'untracked' };
+  const changed = diffEffective(effectiveSpec(toServiceBody(environment.merged)), effectiveSpec(binding.release.body));
+  return { ...reach, ...changeOrigins(environment.patch, changed), status: 'pending' };
 }
 
 /** The changes' fields split by who sets them: the overlay (its patch holds the field, or replaced an ancestor) or the base. */

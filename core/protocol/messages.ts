@@ -77,10 +77,14 @@ export interface SpecOverlayFacts {
   readonly replacedArrays: readonly string[];
 }
 
-/** One environment of a base: its overlay's path and the environment its name says. */
+/** One environment of a base: its overlay's path, the environment its name says, and what it deploys. */
 export interface SpecEnvironmentFacts {
   readonly path: string;
   readonly environment: string;
+  /** The overlay's own values (without `extends`). */
+  readonly patch: Record<string, unknown>;
+  /** The base as the editor holds it now with the overlay merged in; absent while either is broken. */
+  readonly body?: Record<string, unknown>;
 }
 
 /** The language server's answer about one spec file: its documents, and its place among its environments. */

@@ -42,7 +42,12 @@ function specFileFacts(specs: SpecDocuments, uri: string, documentIndex: number 
   return {
     version: at.version,
     documents,
-    environments: environments.map(({ path, environment }) => ({ path, environment })),
+    environments: environments.map(({ path, environment, patch, merged }) => ({
+      path,
+      environment,
+      patch,
+      ...(merged ? { body: merged } : {}),
+    })),
     ...(check.overlay ? { overlay: overlayFacts(check) } : {}),
   };
 }

@@ -117,6 +117,12 @@ editorTest(
     // An edit of the base reaches staging: the next plan is an update of that endpoint, named by its id.
     const base = join(session.workspace, 'sdxl-worker.endpoint.yaml');
     writeFileSync(base, readFileSync(base, 'utf8').replace('queueDelay: 4', 'queueDelay: 6'));
+    // The base says so, against what staging last deployed; prod, never deployed, has nothing pending.
+    await workbench.openFile('sdxl-worker.endpoint.yaml');
+    const reach = workbench.page.locator('.codelens-decoration').filter({ hasText: /staging: 1 change pending from the base/ });
+    await reach.first().waitFor({ state: 'visible' });
+    assert.ok(!/prod:/.test(await workbench.page.locator('.codelens-decoration').allInnerTexts().then((t) => t.join('\n'))));
+    await workbench.openFile(STAGING);
     await workbench.runCommand('Endpoint Studio: Deploy Spec');
     await activeTabTitle(workbench, new RegExp(`environment staging · profile environment · ${id}`));
     // The plan's spec side is the body as merged now, not as the create saw it.

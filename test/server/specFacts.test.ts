@@ -115,11 +115,33 @@ describe('the spec file requests', () => {
     const facts = await specFile({ uri: uri('sdxl-worker.endpoint.yaml') });
     assert.equal(facts.version, null);
     assert.equal(facts.overlay, undefined);
-    assert.deepEqual(facts.environments, [
-      { path: path('sdxl-worker.prod.endpoint.yaml'), environment: 'prod' },
-      { path: path('sdxl-worker.staging.endpoint.yaml'), environment: 'staging' },
-    ]);
+    assert.deepEqual(
+      facts.environments.map(({ path: file, environment, patch }) => ({ file, environment, patch })),
+      [
+        // The prod overlay's editor (opened above) holds unsaved values: they are what prod deploys.
+        {
+          file: path('sdxl-worker.prod.endpoint.yaml'),
+          environment: 'prod',
+          patch: { name: 'sdxl-worker-prod', workers: { min: 2 }, gpu: { pools: ['ADA_48_PRO'] } },
+        },
+        { file: path('sdxl-worker.staging.endpoint.yaml'), environment: 'staging', patch: { name: 'sdxl-worker-staging' } },
+      ],
+    );
+    assert.deepEqual(facts.environments[0].body?.workers, { min: 2, max: 2 }, 'the overlay merged into the base');
     assert.equal(facts.documents[0].body?.name, 'sdxl-worker');
+  });
+
+  it("gives each environment's body with the base as its editor holds it, unsaved edits included", async () => {
+    await client.open(uri('sdxl-worker.endpoint.yaml'), BASE.replace('queueDelay: 4', 'queueDelay: 6'));
+    const facts = await specFile({ uri: uri('sdxl-worker.endpoint.yaml') });
+    await client.close(uri('sdxl-worker.endpoint.yaml'));
+    assert.deepEqual(
+      facts.environments.map((e) => [e.environment, e.body?.scaling]),
+      [
+        ['prod', { type: 'QUEUE_DELAY', queueDelay: 6 }],
+        ['staging', { type: 'QUEUE_DELAY', queueDelay: 6 }],
+      ],
+    );
   });
 
   it("lists a base's overlays as their editors hold them: an unsaved edit that drops `extends` drops the environment", async () => {
