@@ -1,8 +1,8 @@
 /**
  * The Endpoint Studio activity bar container in a real workbench, against an emulator started here:
  * the Endpoints view with descriptions, workers and releases; the Catalog view; filter; pulling a
- * live endpoint into a spec; delete behind the typed name; and, in a session without a key, the
- * signed-out status and welcome view. Each test creates (or re-creates) the endpoints it looks at,
+ * live endpoint into a spec; delete behind the typed name; an endpoint whose spec is gone ("no spec") and
+ * Forget Binding; and, in a session without a key, the signed-out status and welcome view. Each test creates (or re-creates) the endpoints it looks at,
  * and the ones it changes or deletes are its own, so the tests pass alone and in any order.
  */
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { createApiClient, type ApiClient, type CreateEndpointRequest, type Endpoint } from '../../core/api';
-import { liveAsSpec } from '../../core/deploy';
+import { getBinding, liveAsSpec, readBindings, updateBindings, withBinding } from '../../core/deploy';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
 import {
@@ -212,6 +212,33 @@ describe('signed in, against the emulator', () => {
       (await api.serverless.list()).some((e) => e.id === gpuEndpoint.id),
       'the other endpoints are untouched',
     );
+  });
+
+  editorTest('an endpoint whose spec is gone reads "no spec", and Forget Binding keeps it running', async (workbench, session) => {
+    const orphan = await endpointOf(httpSpec('explorer-orphan'));
+    const root = session.workspace;
+    const bound = updateBindings(root, (store) =>
+      withBinding(store, 'deleted/explorer-orphan.endpoint.yaml', 0, {
+        endpointId: orphan.id,
+        endpointName: orphan.name,
+        deployedAt: new Date().toISOString(),
+      }),
+    );
+    assert.ok(bound.ok);
+    await openExplorer(workbench);
+    await refreshEndpoints(workbench, 'explorer-orphan');
+    await waitUntil(
+      async () => /^explorer-orphan no spec · /.test(await rowText(workbench, 'Endpoints', 'explorer-orphan')),
+      'the row to read "no spec"',
+    );
+    await workbench.screenshot('explorer--no-spec');
+    await contextAction(workbench, 'explorer-orphan', 'Forget Binding');
+    await waitUntil(() => {
+      const read = readBindings(root);
+      return read.ok && getBinding(read.store, 'deleted/explorer-orphan.endpoint.yaml', 0) === undefined;
+    }, 'the binding to be forgotten');
+    await waitUntil(async () => !/no spec/.test(await rowText(workbench, 'Endpoints', 'explorer-orphan')), 'the row to drop "no spec"');
+    assert.equal((await api.serverless.get(orphan.id)).name, 'explorer-orphan', 'forgetting deletes nothing');
   });
 
   editorTest('Delete left unanswered deletes nothing', async (workbench) => {
