@@ -22,7 +22,8 @@ const LAYERS = {
   'core/deploy': { imports: ['core/api', 'core/billing', 'core/endpointSpec', 'core/util'] },
   'core/environments': { imports: ['core/endpointSpec', 'core/protocol', 'schemas'] },
   'core/catalog': { imports: ['core/api', 'core/endpointSpec', 'core/util'], types: ['core/protocol'] },
-  'core/workspace': { imports: ['core/endpointSpec', 'core/environments', 'core/protocol'] },
+  'core/policy': { imports: ['core/billing', 'core/deploy', 'core/endpointSpec', 'schemas'] },
+  'core/workspace': { imports: ['core/endpointSpec', 'core/environments', 'core/policy', 'core/protocol'] },
   'core/operations': {
     imports: [
       'core/api',

@@ -9,7 +9,7 @@ import { CATALOG_RULES } from './catalog/rules';
 import { SPEC_RULES } from './rules';
 import type { SpecRule } from './rules/rule';
 
-export type CodeKind = 'syntax' | 'document' | 'schema' | 'rule' | 'catalog' | 'environment' | 'editor';
+export type CodeKind = 'syntax' | 'document' | 'schema' | 'rule' | 'catalog' | 'environment' | 'policy' | 'editor';
 
 export interface DocumentedCode {
   readonly code: string;

@@ -7,6 +7,9 @@
  * which overlays, and each file's check with the files it read. So a keystroke re-checks the edited file and,
  * for a base, merges its overlays' kept parses into it: no folder is listed and no sibling is read again. An edit
  * or a change on disk (`changed`, `createdOrDeleted`) drops exactly the checks that read that file.
+ *
+ * Each check has the team's policy applied (core/policy): the `.endpoint-studio/policy.yaml` over the file is
+ * read through the same view, and is one of the files the check read, so editing it drops the checks it judged.
  */
 import { basename, dirname, join, resolve } from 'node:path';
 import { checkSpecText, DocumentReuse, type CheckResult, type SpecDiagnostic } from '../endpointSpec/check';
@@ -16,14 +19,32 @@ import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import type { SpecProblem } from '../endpointSpec/problem';
 import { validateSpecData, type ValidationContext } from '../endpointSpec/validate';
 import { checkOverlayFile, overlayTarget, type CheckedOverlay } from '../environments/overlays';
+import {
+  applyPolicy,
+  findPolicy,
+  isGoverned,
+  parsePolicy,
+  type ParsedPolicy,
+  type PolicyLookup,
+  type SuppressedDiagnostic,
+} from '../policy';
 import { isSpecFile, specFormatOf } from '../protocol/specFiles';
+
+/** An overlay's check with the team's policy applied on both files' lines. */
+export interface GovernedOverlay extends CheckedOverlay {
+  /** Findings on the base's lines that an ignore comment or an exception of the policy silences, with the reason. */
+  readonly suppressedBase: readonly SuppressedDiagnostic<SpecDiagnostic & { readonly setInOverlay: boolean }>[];
+}
 
 /** Bodies whose problems are kept (a base and its overlays' merged bodies, over a few edits); more start again. */
 const KEPT_VALIDATIONS = 256;
 
 /** How a front-end shows the owner its files. */
 export interface FileView {
-  /** A spec file's text by absolute path: an open editor's first, else the disk's; undefined when there is none. */
+  /**
+   * A spec file's text (or the team policy's) by absolute path: an open editor's first, else the disk's; undefined
+   * when there is none.
+   */
   read(path: string): string | undefined;
   /** The names in a folder; none when it cannot be listed. */
   list(folder: string): readonly string[];
@@ -45,7 +66,7 @@ export interface EnvironmentOfBase {
   /** The body the environment deploys; undefined while its overlay is broken. */
   readonly merged?: Record<string, unknown>;
   /** The overlay's check: its problems on the base's lines among them (`base`). */
-  readonly check: CheckedOverlay;
+  readonly check: GovernedOverlay;
 }
 
 /** A spec file checked where it lives. */
@@ -53,7 +74,11 @@ export interface SpecFileCheck extends CheckResult {
   readonly path: string;
   readonly format: SpecFormat;
   /** Set when the file is an overlay (it has `extends`): its check merged into its base. */
-  readonly overlay?: CheckedOverlay;
+  readonly overlay?: GovernedOverlay;
+  /** Findings an ignore comment or an exception of the policy silences, with the reason: listed, never counted. */
+  readonly suppressed: readonly SuppressedDiagnostic[];
+  /** The team policy over the file (`.endpoint-studio/policy.yaml`), broken or not; none when there is none. */
+  readonly policy?: PolicyLookup['file'];
 }
 
 /** A file as the editor shows it: its own check, and for a base its environments' problems on its lines too. */
@@ -61,6 +86,8 @@ export interface SpecFileInWorkspace {
   readonly check: SpecFileCheck;
   /** Every problem to show in the file: its own, and for a base those its overlays' merged bodies have on its lines. */
   readonly diagnostics: SpecDiagnostic[];
+  /** The silenced ones among them, with the reason. */
+  readonly suppressed: readonly SuppressedDiagnostic[];
   /** A base's environments; none for an overlay or a spec without overlays. */
   readonly environments: readonly EnvironmentOfBase[];
 }
@@ -82,6 +109,9 @@ export class SpecWorkspace {
   private readonly files = new Map<string, Kept<SpecFileInWorkspace>>();
   private readonly reuse = new Map<string, DocumentReuse>();
   private readonly validations = new Map<string, SpecProblem[]>();
+  /** The policy over each folder's specs, with the candidate files looked for, until one of them changes. */
+  private readonly policies = new Map<string, PolicyLookup>();
+  private readonly parsedPolicies = new Map<string, ParsedPolicy>();
 
   constructor(
     private readonly view: FileView,
@@ -94,7 +124,8 @@ export class SpecWorkspace {
     if (kept) return kept.value;
     const text = this.text(path) ?? '';
     const format = specFormatOf(path);
-    const checked = this.isOverlayText(path, text, format) ? this.checkOverlay(path, text, format) : this.checkAlone(path, text, format);
+    const unjudged = this.isOverlayText(path, text, format) ? this.checkOverlay(path, text, format) : this.checkAlone(path, text, format);
+    const checked = this.withPolicy(unjudged, text);
     this.checks.set(path, checked);
     return checked.value;
   }
@@ -106,10 +137,12 @@ export class SpecWorkspace {
     const check = this.check(path);
     const environments = check.overlay ? [] : this.environmentsOf(path);
     const fromOverlays = environments.flatMap((environment) => environment.check.base);
+    const suppressedInOverlays = environments.flatMap((environment) => environment.check.suppressedBase);
     const value = {
       check,
       environments,
       diagnostics: fromOverlays.length > 0 ? byPosition([...check.diagnostics, ...fromOverlays]) : check.diagnostics,
+      suppressed: suppressedInOverlays.length > 0 ? [...check.suppressed, ...suppressedInOverlays] : check.suppressed,
     };
     const reads = [...(this.checks.get(path)?.reads ?? [path]), ...environments.flatMap((environment) => environment.path)];
     this.files.set(path, { value, reads });
@@ -149,6 +182,7 @@ export class SpecWorkspace {
    */
   changed(path: string): string[] {
     this.texts.delete(path);
+    for (const [folder, { reads }] of this.policies) if (reads.includes(path)) this.policies.delete(folder);
     const dropped = new Set<string>();
     for (const kept of [this.checks, this.files])
       for (const [other, { reads }] of kept)
@@ -242,6 +276,7 @@ export class SpecWorkspace {
         path,
         format,
         diagnostics: result.diagnostics,
+        suppressed: [],
         get documents() {
           return result.documents;
         },
@@ -261,7 +296,86 @@ export class SpecWorkspace {
     // The base it named is read even when it turned out broken or missing: its appearing must drop this check.
     const named = overlayTarget(text, format, () => this.parse(path, text, format));
     const reads = [path, ...(typeof named === 'string' ? [resolve(dirname(path), named)] : [])];
-    return { value: { path, format, documents: overlay.documents, diagnostics, overlay }, reads };
+    const governed = { ...overlay, suppressedBase: [] };
+    return { value: { path, format, documents: overlay.documents, diagnostics, overlay: governed, suppressed: [] }, reads };
+  }
+
+  /**
+   * The check with the policy over the file applied, and the policy's candidate files among those it read. A file
+   * with no policy and no ignore comment is kept as it was checked.
+   */
+  private withPolicy(kept: Kept<SpecFileCheck>, text: string): Kept<SpecFileCheck> {
+    const { value } = kept;
+    const lookup = this.policyFor(value.path);
+    const reads = [...kept.reads, ...lookup.reads];
+    const { overlay } = value;
+    const base = overlay?.basePath === undefined ? undefined : { path: overlay.basePath, text: this.text(overlay.basePath) ?? '' };
+    const policy = lookup.file;
+    if (!isGoverned({ text, ...(policy ? { policy } : {}), ...(base ? { baseText: base.text } : {}) })) return { value, reads };
+    const judged = applyPolicy({
+      path: value.path,
+      text,
+      format: value.format,
+      documents: () => value.documents,
+      diagnostics: value.diagnostics,
+      context: this.options.context(),
+      read: (other) => this.text(other),
+      ...(policy ? { policy } : {}),
+      ...(overlay
+        ? {
+            overlay: {
+              environment: overlay.environment ?? '',
+              ...(overlay.merged ? { merged: overlay.merged } : {}),
+              documents: overlay.documents,
+              ...(base ? { base: { ...base, documents: this.parse(base.path, base.text, value.format) } } : {}),
+              baseDiagnostics: overlay.base,
+            },
+          }
+        : {}),
+    });
+    const governedOverlay = overlay && {
+      ...overlay,
+      overlay: judged.diagnostics,
+      base: judged.base?.diagnostics ?? overlay.base,
+      suppressedBase: judged.base?.suppressed ?? [],
+    };
+    const documents = (): SpecDocument[] => value.documents;
+    return {
+      value: {
+        path: value.path,
+        format: value.format,
+        diagnostics: judged.diagnostics,
+        suppressed: judged.suppressed,
+        get documents() {
+          return documents();
+        },
+        ...(governedOverlay ? { overlay: governedOverlay } : {}),
+        ...(policy ? { policy } : {}),
+      },
+      reads,
+    };
+  }
+
+  /** The policy over the specs of the file's folder, looked for once through the view until a candidate changes. */
+  private policyFor(path: string): PolicyLookup {
+    const folder = dirname(path);
+    let lookup = this.policies.get(folder);
+    if (!lookup) {
+      const view = { read: (candidate: string) => this.text(candidate), list: (dir: string) => this.listing(dir) };
+      lookup = findPolicy(folder, this.options.roots(path), view, (text) => this.parsedPolicy(text));
+      this.policies.set(folder, lookup);
+    }
+    return lookup;
+  }
+
+  private parsedPolicy(text: string): ParsedPolicy {
+    let parsed = this.parsedPolicies.get(text);
+    if (!parsed) {
+      if (this.parsedPolicies.size >= 16) this.parsedPolicies.clear();
+      parsed = parsePolicy(text);
+      this.parsedPolicies.set(text, parsed);
+    }
+    return parsed;
   }
 
   /** The overlays beside a base whose `extends` names it: the folder listed once, each candidate read once. */

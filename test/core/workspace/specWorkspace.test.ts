@@ -100,12 +100,12 @@ describe('the workspace owner', () => {
     );
   });
 
-  it('parses each text once: checking a base and its overlays reads every file once', () => {
+  it('parses each text once: checking a base and its overlays reads every file once, and looks for the policy once', () => {
     const { view, workspace } = folderOf(2);
     workspace.file(at('sdxl.endpoint.yaml'));
     workspace.file(at('sdxl.env0.endpoint.yaml'));
     workspace.file(at('sdxl.env1.endpoint.yaml'));
-    assert.deepEqual([...view.reads].sort(), ['sdxl.endpoint.yaml', 'sdxl.env0.endpoint.yaml', 'sdxl.env1.endpoint.yaml']);
+    assert.deepEqual([...view.reads].sort(), ['policy.yaml', 'sdxl.endpoint.yaml', 'sdxl.env0.endpoint.yaml', 'sdxl.env1.endpoint.yaml']);
     assert.equal(workspace.baseOf(at('sdxl.env1.endpoint.yaml')), at('sdxl.endpoint.yaml'));
   });
 
