@@ -13,6 +13,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isSpecFile, specFormatOf } from '../core/protocol';
+import type { SuppressedDiagnostic } from '../core/policy';
 import { SpecWorkspace, type EnvironmentOfBase, type FileView, type SpecFileInWorkspace } from '../core/workspace/specWorkspace';
 import { analyze, DocumentReuse, MAX_CHECKED_TEXT_LENGTH, type CheckResult } from './languageService';
 import { filePathOf } from './uris';
@@ -24,6 +25,9 @@ export interface EnvironmentLinks {
 }
 
 const NO_LINKS: EnvironmentLinks = { overlays: [] };
+
+/** A document's analysis with the findings the team silenced, which the editor shows as hints. */
+export type SpecAnalysis = CheckResult & { readonly suppressed?: readonly SuppressedDiagnostic[] };
 
 export class SpecDocuments {
   readonly workspace: SpecWorkspace;
@@ -85,13 +89,14 @@ export class SpecDocuments {
   }
 
   /** The analysis of the document's current version, computed at most once per version. */
-  analysisOf(document: TextDocument): CheckResult {
+  analysisOf(document: TextDocument): SpecAnalysis {
     try {
       const file = this.ownedFile(document);
       if (!file) return this.checkAlone(document);
       // The documents are read only when a feature asks for them (core/endpointSpec/documentReuse.ts).
       return {
         diagnostics: file.diagnostics,
+        suppressed: file.suppressed,
         get documents() {
           return file.check.documents;
         },

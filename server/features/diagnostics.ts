@@ -18,12 +18,12 @@ import {
   type DocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { SpecDiagnostic } from '../../core/endpointSpec/check';
 import { DIAGNOSTIC_SOURCE } from '../../core/endpointSpec/problem';
 import { formatJsonPath, type JsonPath } from '../../core/endpointSpec/tree';
 import { isSpecFile } from '../../core/protocol';
-import type { CheckResult } from '../languageService';
 import type { ServerSession } from '../session';
-import type { SpecDocuments } from '../specDocuments';
+import type { SpecAnalysis, SpecDocuments } from '../specDocuments';
 
 /** What each diagnostic carries in `data`, so a later code action request can find what to fix. */
 export interface SpecDiagnosticData {
@@ -40,8 +40,21 @@ const severities = {
   information: DiagnosticSeverity.Information,
 } as const;
 
-export function toLspDiagnostics(result: CheckResult): Diagnostic[] {
-  return result.diagnostics.map((d) => {
+/** A finding the team silenced (an ignore comment, an exception of the policy) is a hint that says why. */
+export function toLspDiagnostics(result: SpecAnalysis): Diagnostic[] {
+  const shown = toLsp(result.diagnostics);
+  const { suppressed } = result;
+  if (!suppressed || suppressed.length === 0) return shown;
+  const silenced = toLsp(suppressed).map((d, index) => ({
+    ...d,
+    severity: DiagnosticSeverity.Hint,
+    message: `${suppressed[index].message} (suppressed: ${suppressed[index].suppression.reason})`,
+  }));
+  return [...shown, ...silenced];
+}
+
+function toLsp(diagnostics: readonly SpecDiagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => {
     const data: SpecDiagnosticData = {
       path: d.path,
       jsonPath: formatJsonPath(d.path),

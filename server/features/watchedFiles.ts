@@ -1,8 +1,9 @@
 /**
  * Changes on disk reach the open specs without an edit: after `git pull` rewrites an overlay, its open base shows
  * the new problems, and an open overlay those of its rewritten base. A client that registers file watchers on
- * request (VS Code, Helix, Eglot) is asked to watch the spec files and the environments file; for one that cannot
- * (Neovim 0.10 on Linux) the server watches, itself, each folder whose files the checks have read.
+ * request (VS Code, Helix, Eglot) is asked to watch the spec files, the environments file and the team policy
+ * (`.endpoint-studio/policy.yaml`, read by the checks like a spec, so its change drops the checks it judged); for one
+ * that cannot (Neovim 0.10 on Linux) the server watches, itself, each folder whose files the checks have read.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -13,6 +14,7 @@ import { filePathOf } from '../uris';
 
 const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
 const ENVIRONMENTS_GLOB = '**/.endpoint-studio/environments.yaml';
+const POLICY_GLOB = '**/.endpoint-studio/policy.yaml';
 /** An editor's save or `git pull` is several events in a row (a temporary file, a rename): they are taken as one. */
 const SETTLE_MS = 100;
 
@@ -25,6 +27,8 @@ export interface DiskChange {
 /** What changed on disk in one settled batch. */
 export interface DiskChanges {
   readonly specs: readonly DiskChange[];
+  /** Team policy files (`.endpoint-studio/policy.yaml`) that changed, appeared or went. */
+  readonly policies: readonly DiskChange[];
   /** `.endpoint-studio/environments.yaml` changed. */
   readonly environments: boolean;
 }
@@ -89,7 +93,7 @@ export class WatchedFiles {
   private async start(session: ServerSession): Promise<void> {
     const registered = await session.requests.register(DidChangeWatchedFilesNotification.method, () =>
       this.connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: SPEC_GLOB }, { globPattern: ENVIRONMENTS_GLOB }],
+        watchers: [{ globPattern: SPEC_GLOB }, { globPattern: ENVIRONMENTS_GLOB }, { globPattern: POLICY_GLOB }],
       }),
     );
     if (registered) return;
@@ -98,7 +102,9 @@ export class WatchedFiles {
   }
 
   private take(changes: readonly DiskChange[]): void {
-    const relevant = changes.filter(({ path }) => isSpecFile(path) || isEnvironmentsFile(path));
+    const relevant = changes.filter(
+      ({ path }) => isSpecFile(path) || isWorkspaceFile(path, 'environments.yaml') || isWorkspaceFile(path, 'policy.yaml'),
+    );
     if (relevant.length === 0) return;
     this.pending.push(...relevant);
     clearTimeout(this.timer);
@@ -111,7 +117,9 @@ export class WatchedFiles {
     const changes = this.pending;
     this.pending = [];
     const specs = changes.filter(({ path }) => isSpecFile(path));
-    for (const listener of this.listeners) listener({ specs, environments: specs.length < changes.length });
+    const policies = changes.filter(({ path }) => isWorkspaceFile(path, 'policy.yaml'));
+    const environments = changes.some(({ path }) => isWorkspaceFile(path, 'environments.yaml'));
+    for (const listener of this.listeners) listener({ specs, policies, environments });
   }
 
   dispose(): void {
@@ -121,6 +129,7 @@ export class WatchedFiles {
   }
 }
 
-function isEnvironmentsFile(path: string): boolean {
-  return basename(path) === 'environments.yaml' && basename(join(path, '..')) === '.endpoint-studio';
+/** A file of the workspace's `.endpoint-studio/` folder. */
+function isWorkspaceFile(path: string, name: string): boolean {
+  return basename(path) === name && basename(join(path, '..')) === '.endpoint-studio';
 }

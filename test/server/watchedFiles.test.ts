@@ -52,11 +52,15 @@ describe('files changed on disk, in a client that watches them (VS Code)', () =>
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('is asked to watch the spec files and the environments file', async () => {
+  it('is asked to watch the spec files, the environments file and the team policy', async () => {
     await client.until(() => client.registrations.some((r) => r.method === 'workspace/didChangeWatchedFiles'), 'a registration');
     const registration = client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
     assert.deepEqual(registration?.registerOptions, {
-      watchers: [{ globPattern: '**/*.endpoint.{yaml,yml,json}' }, { globPattern: '**/.endpoint-studio/environments.yaml' }],
+      watchers: [
+        { globPattern: '**/*.endpoint.{yaml,yml,json}' },
+        { globPattern: '**/.endpoint-studio/environments.yaml' },
+        { globPattern: '**/.endpoint-studio/policy.yaml' },
+      ],
     });
   });
 
