@@ -11,22 +11,32 @@ import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import { DISK_FILE_VIEW } from '../core/environments/overlays';
 import { specFileOnDisk } from '../core/operations/environments';
+import type { SuppressedDiagnostic } from '../core/policy';
 import { SpecWorkspace, type FileView } from '../core/workspace/specWorkspace';
 import { readSpecFileResultSync, unreadableLine, type UnreadableCode } from './inputs';
 
 /**
  * A file's problems, or why it could not be read (said on stderr, in file order, by the caller). An overlay's
  * outcome also carries the problems its base's lines hold for it (`inBase`), which the caller reports in the base.
+ * Findings the team silenced (`suppressed`) are listed by the formats that can say so, and never counted; a broken
+ * team policy over the file comes with its problems (`policy`), which the caller reports once, in the policy file.
  */
 export type FileOutcome =
-  | { readonly file: string; readonly diagnostics: SpecDiagnostic[]; readonly inBase?: BaseProblems }
+  | {
+      readonly file: string;
+      readonly diagnostics: SpecDiagnostic[];
+      readonly suppressed?: SuppressedDiagnostic[];
+      readonly inBase?: BaseProblems;
+      readonly policy?: BaseProblems;
+    }
   | { readonly file: string; readonly unreadable: string; readonly code: UnreadableCode };
 
-/** Problems of an overlay's merged body that lie on its base's lines and that the base, not the overlay, wrote. */
+/** Problems that belong to another file than the one checked: an overlay's on its base's lines, a broken policy's. */
 export interface BaseProblems {
-  /** Absolute path of the base. */
+  /** Absolute path of the file they lie in. */
   readonly path: string;
   readonly diagnostics: SpecDiagnostic[];
+  readonly suppressed?: SuppressedDiagnostic[];
 }
 
 /** What the checks run against, in a form a worker thread can be sent. */
@@ -87,10 +97,21 @@ function checkHere(files: string[], catalog: CheckCatalog): FileOutcome[] {
     const path = resolve(file);
     texts.set(path, read.text);
     const checked = workspace.check(path);
-    const inBase = checked.overlay?.base.filter((d) => !d.setInOverlay).map(({ setInOverlay: _, ...d }) => d) ?? [];
+    const writtenInBase = <T extends { readonly setInOverlay: boolean }>(list: readonly T[] = []): Omit<T, 'setInOverlay'>[] =>
+      list.filter((d) => !d.setInOverlay).map(({ setInOverlay: _, ...d }) => d);
+    const inBase = writtenInBase(checked.overlay?.base);
+    const suppressedInBase = writtenInBase(checked.overlay?.suppressedBase);
     const basePath = checked.overlay?.basePath;
-    if (basePath === undefined || inBase.length === 0) return { file, diagnostics: checked.diagnostics };
-    return { file, diagnostics: checked.diagnostics, inBase: { path: basePath, diagnostics: inBase } };
+    const policy = checked.policy && checked.policy.problems.length > 0 ? checked.policy : undefined;
+    return {
+      file,
+      diagnostics: checked.diagnostics,
+      ...(checked.suppressed.length > 0 ? { suppressed: [...checked.suppressed] } : {}),
+      ...(basePath !== undefined && inBase.length + suppressedInBase.length > 0
+        ? { inBase: { path: basePath, diagnostics: inBase, ...(suppressedInBase.length > 0 ? { suppressed: suppressedInBase } : {}) } }
+        : {}),
+      ...(policy ? { policy: { path: policy.path, diagnostics: [...policy.problems] } } : {}),
+    };
   });
 }
 

@@ -3,6 +3,8 @@
  * other SARIF viewer). Each diagnostic code is a rule, described in the words of docs/rules.md (the same
  * list the page is generated from) and linked to its section there; each problem is a result with its
  * region (1-based, UTF-16 columns as the editor counts them) in a file named relative to the run's folder.
+ * A finding the team silenced stays a result, with a suppression saying how (an ignore comment in the spec is
+ * `inSource`, an exception of the policy `external`) and why, so code scanning shows it as dismissed.
  * What stopped a file from being checked, or the catalog checks from running, is not a problem in a spec:
  * it is a notification of the run.
  */
@@ -10,9 +12,9 @@ import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
-import { documentedCodes } from '../core/endpointSpec/diagnosticCodes';
 import type { Severity } from '../core/endpointSpec/problem';
 import { formatJsonPath } from '../core/endpointSpec/tree';
+import { everyDocumentedCode, type SuppressedDiagnostic } from '../core/policy';
 import { packageInfo, ruleHelpUrl, type PackageInfo } from './packageInfo';
 import { reportPath, type ValidateReport } from './validateReport';
 
@@ -22,9 +24,9 @@ const SOURCE_ROOT = '%SRCROOT%';
 
 const LEVELS: Readonly<Record<Severity, Result.level>> = { error: 'error', warning: 'warning', information: 'note' };
 
-/** Every code `validate` can report, in the order of docs/rules.md (the editor's own codes are never reported here). */
+/** Every code `validate` can report, the policy's too, in the order of docs/rules.md (the editor's own codes are never reported here). */
 function rules(info: PackageInfo): ReportingDescriptor[] {
-  return documentedCodes()
+  return everyDocumentedCode()
     .filter((code) => code.kind !== 'editor')
     .map((code) => {
       const helpUri = ruleHelpUrl(info, code.code);
@@ -58,6 +60,8 @@ function location(base: string, file: string, d?: SpecDiagnostic): Location {
   };
 }
 
+const isSuppressed = (d: SpecDiagnostic): d is SuppressedDiagnostic => 'suppression' in d;
+
 export function renderSarif(report: ValidateReport, info: PackageInfo = packageInfo()): string {
   const driverRules = rules(info);
   const ruleIndex = new Map(driverRules.map((rule, index) => [rule.id, index]));
@@ -73,14 +77,17 @@ export function renderSarif(report: ValidateReport, info: PackageInfo = packageI
       });
       continue;
     }
-    for (const d of outcome.diagnostics) {
+    const silenced: readonly SuppressedDiagnostic[] = outcome.suppressed ?? [];
+    for (const d of [...outcome.diagnostics, ...silenced]) {
       const index = ruleIndex.get(d.code);
+      const suppression = isSuppressed(d) ? d.suppression : undefined;
       results.push({
         ruleId: d.code,
         ...(index === undefined ? {} : { ruleIndex: index }),
         level: LEVELS[d.severity],
         message: { text: d.message },
         locations: [location(report.base, outcome.file, d)],
+        ...(suppression ? { suppressions: [{ kind: suppression.kind, justification: suppression.reason }] } : {}),
       });
     }
   }

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { catalogFileFromEnvironment } from '../core/api/config';
+import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 import { catalogUsedJson, describeCatalogUsed } from '../core/catalog/catalogUsed';
 import type { RunCatalog } from '../core/catalog/forRun';
@@ -25,14 +26,18 @@ Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against
 schema and every rule of the service. Folders are searched for spec files. An overlay
 (<base>.<env>.endpoint.yaml, first key extends) is checked merged into its base, which must
 lie under the current directory or in the overlay's repository; each problem is reported in
-the file that wrote it.
+the file that wrote it. The team policy (.endpoint-studio/policy.yaml) judges every spec: its
+limits, its severities, and its exceptions; a finding silenced by an exception or an
+# endpoint-studio-ignore <code>: <reason> comment is listed as suppressed, never counted.
 
   --format text   file:line:col: severity code message (default); which catalog was used on stderr
-  --format json   one JSON array of {file, range, severity, code, message, path, catalog}
+  --format json   one JSON array of {file, range, severity, code, message, path, catalog}, a
+                  silenced finding with suppressed: {kind, reason}
   --format github GitHub Actions workflow commands (::error file=...,line=...::message), which
                   annotate the files in a pull request; paths relative to the current directory
   --format sarif  a SARIF 2.1.0 log for code scanning (github/codeql-action/upload-sarif), one
-                  rule per code; paths relative to the current directory
+                  rule per code, silenced findings with their suppressions; paths relative to
+                  the current directory
   --catalog FILE  check against a catalog snapshot (endpoint-studio catalog export); default
                   $ENDPOINT_STUDIO_CATALOG_FILE. Without one, a key ($ENDPOINT_STUDIO_API_KEY)
                   checks against the service's live catalog, or its cache when unreachable
@@ -155,7 +160,7 @@ function renderJson({ outcomes, catalogSkipped: skipped }: ValidateReport, chose
     const { file } = outcome;
     if ('unreadable' in outcome)
       return [{ file, range: FILE_START, severity: 'error', code: outcome.code, message: outcome.unreadable, path: '$', catalog }];
-    const problems = outcome.diagnostics.map((d) => ({
+    const entry = (d: SpecDiagnostic) => ({
       file,
       range: d.range,
       severity: d.severity,
@@ -163,7 +168,11 @@ function renderJson({ outcomes, catalogSkipped: skipped }: ValidateReport, chose
       message: d.message,
       path: formatJsonPath(d.path),
       catalog,
-    }));
+    });
+    const problems = [
+      ...outcome.diagnostics.map(entry),
+      ...(outcome.suppressed ?? []).map((d) => ({ ...entry(d), suppressed: d.suppression })),
+    ];
     return skipped
       ? [...problems, { file, range: FILE_START, severity: 'information', code: 'catalog-skipped', message: skipped, path: '$', catalog }]
       : problems;

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import type { Log } from 'sarif';
 import { escapeData, escapeProperty } from '../../cli/githubFormat';
-import { documentedCodes } from '../../core/endpointSpec/diagnosticCodes';
+import { everyDocumentedCode } from '../../core/policy';
 import { REPO_ROOT } from '../support/lspClient';
 import { SARIF_2_1_0_REQUIREMENTS } from './sarifRequirements';
 
@@ -157,7 +157,7 @@ describe('endpoint-studio validate --format github and --format sarif', () => {
     const [run0] = log.runs;
     const rules = run0.tool.driver.rules ?? [];
     const page = readFileSync(join(REPO_ROOT, 'docs', 'rules.md'), 'utf8');
-    const reportable = documentedCodes().filter((code) => code.kind !== 'editor');
+    const reportable = everyDocumentedCode().filter((code) => code.kind !== 'editor');
     assert.deepEqual(
       rules.map((rule) => rule.id),
       reportable.map((code) => code.code),
