@@ -10,7 +10,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkSpecText } from '../core/endpointSpec/check';
-import { documentedCodes, type CodeKind, type DocumentedCode } from '../core/endpointSpec/diagnosticCodes';
+import type { CodeKind, DocumentedCode } from '../core/endpointSpec/diagnosticCodes';
+import { everyDocumentedCode } from '../core/policy';
 import { isSpecFile, specFormatOf } from '../core/protocol';
 import { FIXABLE_CODES } from '../server/languageService/quickFixes';
 import { readLocalizedManifest } from './manifest';
@@ -28,7 +29,7 @@ export interface GeneratedDoc {
 export function generateDocs(root: string = REPO_ROOT): GeneratedDoc[] {
   const manifest = readLocalizedManifest(root);
   return [
-    { path: 'docs/rules.md', content: renderRules(documentedCodes(), root) },
+    { path: 'docs/rules.md', content: renderRules(everyDocumentedCode(), root) },
     { path: 'docs/settings.md', content: renderSettings(manifest) },
   ];
 }
@@ -114,6 +115,12 @@ const GROUPS: readonly { kind: CodeKind; title: string; intro: string }[] = [
       'An overlay (`<base>.<environment>.endpoint.yaml`, first key `extends`) is checked merged into its base (`core/endpointSpec/overlay.ts`, `core/environments/overlays.ts`), with every code above; these are about `extends` itself. See [environments.md](environments.md).',
   },
   {
+    kind: 'policy',
+    title: 'Team policy',
+    intro:
+      "The workspace's `.endpoint-studio/policy.yaml` (`core/policy/`): each rule kind's code, and those of the policy file and of ignore comments. Every policy finding is an error on the line of the value that breaks the rule and names the rule. See [policy.md](policy.md).",
+  },
+  {
     kind: 'editor',
     title: 'Editor only',
     intro: 'Reported by the language server or the deploy command in VS Code, never by `endpoint-studio validate`.',
@@ -127,7 +134,7 @@ function renderRules(codes: readonly DocumentedCode[], root: string): string {
     '# Diagnostic codes',
     '',
     GENERATED_NOTE(
-      'the rule objects in core/endpointSpec/rules/ and core/endpointSpec/catalog/rules.ts, the list of the other codes in core/endpointSpec/diagnosticCodes.ts, and test/fixtures/rules/',
+      'the rule objects in core/endpointSpec/rules/, core/endpointSpec/catalog/rules.ts and core/policy/rules.ts, the lists of the other codes in core/endpointSpec/diagnosticCodes.ts and core/policy/codes.ts, and test/fixtures/rules/',
     ),
     '',
     'Every diagnostic carries `source: "endpoint-studio"`, one of these stable codes, and `data.path` (the JSON path as an array) with `data.jsonPath`. `endpoint-studio validate` prints the same codes. **error**: the service refuses the spec. **warning**: the service accepts it, but it almost certainly does not do what was meant.',

@@ -9,12 +9,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CATALOG_RULES } from '../../core/endpointSpec/catalog/rules';
-import { documentedCodes } from '../../core/endpointSpec/diagnosticCodes';
+import { everyDocumentedCode as documentedCodes } from '../../core/policy';
 import { SPEC_RULES } from '../../core/endpointSpec/rules';
 import { generateDocs, REPO_ROOT, RULE_FIXTURES } from '../../scripts/generate-docs';
 
-/** Where diagnostics are made: the spec engine, the language server, and the editor's deploy command. */
-const EMITTING_SOURCES = ['core/endpointSpec', 'server', 'client/deploy'];
+/** Where diagnostics are made: the spec engine, the team policy, the language server, and the editor's deploy command. */
+const EMITTING_SOURCES = ['core/endpointSpec', 'core/policy', 'server', 'client/deploy'];
 
 /** The first line where two texts part, for a failure message shorter than the whole page. */
 function firstDifference(committed: string, generated: string): string {
