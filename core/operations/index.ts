@@ -52,12 +52,22 @@ export type {
   ReadWorkerLogsResult,
   WorkerLogLine,
 } from './workerLogs';
-export { cancelJob, followJob, getJob, isAborted, isTerminal, retryJob, runJob } from './jobs';
+export { cancelJob, followJob, getJob, isAborted, isTerminal, retryJob, runJob, waitingNote, whyJobWaits } from './jobs';
 export type { FollowPace, JobHandlers, JobProgress, JobRef, JobResult, JobsClient, JobSnapshot, RunJobInput } from './jobs';
 export { billingRequestOf, queryBilling } from './billing';
 export type { BillingRequestResult, QueryBillingInput, QueryBillingKind, QueryBillingResult } from './billing';
-export { budgetDelayMs, readRollout, ROLLOUT_DEFAULTS, rolloutProgress, watchRollout } from './rollout';
-export type { RolloutOutcome, RolloutProgress, WatchRolloutInput } from './rollout';
+export { budgetDelayMs, readRollout, readRolloutState, ROLLOUT_DEFAULTS, rolloutProgress, watchRollout } from './rollout';
+export type { RolloutOutcome, RolloutProgress, RolloutState, WatchRolloutInput } from './rollout';
+export { CAUSE_LOG_LINES, causeMessage, endpointNotServing, explainCrash, notServingCause } from './notServing';
+export type {
+  CapacityAlternative,
+  CrashLoopingCause,
+  NoCapacityCause,
+  NotServingCause,
+  NotServingClient,
+  NotServingFacts,
+  StartingCause,
+} from './notServing';
 export { planRollback, unknownFieldsNote } from './rollback';
 export type { PlanRollbackInput, PlanRollbackResult } from './rollback';
 export { smokeCheck } from './smoke';

@@ -5,12 +5,17 @@
  * with `/stream`, which carries the state as well as the chunks produced since the last read, so
  * progress and streamed output come from one call; when the stream cannot be read, it falls back
  * to `/status`. Aborting the signal sends `cancel` for the job and reports where that left it.
+ * A job IN_QUEUE says only that; when the endpoint's workers crash-loop or all wait for capacity,
+ * `whyJobWaits` says so, and a followed job reports it with its progress (`waiting`).
  */
 import { ApiError, type Job, type JobRequest, type JobsApi, type JobStatus, type JobStreamChunk } from '../api';
+import { endpointNotServing, type NotServingCause, type NotServingClient } from './notServing';
 
-/** What the job use cases need of the API client. */
+/** What the job use cases need of the API client; with `serverless`, a queued job also says why it waits. */
 export interface JobsClient {
   readonly jobs: JobsApi;
+  readonly serverless?: NotServingClient['serverless'];
+  redact?(text: string): string;
 }
 
 /** What a progress display needs, after every answer. */
@@ -21,6 +26,8 @@ export interface JobProgress {
   readonly chunks: number;
   /** The status record, when this answer was a status read (delay time and worker while it runs). */
   readonly job?: Job;
+  /** While IN_QUEUE: why no worker takes it (crash-looping or no capacity), as last checked. */
+  readonly waiting?: NotServingCause;
 }
 
 export interface JobHandlers {
@@ -76,6 +83,8 @@ export interface JobSnapshot extends JobRef {
 
 /** A job followed to its end. */
 export interface JobResult extends JobSnapshot {
+  /** Why it waited in the queue, when its endpoint's workers were not serving while it did. */
+  readonly waited?: NotServingCause;
   /** Every chunk streamed while it was followed. */
   readonly stream: unknown[];
   /** Set when the signal cancelled it (the job may have finished before the cancel arrived). */
@@ -87,6 +96,8 @@ export interface JobResult extends JobSnapshot {
 type TerminalStatus = Exclude<JobStatus, 'IN_QUEUE' | 'IN_PROGRESS'>;
 const TERMINAL: readonly TerminalStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
 const DEFAULT_POLL_MS = 1000;
+/** How often a followed job still IN_QUEUE checks why it waits: a workers read, and a short log read for a crash loop. */
+const WAIT_CHECK_MS = 30_000;
 const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
 /** Cancel and the final status read are sent after the caller's signal fired, so they get their own limit. */
 const AFTER_CANCEL_TIMEOUT_MS = 15_000;
@@ -99,6 +110,31 @@ export function isTerminal(status: string): status is TerminalStatus {
 /** Whether an error is the caller's own cancellation. */
 export function isAborted(error: unknown): boolean {
   return error instanceof ApiError && error.kind === 'aborted';
+}
+
+/**
+ * Why a job IN_QUEUE waits: its endpoint's workers crash-loop (with the last line of one's log) or all wait
+ * THROTTLED for capacity. Undefined for any other state, while a worker serves or is starting, without a
+ * `serverless` client, or when the workers cannot be read: this only ever adds to what the job says.
+ */
+export async function whyJobWaits(
+  api: JobsClient,
+  job: { readonly endpointId: string; readonly status: string },
+  options: { signal?: AbortSignal } = {},
+): Promise<NotServingCause | undefined> {
+  if (job.status !== 'IN_QUEUE' || !api.serverless) return undefined;
+  try {
+    const client: NotServingClient = { serverless: api.serverless, redact: (text) => (api.redact ? api.redact(text) : text) };
+    const cause = await endpointNotServing(client, job.endpointId, options);
+    return cause?.kind === 'starting' ? undefined : cause;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The line a queued job carries: `waiting: the endpoint's workers are crash-looping: <last line>`. */
+export function waitingNote(cause: NotServingCause): string {
+  return `waiting: ${cause.message}`;
 }
 
 /**
@@ -119,7 +155,7 @@ export async function runJob(api: JobsClient, input: RunJobInput, handlers: JobH
   handlers.onStatus?.({ jobId: undefined, status: 'SUBMITTING', elapsedMs: 0, chunks: 0 });
   if (input.sync !== true) {
     const queued = await jobs.run(endpointId, request, { signal: handlers.signal });
-    return follow(jobs, { endpointId, jobId: queued.id, pollIntervalMs: input.pollIntervalMs }, handlers, { started, first: queued });
+    return follow(api, { endpointId, jobId: queued.id, pollIntervalMs: input.pollIntervalMs }, handlers, { started, first: queued });
   }
   const waitMs = input.waitMs ?? DEFAULT_RUNSYNC_WAIT_MS;
   let answer: Job;
@@ -137,7 +173,7 @@ export async function runJob(api: JobsClient, input: RunJobInput, handlers: JobH
   if (!isTerminal(answer.status) && input.followUnfinished === false)
     return result(endpointId, answer, [], false, [`runsync returned ${answer.status} after its wait of ${waitMs} ms; the job goes on`]);
   if (!isTerminal(answer.status))
-    return follow(jobs, { endpointId, jobId: answer.id, pollIntervalMs: input.pollIntervalMs }, handlers, {
+    return follow(api, { endpointId, jobId: answer.id, pollIntervalMs: input.pollIntervalMs }, handlers, {
       started,
       first: answer,
       notes: [`runsync returned ${answer.status} after its wait of ${waitMs} ms; followed with status reads`],
@@ -151,14 +187,14 @@ export async function runJob(api: JobsClient, input: RunJobInput, handlers: JobH
 
 /** Follows a submitted job (by id, from anywhere) until it ends or the signal fires, then cancels it. Throws when the service refuses (404 for an unknown id). */
 export function followJob(api: JobsClient, input: JobRef & FollowPace, handlers: JobHandlers = {}): Promise<JobResult> {
-  return follow(api.jobs, input, handlers, {});
+  return follow(api, input, handlers, {});
 }
 
 /** Requeues a failed or timed-out job and follows it again. Throws when the service refuses. */
 export async function retryJob(api: JobsClient, input: JobRef & FollowPace, handlers: JobHandlers = {}): Promise<JobResult> {
   const started = Date.now();
   const requeued = await api.jobs.retry(input.endpointId, input.jobId, { signal: handlers.signal });
-  return follow(api.jobs, { ...input, jobId: requeued.id || input.jobId }, handlers, { started, first: requeued });
+  return follow(api, { ...input, jobId: requeued.id || input.jobId }, handlers, { started, first: requeued });
 }
 
 /** Reads a job's state once. Throws an `ApiError` when the service refuses (404 for an unknown id). */
@@ -173,11 +209,12 @@ export async function cancelJob(api: JobsClient, input: JobRef, options: { signa
 }
 
 async function follow(
-  jobs: JobsApi,
+  api: JobsClient,
   input: JobRef & FollowPace,
   handlers: JobHandlers,
   from: { started?: number; first?: Job; notes?: string[] },
 ): Promise<JobResult> {
+  const { jobs } = api;
   const { endpointId, jobId } = input;
   const pollIntervalMs = input.pollIntervalMs ?? DEFAULT_POLL_MS;
   const { signal } = handlers;
@@ -186,8 +223,16 @@ async function follow(
   const notes = [...(from.notes ?? [])];
   let status: Job['status'] = from.first?.status ?? 'IN_QUEUE';
   let streamable = true;
+  const queue = new QueueWatch(api, endpointId, signal);
   const report = (job?: Job): void =>
-    handlers.onStatus?.({ jobId, status, elapsedMs: Date.now() - started, chunks: stream.length, ...(job ? { job } : {}) });
+    handlers.onStatus?.({
+      jobId,
+      status,
+      elapsedMs: Date.now() - started,
+      chunks: stream.length,
+      ...(job ? { job } : {}),
+      ...(queue.waiting ? { waiting: queue.waiting } : {}),
+    });
   report(from.first);
   try {
     while (!isTerminal(status)) {
@@ -218,18 +263,49 @@ async function follow(
       if (read) status = read.status;
       // The end is reported with the final status record below, never without its output or times.
       if (isTerminal(status)) break;
+      await queue.check(status);
       report(read);
       const rest = pollIntervalMs - (Date.now() - readStarted);
       if (rest > 0) await sleep(rest, signal);
     }
   } catch (error) {
     if (!isAborted(error) && !signal?.aborted) throw error;
-    return cancelFollowed(jobs, endpointId, jobId, stream, notes);
+    return withWaited(await cancelFollowed(jobs, endpointId, jobId, stream, notes), queue.waited);
   }
   const job = await jobs.status(endpointId, jobId, { timeoutMs: AFTER_CANCEL_TIMEOUT_MS });
   status = job.status;
   report(job);
-  return result(endpointId, job, stream, false, notes);
+  return withWaited(result(endpointId, job, stream, false, notes), queue.waited);
+}
+
+/** While a followed job is IN_QUEUE, why it waits: checked at once, then every WAIT_CHECK_MS. */
+class QueueWatch {
+  /** The cause as last checked, while the job is queued. */
+  waiting: NotServingCause | undefined;
+  /** The last cause seen at all, kept once the job left the queue. */
+  waited: NotServingCause | undefined;
+  private checkedAt: number | undefined;
+
+  constructor(
+    private readonly api: JobsClient,
+    private readonly endpointId: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async check(status: string): Promise<void> {
+    if (status !== 'IN_QUEUE') {
+      this.waiting = undefined;
+      return;
+    }
+    if (this.checkedAt !== undefined && Date.now() - this.checkedAt < WAIT_CHECK_MS) return;
+    this.checkedAt = Date.now();
+    this.waiting = await whyJobWaits(this.api, { endpointId: this.endpointId, status }, this.signal ? { signal: this.signal } : {});
+    this.waited = this.waiting ?? this.waited;
+  }
+}
+
+function withWaited(job: JobResult, waited: NotServingCause | undefined): JobResult {
+  return waited ? { ...job, waited } : job;
 }
 
 async function cancelFollowed(jobs: JobsApi, endpointId: string, jobId: string, stream: unknown[], notes: string[]): Promise<JobResult> {

@@ -3,8 +3,10 @@
  * configuration version one by one, so "deployed" is not "serving": this reads the releases and the
  * workers, says how far the latest release has got, and follows it until every worker runs it, it
  * stops moving (a stall that names the workers holding it up), every new worker crash-loops, or the
- * caller gives up. A worker whose release or state the service did not say is never counted as
- * on the latest release or ready, so an unknown answer never reads as done.
+ * caller gives up. A stall or a failure also names why the new workers are not serving
+ * (`notServing.ts`: crash-looping with its last log lines, no capacity, still starting). A worker
+ * whose release or state the service did not say is never counted as on the latest release or ready,
+ * so an unknown answer never reads as done.
  */
 import {
   ApiError,
@@ -16,6 +18,7 @@ import {
   type Worker,
   type WorkerList,
 } from '../api';
+import { explainCrash, notServingCause, type NotServingCause } from './notServing';
 
 export interface RolloutProgress {
   readonly endpointId: string;
@@ -31,6 +34,8 @@ export interface RolloutProgress {
   readonly stale: number;
   readonly draining: number;
   readonly total: number;
+  /** Workers the endpoint keeps (`workers.min`) that the service has yet to create for the latest release. */
+  readonly yetToStart: number;
   /** Whether no worker runs an older version and none on the latest is starting or unhealthy. */
   readonly done: boolean;
   /** One line, e.g. "release 7: 3 of 5 workers on it, 2 draining" / "release 7: no workers (none needed)". */
@@ -46,6 +51,8 @@ export type RolloutOutcome =
       readonly elapsedMs: number;
       readonly culprits: readonly Worker[];
       readonly message: string;
+      /** Why the new release's workers are not serving, when they say. */
+      readonly cause?: NotServingCause;
     }
   /** Every worker on the new release is UNHEALTHY for `failAfterMs` (a crash loop), or the endpoint is gone. */
   | {
@@ -54,6 +61,8 @@ export type RolloutOutcome =
       readonly elapsedMs: number;
       readonly culprits: readonly Worker[];
       readonly message: string;
+      /** Why the new release's workers are not serving (a crash loop, with its last log lines); none for a deleted endpoint. */
+      readonly cause?: NotServingCause;
     }
   /** The caller's signal fired (the user dismissed it, Ctrl-C). */
   | { readonly kind: 'dismissed'; readonly progress?: RolloutProgress; readonly elapsedMs: number }
@@ -164,6 +173,7 @@ export function rolloutProgress(endpointId: string, releases: ReleaseList, worke
     stale,
     draining,
     total,
+    yetToStart: notStarted,
     // Done only when every worker is known to run the latest release and to be ready.
     done: ready === total && notStarted === 0,
     text: progressText(counts),
@@ -203,12 +213,65 @@ function progressText(c: Counts): string {
  * workers it wants, and an empty list is not a finished rollout), its releases and its workers.
  */
 export async function readRollout(client: ApiClient, endpointId: string, call: CallOptions = {}): Promise<RolloutProgress> {
+  return (await readParts(client, endpointId, call)).progress;
+}
+
+/** Where a rollout stands and, while it is not done, why its workers are not serving (undefined when they do not say). */
+export interface RolloutState {
+  readonly progress: RolloutProgress;
+  readonly cause?: NotServingCause;
+}
+
+/**
+ * One read with its cause: for a rollout not done, why the latest release's workers are not serving, a
+ * crash loop with its last log lines. The service failing to answer throws, as `readRollout` does.
+ */
+export async function readRolloutState(client: ApiClient, endpointId: string, call: CallOptions = {}): Promise<RolloutState> {
+  const started = Date.now();
+  const parts = await readParts(client, endpointId, call);
+  if (parts.progress.done) return { progress: parts.progress };
+  const cause = await causeOfRollout(client, { ...parts, watchStarted: started }, call.signal);
+  return { progress: parts.progress, ...(cause ? { cause } : {}) };
+}
+
+interface RolloutParts {
+  readonly endpoint: Endpoint;
+  readonly releases: ReleaseList;
+  readonly workers: WorkerList;
+  readonly progress: RolloutProgress;
+}
+
+async function readParts(client: ApiClient, endpointId: string, call: CallOptions): Promise<RolloutParts> {
   const [endpoint, releases, workers] = await Promise.all([
     client.serverless.get(endpointId, call),
     client.serverless.releases(endpointId, call),
     client.serverless.workers(endpointId, call),
   ]);
-  return rolloutProgress(endpointId, releases, workers, minWorkersOf(endpoint));
+  return { endpoint, releases, workers, progress: rolloutProgress(endpointId, releases, workers, minWorkersOf(endpoint)) };
+}
+
+/**
+ * Why the latest release's workers are not serving: named from its workers, with how long they have been
+ * starting counted from the release's creation (else from when the watch began), and a crash loop's log read.
+ */
+async function causeOfRollout(
+  client: ApiClient,
+  parts: RolloutParts & { readonly watchStarted: number },
+  signal: AbortSignal | undefined,
+): Promise<NotServingCause | undefined> {
+  const { progress } = parts;
+  const release = parts.releases.releases.find((r) => r.version !== undefined && r.version === progress.version);
+  const made = release?.createdAt !== undefined ? Date.parse(release.createdAt) : Number.NaN;
+  const cause = notServingCause({
+    scope: 'release',
+    ...(progress.version !== undefined ? { version: progress.version } : {}),
+    workers: parts.workers.workers.filter((w) => releaseOf(w, progress.version) === 'latest'),
+    endpoint: parts.endpoint,
+    yetToStart: progress.yetToStart,
+    startedAt: Number.isFinite(made) ? made : parts.watchStarted,
+    now: Date.now(),
+  });
+  return cause && explainCrash(client, progress.endpointId, cause, signal);
 }
 
 /** The endpoint's `workers.min`, 0 when the record does not say. */
@@ -268,19 +331,18 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 const names = (workers: readonly Worker[]): string => workers.map((w) => `${w.id} (${w.status})`).join(', ');
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
-type Read =
-  { readonly ok: true; readonly progress: RolloutProgress; readonly workers: WorkerList } | { readonly ok: false; readonly error: unknown };
+type Read = ({ readonly ok: true } & RolloutParts) | { readonly ok: false; readonly error: unknown };
 
-/** One poll: the releases and the workers, with the endpoint's `workers.min` read once beforehand. */
-async function pollOnce(input: WatchRolloutInput, minWorkers: { value?: number }): Promise<Read> {
+/** One poll: the releases and the workers, with the endpoint (its `workers.min`) read once beforehand. */
+async function pollOnce(input: WatchRolloutInput, known: { endpoint?: Endpoint }): Promise<Read> {
   const { client, endpointId, signal } = input;
   try {
-    minWorkers.value ??= minWorkersOf(await client.serverless.get(endpointId, { signal }));
+    const endpoint = (known.endpoint ??= await client.serverless.get(endpointId, { signal }));
     const [releases, workers] = await Promise.all([
       client.serverless.releases(endpointId, { signal }),
       client.serverless.workers(endpointId, { signal }),
     ]);
-    return { ok: true, progress: rolloutProgress(endpointId, releases, workers, minWorkers.value), workers };
+    return { ok: true, endpoint, releases, workers, progress: rolloutProgress(endpointId, releases, workers, minWorkersOf(endpoint)) };
   } catch (error) {
     return { ok: false, error };
   }
@@ -300,7 +362,7 @@ function outcomeOfError(
   return { kind: 'error', ...base, message: `cannot read the rollout: ${message}` };
 }
 
-function stalledOutcome(progress: RolloutProgress, workers: WorkerList, stalledMs: number, elapsedMs: number): RolloutOutcome {
+function stalledOutcome(progress: RolloutProgress, workers: WorkerList, stalledMs: number, elapsedMs: number): StalledOrFailed {
   const culprits = culpritsOf(progress, workers);
   const heldBy =
     culprits.length > 0
@@ -311,10 +373,22 @@ function stalledOutcome(progress: RolloutProgress, workers: WorkerList, stalledM
   return { kind: 'stalled', progress, elapsedMs, culprits, message: `no progress for ${seconds(stalledMs)} (${progress.text}); ${heldBy}` };
 }
 
-function failedOutcome(progress: RolloutProgress, unhealthyMs: number, elapsedMs: number): RolloutOutcome {
+function failedOutcome(progress: RolloutProgress, unhealthyMs: number, elapsedMs: number): StalledOrFailed {
   const culprits = progress.unhealthy;
   const message = `every worker on release ${progress.version ?? '?'} has been unhealthy for ${seconds(unhealthyMs)} (crash loop?): ${names(culprits)}`;
   return { kind: 'failed', progress, elapsedMs, culprits, message };
+}
+
+type StalledOrFailed = Extract<RolloutOutcome, { kind: 'stalled' | 'failed' }>;
+
+/** A stall or a failure with why the release's workers are not serving; read within the log's short budget. */
+async function withCause(
+  input: WatchRolloutInput,
+  outcome: StalledOrFailed,
+  parts: RolloutParts & { readonly watchStarted: number },
+): Promise<RolloutOutcome> {
+  const cause = await causeOfRollout(input.client, parts, input.signal);
+  return cause ? { ...outcome, cause } : outcome;
 }
 
 /** Whether there are workers on the latest release and every one of them is UNHEALTHY. */
@@ -330,7 +404,7 @@ export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOut
   const firstPollMs = Math.max(1, input.pollMs ?? ROLLOUT_DEFAULTS.pollMs);
   const maxPollMs = Math.max(ROLLOUT_DEFAULTS.maxPollMs, firstPollMs);
   const started = Date.now();
-  const minWorkers: { value?: number } = {};
+  const known: { endpoint?: Endpoint } = {};
   let progress: RolloutProgress | undefined;
   let lastChange = started;
   let lastSignature: string | undefined;
@@ -343,7 +417,7 @@ export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOut
 
   for (;;) {
     if (signal?.aborted) return { kind: 'dismissed', ...base() };
-    const read = await pollOnce(input, minWorkers);
+    const read = await pollOnce(input, known);
     if (!read.ok) {
       const ended = outcomeOfError(input, read.error, base());
       if (ended) return ended;
@@ -371,9 +445,11 @@ export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOut
       interval = Math.min(maxPollMs, interval * BACKOFF);
     }
     unhealthySince = allUnhealthy(progress) ? (unhealthySince ?? now) : undefined;
+    const parts = { ...read, watchStarted: started };
     if (unhealthySince !== undefined && now - unhealthySince >= failAfterMs)
-      return failedOutcome(progress, now - unhealthySince, now - started);
-    if (now - lastChange >= stallAfterMs) return stalledOutcome(progress, read.workers, now - lastChange, now - started);
+      return withCause(input, failedOutcome(progress, now - unhealthySince, now - started), parts);
+    if (now - lastChange >= stallAfterMs)
+      return withCause(input, stalledOutcome(progress, read.workers, now - lastChange, now - started), parts);
 
     // Wake in time to call a stall or a failure when it is due, but never faster than the quota allows.
     const dueIn = Math.min(lastChange + stallAfterMs, (unhealthySince ?? Number.POSITIVE_INFINITY) + failAfterMs) - now;
