@@ -3,7 +3,8 @@
  * terminal or a script. Running, following (status and stream reads, `runsync` first with --sync), cancelling
  * and retrying are the operations layer's (`runJob`, `getJob`, `cancelJob`, `retryJob`); this module reads the
  * request file, asks, prints and picks the exit status. Ctrl-C while a job is followed cancels it, as the
- * editor's progress does.
+ * editor's progress does. A job IN_QUEUE whose endpoint's workers crash-loop or all wait for capacity says so
+ * (`whyJobWaits`), since IN_QUEUE alone reads like a busy queue.
  * Exit codes: 0 submitted, read, cancelled, or COMPLETED; 1 the job ended FAILED, TIMED_OUT or CANCELLED (or a
  * cancel came too late); 2 usage error, unreadable or invalid request file, unbound spec, a LOAD_BALANCER
  * endpoint, no key or the service refused.
@@ -16,9 +17,12 @@ import {
   isTerminal,
   retryJob,
   runJob,
+  waitingNote,
+  whyJobWaits,
   type JobHandlers,
   type JobSnapshot,
   type JobResult,
+  type NotServingCause,
 } from '../core/operations';
 import { readCommandLine, usageError } from './args';
 import { readRequestFile } from './jobRequest';
@@ -35,11 +39,14 @@ run         submits the request file ({"input": ..., optionally "webhook" and "p
 --sync      wait for the job: the service holds the request up to --wait-timeout seconds
             (runsync, default 90), then the job is followed with status reads to its end.
             Streamed chunks are printed as they come, then the output or the error.
-job status  the job's state, with its output or error once it ended.
+job status  the job's state, with its output or error once it ended. A job IN_QUEUE whose
+            endpoint's workers are crash-looping (or all waiting THROTTLED for capacity) says
+            so: "waiting: the endpoint's workers are crash-looping: <last log line>".
 job cancel  cancels the job (a job that already ended keeps its state).
 job retry   requeues a FAILED or TIMED_OUT job and follows it to its end.
 --format F  text (default) or json: one JSON object {endpointId, jobId, status, output, error,
-            delayTimeMs, executionTimeMs, workerId, retries; stream and notes after a follow}.
+            delayTimeMs, executionTimeMs, workerId, retries, waiting (null or why it is
+            queued: {kind, message, ...}); stream, notes and waited after a follow}.
 --document N  the document (0-based) of a multi-document spec; by default its one bound document.
 Ctrl-C while a job is followed cancels it; during the runsync wait it only stops waiting.
 
@@ -92,7 +99,8 @@ export async function runRun(args: string[], io: LifecycleIo): Promise<number> {
   try {
     if (!options.sync) {
       const queued = await client.jobs.run(endpointId, read.request, call);
-      printJob({ endpointId, jobId: queued.id, status: queued.status, job: queued }, options.format, io);
+      const waiting = await whyJobWaits(client, { endpointId, status: queued.status }, call);
+      printJob({ endpointId, jobId: queued.id, status: queued.status, job: queued }, options.format, io, waiting);
       if (options.format === 'text') io.err(`endpoint-studio run: follow it with: endpoint-studio job status ${options.ref} ${queued.id}`);
       return 0;
     }
@@ -126,9 +134,11 @@ export async function runJobCommand(args: string[], io: LifecycleIo): Promise<nu
       }
       case 'retry':
         return reportEnd('job', await retryJob(target.client, ref, followHandlers('job', options.format, io)), options.format, io);
-      default:
-        printJob(await getJob(target.client, ref, call), options.format, io);
+      default: {
+        const job = await getJob(target.client, ref, call);
+        printJob(job, options.format, io, await whyJobWaits(target.client, job, call));
         return 0;
+      }
     }
   } catch (error) {
     const doing = options.verb === 'status' ? 'read' : options.verb;
@@ -192,11 +202,12 @@ function followHandlers(command: JobCommand, format: Format, io: LifecycleIo): J
   return {
     ...(io.signal ? { signal: io.signal } : {}),
     onStatus: (progress) => {
-      const now = `${progress.jobId ?? ''} ${progress.status}`;
+      const waiting = progress.waiting ? ` (${waitingNote(progress.waiting)})` : '';
+      const now = `${progress.jobId ?? ''} ${progress.status}${waiting}`;
       // The end is printed with the job on stdout.
       if (format === 'json' || now === said || progress.jobId === undefined || isTerminal(progress.status)) return;
       said = now;
-      io.err(`endpoint-studio ${command}: job ${progress.jobId}: ${progress.status}`);
+      io.err(`endpoint-studio ${command}: job ${progress.jobId}: ${progress.status}${waiting}`);
     },
     onStream: (chunks) => {
       if (format === 'text') for (const chunk of chunks) io.out(`${valueText(chunk)}\n`);
@@ -212,10 +223,13 @@ function reportEnd(command: JobCommand, result: JobResult, format: Format, io: L
   return result.status === 'COMPLETED' ? 0 : 1;
 }
 
-/** `job J on ep_1: COMPLETED (queued 0.1 s, ran 2.0 s, worker w1)` and the output or error; or one JSON object. */
-function printJob(job: JobSnapshot, format: Format, io: LifecycleIo): void {
+/**
+ * `job J on ep_1: COMPLETED (queued 0.1 s, ran 2.0 s, worker w1)` and the output or error, or why it waits in
+ * the queue; or one JSON object.
+ */
+function printJob(job: JobSnapshot, format: Format, io: LifecycleIo, waiting?: NotServingCause): void {
   if (format === 'json') {
-    io.out(`${JSON.stringify(jobData(job), null, 2)}\n`);
+    io.out(`${JSON.stringify({ ...jobData(job), waiting: waiting ?? null }, null, 2)}\n`);
     return;
   }
   const facts = [
@@ -227,6 +241,7 @@ function printJob(job: JobSnapshot, format: Format, io: LifecycleIo): void {
   io.out(`job ${job.jobId} on ${job.endpointId}: ${job.status}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}\n`);
   if (job.output !== undefined) io.out(`${valueText(job.output)}\n`);
   if (job.error !== undefined) io.out(`error: ${valueText(job.error)}\n`);
+  if (waiting) io.out(`${waitingNote(waiting)}\n`);
 }
 
 /** The snapshot (and after a follow its stream, notes and whether Ctrl-C cancelled it) without the raw record, times named with their unit. */

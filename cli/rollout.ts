@@ -5,10 +5,11 @@
  * Exit codes: 0 read (with --watch: rolled out), 1 the service could not be read, 2 usage error, unbound spec or
  * no key; with --watch also 4 stalled, 5 failed, 130 stopped with Ctrl-C.
  */
-import { readRollout, type RolloutProgress } from '../core/operations';
+import { readRolloutState, type RolloutState } from '../core/operations';
 import { readCommandLine, usageError } from './args';
 import type { CliIo } from './inputs';
 import {
+  causeLines,
   culpritLine,
   exitCodeOf,
   progressJson,
@@ -30,16 +31,20 @@ export const ROLLOUT_HELP = `Usage:
 
 Reports how far the endpoint's latest release has rolled out: how many workers run it and are
 ready, how many are still starting or unhealthy, and how many still run an older release
-(draining: busy finishing their work). The endpoint is the one a spec file is bound to, or an
+(draining: busy finishing their work). While it is not done it says why the new workers are
+not serving: crash-looping (with the last lines of a crashing worker's log), no capacity
+(waiting THROTTLED for stock), or still starting (image pull or boot, and for how long).
+The endpoint is the one a spec file is bound to, or an
 endpoint id; an environment's overlay is read with that environment's key variable.
 
 --watch, -w      follow it, a line on stderr for each change, until every worker runs the
                  latest release and is ready, it stalls, or it fails.
 ${WATCH_FLAGS_HELP}
 --format F       text (default), or json: one JSON object, the progress ({endpointId,
-                 version, ready, starting, unhealthy, stale, draining, total, done, text});
-                 with --watch the outcome ({endpointId, outcome, elapsedMs, progress,
-                 message, culprits}).
+                 version, ready, starting, unhealthy, stale, draining, total, done, text,
+                 cause}); with --watch the outcome ({endpointId, outcome, elapsedMs,
+                 progress, message, culprits, cause}). cause is null or {kind:
+                 crash-looping|no-capacity|starting, message, workers, ...}.
 --document N     the document (0-based) of a multi-document spec; by default its one bound
                  document.
 
@@ -83,25 +88,27 @@ function rolloutOptions(args: string[], io: CliIo): RolloutOptions | number {
   return { ...common, watch: values.watch, json: values.format === 'json' };
 }
 
-/** One read: the progress line, whether it is done, and the unhealthy workers with where to look. */
+/** One read: the progress line, whether it is done, the unhealthy workers with where to look, and why they do not serve. */
 async function reportTarget(target: Target, options: RolloutOptions, io: LifecycleIo): Promise<number> {
-  let progress: RolloutProgress;
+  let state: RolloutState;
   try {
-    progress = await readRollout(target.client, target.endpointId, io.signal ? { signal: io.signal } : {});
+    state = await readRolloutState(target.client, target.endpointId, io.signal ? { signal: io.signal } : {});
   } catch (error) {
     io.err(
       `endpoint-studio rollout: cannot read the rollout: ${target.client.redact(error instanceof Error ? error.message : String(error))}`,
     );
     return 1;
   }
+  const { progress, cause } = state;
   if (options.json) {
-    io.out(`${JSON.stringify(progressJson(progress), null, 2)}\n`);
+    io.out(`${JSON.stringify({ ...progressJson(progress), cause: cause ?? null }, null, 2)}\n`);
     return 0;
   }
   io.out(`${targetName(target)}: ${progress.text}\n`);
   io.out(progress.done ? '  rolled out: every worker runs it and is ready\n' : '  rolling out\n');
   const ref = targetRef(target, options.target);
   for (const worker of progress.unhealthy) io.out(`${culpritLine(worker, ref)}\n`);
+  if (cause) io.out(`${causeLines(cause, ref).join('\n')}\n`);
   return 0;
 }
 

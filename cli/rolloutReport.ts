@@ -1,13 +1,14 @@
 /**
  * What `deploy --wait`, `rollout --watch` and `rollback --wait` share: following a rollout to its end with one
- * stderr line per change, saying how it ended and which workers held it up, and the exit status a script reads.
+ * stderr line per change, saying how it ended, which workers held it up and why they are not serving (crash-looping
+ * with its last log lines, no capacity, still starting), and the exit status a script reads.
  * When a rollout is done, stalled or failed is the operations layer's decision (`watchRollout`); this module only
  * prints it and maps it to a status.
  * Exit codes: 0 done, 1 the service could not be read, 4 stalled, 5 failed (a crash loop, the endpoint gone) or
  * a smoke check failed, 130 stopped watching with Ctrl-C (the rollout goes on).
  */
 import type { ApiClient, Worker } from '../core/api';
-import { ROLLOUT_DEFAULTS, watchRollout, type RolloutOutcome, type RolloutProgress } from '../core/operations';
+import { ROLLOUT_DEFAULTS, watchRollout, type NotServingCause, type RolloutOutcome, type RolloutProgress } from '../core/operations';
 import { formatDuration } from '../core/util/duration';
 import type { CliIo } from './inputs';
 import { documentOption, type Target, type TargetOptions } from './target';
@@ -138,6 +139,7 @@ function reportOutcome(request: WatchRequest, outcome: RolloutOutcome, io: CliIo
     case 'failed':
       io.err(`${said}rollout ${outcome.kind} after ${after}: ${outcome.message}`);
       for (const worker of outcome.culprits) io.err(culpritLine(worker, request.ref));
+      if (outcome.cause) io.err(causeLines(outcome.cause, request.ref).join('\n'));
       return;
     case 'dismissed': {
       const where = outcome.progress ? ` (${outcome.progress.text})` : '';
@@ -167,6 +169,25 @@ export function culpritLine(worker: Worker, ref: string): string {
   }
 }
 
+/**
+ * Why the workers are not serving, as people read it: `  not serving: <the cause>`, then for a crash loop the last
+ * lines of the crashing worker's log and where to read more, for no capacity the alternatives with stock.
+ */
+export function causeLines(cause: NotServingCause, ref: string): string[] {
+  const lines = [`  not serving: ${cause.message}`];
+  if (cause.kind === 'crash-looping' && cause.logs.length > 0) {
+    lines.push(`  the last lines of worker ${cause.workerId} (all of it: endpoint-studio logs --worker ${cause.workerId} ${ref}):`);
+    for (const line of cause.logs) lines.push(`    ${line.ts} [${line.source}] ${line.line}`);
+  }
+  if (cause.kind === 'no-capacity' && cause.alternatives && cause.alternatives.length > 0) {
+    const priced = cause.alternatives.map(
+      (a) => `${a.id} (${a.stock}${a.pricePerHour !== undefined ? `, $${a.pricePerHour.toFixed(2)}/h` : ''})`,
+    );
+    lines.push(`  with stock now: ${priced.join(', ')}`);
+  }
+  return lines;
+}
+
 /** The io a `--format json` run prints its text through, so stdout holds only the JSON object. */
 export function textOnStderr<T extends CliIo>(io: T): T {
   return {
@@ -184,7 +205,7 @@ export function rolloutJson(outcome: RolloutOutcome): Record<string, unknown> {
     elapsedMs: outcome.elapsedMs,
     progress: outcome.progress ? progressJson(outcome.progress) : null,
     ...('message' in outcome ? { message: outcome.message } : {}),
-    ...('culprits' in outcome ? { culprits: outcome.culprits } : {}),
+    ...('culprits' in outcome ? { culprits: outcome.culprits, cause: outcome.cause ?? null } : {}),
   };
 }
 

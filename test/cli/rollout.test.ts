@@ -162,6 +162,7 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
         total: 2,
         done: true,
         text: 'release 2: 2 of 2 workers on it',
+        cause: null,
       });
 
       const [readText, text] = await run(runRollout, emu, [endpoint.id]);
