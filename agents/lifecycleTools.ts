@@ -2,7 +2,8 @@
  * The tools for after a deploy. `watch_rollout`: the service replaces workers one by one, so an
  * agent that deployed must see the release actually serving before it says so; it watches for a
  * bounded while (a model call cannot wait minutes) and says where the rollout stands: done, still
- * going, stalled or crash-looping, with the workers that hold it up. `plan_rollback` and
+ * going, stalled or crash-looping, with the workers that hold it up and why they are not serving
+ * (crash-looping with its last log lines, no capacity, still starting). `plan_rollback` and
  * `rollback_endpoint` go back to an earlier release the way plan_deploy and deploy_spec deploy: a
  * plan with a token, shown to the user, applied only as planned and only while nothing changed.
  */
@@ -14,14 +15,16 @@ import { renderChange, renderPlan } from '../core/deploy/render';
 import {
   applyDeploy,
   planRollback,
-  readRollout,
+  readRolloutState,
   ROLLOUT_DEFAULTS,
   watchRollout,
+  type NotServingCause,
   type PlanRollbackResult,
   type RolloutOutcome,
   type RolloutProgress,
 } from '../core/operations';
 import { requireClient, serviceFailure, ToolFailure, type AgentContext } from './context';
+import { causeData, causeShape, causeText } from './notServing';
 import { changesOf, hashOf } from './planning';
 import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
@@ -69,13 +72,35 @@ function describe(outcome: RolloutOutcome, endpointId: string): { state: string;
   }
 }
 
-async function readOnce(client: ApiClient, endpointId: string, signal: AbortSignal | undefined): Promise<RolloutOutcome> {
+interface Watched {
+  readonly outcome: RolloutOutcome;
+  /** Why the workers are not serving, for a rollout not done. */
+  readonly cause?: NotServingCause;
+}
+
+async function readOnce(client: ApiClient, endpointId: string, signal: AbortSignal | undefined): Promise<Watched> {
   const started = Date.now();
   try {
-    const progress = await readRollout(client, endpointId, signal ? { signal } : {});
-    return { kind: progress.done ? 'done' : 'dismissed', progress, elapsedMs: Date.now() - started };
+    const { progress, cause } = await readRolloutState(client, endpointId, signal ? { signal } : {});
+    return {
+      outcome: { kind: progress.done ? 'done' : 'dismissed', progress, elapsedMs: Date.now() - started },
+      ...(cause ? { cause } : {}),
+    };
   } catch (error) {
     throw serviceFailure(client, error, `cannot read the rollout of ${endpointId}`);
+  }
+}
+
+/** A stall or failure says its cause; a wait that ended with the rollout going on reads it once more. */
+async function causeAfter(client: ApiClient, endpointId: string, outcome: RolloutOutcome, context: AgentContext): Promise<Watched> {
+  if (outcome.kind === 'stalled' || outcome.kind === 'failed') return { outcome, ...(outcome.cause ? { cause: outcome.cause } : {}) };
+  if (outcome.kind !== 'dismissed' || context.signal?.aborted) return { outcome };
+  try {
+    const { cause } = await readRolloutState(client, endpointId, context.signal ? { signal: context.signal } : {});
+    return { outcome, ...(cause ? { cause } : {}) };
+  } catch {
+    // The watch itself read the rollout; its cause is only an addition.
+    return { outcome };
   }
 }
 
@@ -99,7 +124,7 @@ export const watchRolloutTool = defineTool({
   name: 'watch_rollout',
   title: 'Watch a rollout',
   description:
-    "Watch the rollout of an endpoint's latest release after a deploy: the service replaces the workers of older releases one by one, so a deploy is serving only once the rollout is done. Waits up to waitSeconds (default 30, at most 120; 0 reads once) and returns the state: done, in-progress (call again to keep watching), stalled (no progress, naming the workers that hold it up) or failed (every new worker unhealthy, as with an image that crash-loops, or the endpoint is gone). For a stalled or failed rollout, read the named workers' logs with read_worker_logs and tell the user; a person decides whether to roll back.",
+    "Watch the rollout of an endpoint's latest release after a deploy: the service replaces the workers of older releases one by one, so a deploy is serving only once the rollout is done. Waits up to waitSeconds (default 30, at most 120; 0 reads once) and returns the state: done, in-progress (call again to keep watching), stalled (no progress, naming the workers that hold it up) or failed (every new worker unhealthy, as with an image that crash-loops, or the endpoint is gone). A rollout not done says why its workers are not serving (cause): crash-looping (with the crashing worker's last log lines), no-capacity (waiting THROTTLED for stock) or starting (image pull or boot, and for how long). For a stalled or failed rollout, read the named workers' logs with read_worker_logs and tell the user; a person decides whether to roll back.",
   writes: false,
   input: z.object({
     endpointId: z.string().min(1),
@@ -122,19 +147,28 @@ export const watchRolloutTool = defineTool({
     endpointId: z.string(),
     state: z.enum(['done', 'in-progress', 'stalled', 'failed', 'unknown']),
     culprits: z.array(z.object({ workerId: z.string(), status: z.string(), version: z.number().optional() })),
+    cause: causeShape.optional(),
   }),
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);
     const waitMs = (input.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-    const outcome = waitMs === 0 ? await readOnce(client, input.endpointId, context.signal) : await watchFor(waitMs, input, context);
+    const { outcome, cause } =
+      waitMs === 0
+        ? await readOnce(client, input.endpointId, context.signal)
+        : await causeAfter(client, input.endpointId, await watchFor(waitMs, input, context), context);
     const { state, lines, culprits } = describe(outcome, input.endpointId);
     return {
-      text: [`rollout of endpoint ${input.endpointId}: ${state}`, ...lines].join('\n'),
+      text: [
+        `rollout of endpoint ${input.endpointId}: ${state}`,
+        ...lines,
+        ...(cause ? causeText(cause, input.endpointId, 'not serving') : []),
+      ].join('\n'),
       structured: {
         endpointId: input.endpointId,
         state,
         ...progressData(outcome.progress),
         culprits: culprits.map(workerData),
+        ...(cause ? { cause: causeData(cause) } : {}),
         elapsedMs: outcome.elapsedMs,
       },
     };

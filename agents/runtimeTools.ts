@@ -1,12 +1,14 @@
 /**
  * The tools around running endpoints: worker logs, jobs and billing. Each answer is bounded (lines,
  * rows, the size of a job's output) so that one call cannot flood the model's context, and each
- * runs the operation the editor and the CLI run.
+ * runs the operation the editor and the CLI run. A job IN_QUEUE behind workers that crash-loop or wait for
+ * capacity says so (`waiting`), as the CLI's job status does.
  */
 import { z } from 'zod';
-import type { Job } from '../core/api';
-import { getJob, queryBilling, readWorkerLogs, runJob, type JobSnapshot } from '../core/operations';
-import { requireClient, serviceFailure, ToolFailure } from './context';
+import type { ApiClient, Job } from '../core/api';
+import { getJob, queryBilling, readWorkerLogs, runJob, whyJobWaits, type JobSnapshot } from '../core/operations';
+import { requireClient, serviceFailure, ToolFailure, type AgentContext } from './context';
+import { causeData, causeShape, causeText } from './notServing';
 import { jsonValue, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
@@ -92,19 +94,31 @@ function jobText(data: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
+/** The job's data and text, with why it waits when it is IN_QUEUE behind workers that do not serve. */
+async function jobAnswer(client: ApiClient, data: Record<string, unknown>, context: AgentContext): Promise<ToolResult> {
+  const endpointId = String(data.endpointId);
+  const waiting = await whyJobWaits(client, { endpointId, status: String(data.status) }, context.signal ? { signal: context.signal } : {});
+  if (!waiting) return { text: jobText(data), structured: data };
+  return {
+    text: [jobText(data), ...causeText(waiting, endpointId, 'waiting')].join('\n'),
+    structured: { ...data, waiting: causeData(waiting) },
+  };
+}
+
 const jobShape = openObject({
   endpointId: z.string(),
   jobId: z.string(),
   status: z.string(),
   output: jsonValue().optional(),
   error: jsonValue().optional(),
+  waiting: causeShape.optional().describe('Only for a job IN_QUEUE: why no worker takes it (its workers crash-loop or wait for capacity).'),
 });
 
 export const runJobTool = defineTool({
   name: 'run_job',
   title: 'Run a job on a queue endpoint',
   description:
-    'Send a job to a QUEUE endpoint; `input` is what the handler receives as job["input"]. Without sync the job is queued and its id returned at once: follow it with get_job. With sync the service holds the request up to 60 s and the result (output or error) comes back when the job ends in that time; a job still running then is returned with its id and status, to follow with get_job. Runs your worker (and costs money): only with writes allowed.',
+    'Send a job to a QUEUE endpoint; `input` is what the handler receives as job["input"]. Without sync the job is queued and its id returned at once: follow it with get_job. With sync the service holds the request up to 60 s and the result (output or error) comes back when the job ends in that time; a job still running then is returned with its id and status, to follow with get_job. A job still IN_QUEUE because the endpoint\'s workers crash-loop or all wait for capacity carries why (waiting). Runs your worker (and costs money): only with writes allowed.',
   writes: true,
   input: z.object({
     endpointId: z.string().min(1),
@@ -126,7 +140,7 @@ export const runJobTool = defineTool({
     } catch (error) {
       throw serviceFailure(client, error, `cannot run a job on ${input.endpointId}`);
     }
-    return { text: jobText(data), structured: data };
+    return jobAnswer(client, data, context);
   },
 });
 
@@ -139,7 +153,7 @@ export const getJobTool = defineTool({
   name: 'get_job',
   title: 'Read a job',
   description:
-    "Read a job's state by id (IN_QUEUE, IN_PROGRESS, COMPLETED, FAILED, CANCELLED, TIMED_OUT) with its output or error once it ended, and its queue and run times.",
+    "Read a job's state by id (IN_QUEUE, IN_PROGRESS, COMPLETED, FAILED, CANCELLED, TIMED_OUT) with its output or error once it ended, and its queue and run times. A job IN_QUEUE whose endpoint's workers are crash-looping (with the last log line) or all waiting THROTTLED for capacity says so (waiting), so a stuck queue is not mistaken for a busy one.",
   writes: false,
   input: z.object({ endpointId: z.string().min(1), jobId: z.string().min(1) }),
   output: jobShape,
@@ -151,8 +165,7 @@ export const getJobTool = defineTool({
     } catch (error) {
       throw serviceFailure(client, error, `cannot read job ${input.jobId}`);
     }
-    const data = jobData(job);
-    return { text: jobText(data), structured: data };
+    return jobAnswer(client, jobData(job), context);
   },
 });
 
