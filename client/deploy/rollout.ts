@@ -3,12 +3,14 @@
  * the workers one by one, and a release whose image crash-loops never gets there. After any apply (a deploy,
  * a rollback) `watchRolloutInEditor` shows where the release stands in a cancellable progress notification
  * and beside the endpoint in the Endpoints tree, and says how it ended, with the stuck workers' logs and a
- * rollback at hand. The core's `watchRollout` polls, with backoff and inside the rate-limit budget, and
- * decides done, stalled or failed; this module only shows it.
+ * rollback at hand. A stall or failure names why the workers are not serving (crash-looping with the line its
+ * container died on, no capacity, still starting), and the Endpoints tree keeps saying it beside the endpoint
+ * until the next rollout of it. The core's `watchRollout` polls, with backoff and inside the rate-limit budget,
+ * and decides done, stalled or failed and their cause; this module only shows it.
  */
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../core/api';
-import { ROLLOUT_DEFAULTS, watchRollout, type RolloutOutcome, type RolloutProgress } from '../../core/operations';
+import { ROLLOUT_DEFAULTS, watchRollout, type NotServingCause, type RolloutOutcome, type RolloutProgress } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { openWorkersLogs } from '../logs';
 import { rolloutReport, type RolloutReport } from './rolloutReport';
@@ -52,7 +54,7 @@ export async function watchRolloutInEditor(
   if (!client) return undefined;
   const controller = watchedRollouts.begin(endpoint.id);
   const stallAfterMs = stallAfterSeconds() * 1000;
-  let outcome: RolloutOutcome;
+  let outcome: RolloutOutcome | undefined;
   try {
     outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Rolling out ${endpoint.name}`, cancellable: true },
@@ -79,7 +81,7 @@ export async function watchRolloutInEditor(
       },
     );
   } finally {
-    watchedRollouts.end(endpoint.id, controller);
+    watchedRollouts.end(endpoint.id, controller, outcome);
   }
   const report = rolloutReport(endpoint.name, outcome);
   if (report) show(session, endpoint, report, outcome.kind === 'done' && endpoint.type !== 'LOAD_BALANCER');
@@ -122,9 +124,13 @@ function show(session: Session, endpoint: RolloutEndpoint, report: RolloutReport
   });
 }
 
-/** The rollouts this window watches, by endpoint id: the Endpoints tree shows each beside its endpoint. */
+/**
+ * The rollouts this window watches, by endpoint id: the Endpoints tree shows each beside its endpoint, and after
+ * one stalled or failed, why its workers are not serving, until the endpoint's next rollout is watched.
+ */
 class WatchedRollouts {
   private readonly watches = new Map<string, { controller: AbortController; progress?: RolloutProgress }>();
+  private readonly causes = new Map<string, NotServingCause>();
   private readonly changed = new vscode.EventEmitter<string>();
   /** Fires with the endpoint id whose rollout progressed, started or ended. */
   readonly onDidChange = this.changed.event;
@@ -134,9 +140,15 @@ class WatchedRollouts {
     return this.watches.get(endpointId)?.progress;
   }
 
+  /** Why the workers of the endpoint's last watched rollout were not serving when it stalled or failed. */
+  cause(endpointId: string): NotServingCause | undefined {
+    return this.causes.get(endpointId);
+  }
+
   /** A new watch of the endpoint; one already running is dismissed, since the newer apply is what counts. */
   begin(endpointId: string): AbortController {
     this.watches.get(endpointId)?.controller.abort();
+    this.causes.delete(endpointId);
     const controller = new AbortController();
     this.watches.set(endpointId, { controller });
     return controller;
@@ -148,9 +160,10 @@ class WatchedRollouts {
     this.changed.fire(endpointId);
   }
 
-  end(endpointId: string, controller: AbortController): void {
+  end(endpointId: string, controller: AbortController, outcome: RolloutOutcome | undefined): void {
     if (this.watches.get(endpointId)?.controller !== controller) return;
     this.watches.delete(endpointId);
+    if (outcome && 'cause' in outcome && outcome.cause) this.causes.set(endpointId, outcome.cause);
     this.changed.fire(endpointId);
   }
 }

@@ -3,7 +3,7 @@
  * runs, and the message with its buttons once it ends. Plain functions over the core's progress and outcome
  * (core/operations/rollout.ts decides; this only words it), so what the editor says is checked without one.
  */
-import type { RolloutOutcome, RolloutProgress } from '../../core/operations';
+import type { NotServingCause, RolloutOutcome, RolloutProgress } from '../../core/operations';
 
 /** How a rollout's end is reported; `dismissed` is not reported at all. */
 export interface RolloutReport {
@@ -13,6 +13,11 @@ export interface RolloutReport {
   readonly logWorkers: readonly string[];
   /** Whether "Roll Back…" is offered: the release failed on an endpoint that still exists. */
   readonly rollBack: boolean;
+}
+
+/** The short name of why workers are not serving, for a tree row: `crash-looping`, `no capacity`, `still starting`. */
+export function causeLabel(cause: NotServingCause): string {
+  return cause.kind === 'no-capacity' ? 'no capacity' : cause.kind === 'starting' ? 'still starting' : 'crash-looping';
 }
 
 /** `rolling out 3/5`: the workers ready on the new release, of all the endpoint has. */
@@ -44,7 +49,8 @@ export function rolloutReport(endpointName: string, outcome: RolloutOutcome): Ro
     case 'failed':
       return {
         level: 'warning',
-        message: `rollout of ${releaseOf(endpointName, outcome.progress)} ${outcome.kind}: ${outcome.message}`,
+        // The cause goes last: for a crash loop it ends with the line the container died on.
+        message: `rollout of ${releaseOf(endpointName, outcome.progress)} ${outcome.kind}: ${outcome.message}${outcome.cause ? `; ${outcome.cause.message}` : ''}`,
         logWorkers: outcome.culprits.map((w) => w.id),
         rollBack: outcome.kind === 'failed' && outcome.progress !== undefined,
       };

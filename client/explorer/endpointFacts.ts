@@ -2,7 +2,8 @@
  * How an endpoint, its workers and its releases read in the tree: one-line descriptions, the
  * configuration as facts, and tooltips; a release's diff with the spec's names of the service's fields.
  * Plain functions over API records (read tolerantly: what the service left out shows as "?"), so
- * what the tree says can be checked without an editor.
+ * what the tree says can be checked without an editor. Why workers are not serving is named by the
+ * core (`notServingCause`), so the tree says it as the CLI and the rollout watch do.
  */
 import {
   releaseSpecPath,
@@ -13,6 +14,7 @@ import {
   type ReleaseList,
   type Worker,
 } from '../../core/api';
+import { notServingCause, type NotServingCause } from '../../core/operations';
 
 export interface Fact {
   readonly label: string;
@@ -145,9 +147,43 @@ export function workerTooltip(worker: Worker, endpointVersion: number | null | u
     `Uptime: ${formatUptime(worker.uptimeSeconds) ?? 'not started'}`,
     `Release: v${worker.version ?? '?'} (endpoint v${endpointVersion ?? '?'})${isStaleWorker(worker, endpointVersion) ? ', stale: it will be replaced by one on the latest release' : ''}`,
     worker.image ? `Image: ${worker.image}` : undefined,
+    workerCause(worker),
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/** Why a worker is not serving, from its state alone: its log (Open Worker Logs) says more. */
+export function workerCause(worker: Worker): string | undefined {
+  switch (worker.status) {
+    case 'UNHEALTHY':
+      return 'Not serving: crash-looping or failing its health checks; its log says why';
+    case 'THROTTLED':
+      return "Not serving: no capacity, waiting for stock of the endpoint's machine types in its data centers";
+    case 'INITIALIZING':
+      return 'Not serving yet: still starting (image pull or boot)';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why a release's workers are not serving, when none of them is ready: crash-looping, no capacity or still
+ * starting (counted from the release's creation). Undefined without a worker list, or when the release has no
+ * workers or one of them serves.
+ */
+export function releaseCause(release: Release, workers: readonly Worker[] | undefined, now = Date.now()): NotServingCause | undefined {
+  if (!workers || release.version === undefined) return undefined;
+  const onIt = workers.filter((w) => w.version === release.version);
+  if (onIt.length === 0 || onIt.some((w) => w.status === 'IDLE' || w.status === 'RUNNING')) return undefined;
+  const made = release.createdAt !== undefined ? Date.parse(release.createdAt) : Number.NaN;
+  return notServingCause({
+    scope: 'release',
+    version: release.version,
+    workers: onIt,
+    now,
+    ...(Number.isFinite(made) ? { startedAt: made } : {}),
+  });
 }
 
 /**

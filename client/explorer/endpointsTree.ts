@@ -2,10 +2,14 @@
  * The Endpoints view: the signed-in account's endpoints, each with its configuration, request URLs,
  * workers and releases. Only the list is read on refresh; workers and releases are read when their
  * node is expanded, once per refresh (see LoadCache). The view's state (signed out, loading, empty,
- * error) is published as a context key for the welcome views.
+ * error) is published as a context key for the welcome views. Workers that are not serving are named for
+ * what keeps them (crash-looping, no capacity, still starting) on their endpoint after a watched rollout
+ * stalled or failed, on their release (a crash-looping release opens its workers' logs in one click), and
+ * on each worker.
  */
 import * as vscode from 'vscode';
-import type { Endpoint, Release, ReleaseDiffEntry, Worker, WorkerStatus } from '../../core/api';
+import type { Endpoint, Release, ReleaseDiffEntry, Worker, WorkerList, WorkerStatus } from '../../core/api';
+import type { NotServingCause } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { findBoundSpecs, type BoundSpec } from './boundSpecs';
 import {
@@ -16,9 +20,7 @@ import {
   endpointTooltip,
   endpointType,
   isStaleWorker,
-  releaseDescription,
   releaseScalingType,
-  releaseTooltip,
   requestUrls,
   workerDescription,
   workerTooltip,
@@ -26,7 +28,8 @@ import {
 } from './endpointFacts';
 import { LoadCache, wasAbandoned } from './loadCache';
 import { watchedRollouts } from '../deploy/rollout';
-import { rolloutBadge } from '../deploy/rolloutReport';
+import { causeLabel, rolloutBadge } from '../deploy/rolloutReport';
+import { causeNote, releaseItem, releaseNode } from './notServingNodes';
 import { ENDPOINT_SPEND_DAYS, endpointSpend } from '../../core/billing/spend';
 import { formatUsd } from '../../core/billing/format';
 
@@ -45,7 +48,7 @@ export type EndpointNode =
   | { kind: 'fact'; endpoint: Endpoint; fact: Fact }
   | { kind: 'url'; endpoint: Endpoint; name: string; url: string }
   | { kind: 'worker'; endpoint: Endpoint; worker: Worker; endpointVersion: number | null | undefined }
-  | { kind: 'release'; endpoint: Endpoint; release: Release }
+  | { kind: 'release'; endpoint: Endpoint; release: Release; cause?: NotServingCause }
   | { kind: 'diff'; endpoint: Endpoint; release: Release; entry: ReleaseDiffEntry }
   | { kind: 'message'; id: string; text: string; icon: string; command?: vscode.Command; retry?: EndpointNode };
 
@@ -221,9 +224,11 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         const rollout = watchedRollouts.progress(node.endpoint.id);
         // A spec deleted from the workspace leaves its endpoint running and billed: said first, with its own icon.
         const gone = node.spec?.gone === true;
-        item.description = `${gone ? 'no spec · ' : ''}${rollout ? `${rolloutBadge(rollout)} · ` : ''}${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
+        // Why the last watched rollout's workers did not serve, until the next rollout of this endpoint is watched.
+        const cause = rollout ? undefined : watchedRollouts.cause(node.endpoint.id);
+        item.description = `${gone ? 'no spec · ' : ''}${rollout ? `${rolloutBadge(rollout)} · ` : ''}${cause ? `${causeLabel(cause)} · ` : ''}${environment ? `${environment} · ` : ''}${endpointDescription(node.endpoint)}${spent ? ` · ${spent} last ${ENDPOINT_SPEND_DAYS} days` : ''}`;
         item.tooltip = new vscode.MarkdownString(
-          `${gone && node.spec ? `${goneNote(node.spec)}\n\n` : ''}${environment ? `Environment **${environment}**\n\n` : ''}${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
+          `${gone && node.spec ? `${goneNote(node.spec)}\n\n` : ''}${cause ? `${causeNote(cause)}\n\n` : ''}${environment ? `Environment **${environment}**\n\n` : ''}${endpointTooltip(node.endpoint, node.spec ? vscode.workspace.asRelativePath(node.spec.uri) : undefined)}${spent ? `\n\nSpend over the last ${ENDPOINT_SPEND_DAYS} days (UTC days, today included): **${spent}**` : ''}`,
         );
         item.iconPath = gone
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
@@ -267,19 +272,8 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         item.contextValue = isStaleWorker(node.worker, node.endpointVersion) ? 'worker.stale' : 'worker';
         return item;
       }
-      case 'release': {
-        const version = node.release.version ?? '?';
-        const item = new vscode.TreeItem(
-          `v${version}`,
-          node.release.diff.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-        );
-        item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}`;
-        item.description = releaseDescription(node.release);
-        item.tooltip = releaseTooltip(node.release);
-        item.iconPath = new vscode.ThemeIcon(node.release.source === 'GIT_BUILD' ? 'git-commit' : 'tag');
-        item.contextValue = 'release';
-        return item;
-      }
+      case 'release':
+        return releaseItem(node);
       case 'diff': {
         const item = new vscode.TreeItem(diffLine(node.entry, releaseScalingType(node.release)));
         item.id = `endpoint/${node.endpoint.id}/releases/${node.release.id}/${node.entry.field}`;
@@ -359,7 +353,10 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
           return [{ kind: 'message', id: `endpoint/${endpoint.id}/workers/none`, text: 'No workers running', icon: 'circle-slash' }];
         return list.workers.map((worker) => ({ kind: 'worker', endpoint, worker, endpointVersion: list.endpointVersion }));
       }
-      const list = await this.cache.get(`endpoint/${endpoint.id}/releases`, (s) => api.serverless.releases(endpoint.id, { signal: s }));
+      const [list, workers] = await Promise.all([
+        this.cache.get(`endpoint/${endpoint.id}/releases`, (s) => api.serverless.releases(endpoint.id, { signal: s })),
+        this.releaseWorkers(endpoint),
+      ]);
       const rollout: EndpointNode[] = list.rollout?.inProgress
         ? [
             {
@@ -370,7 +367,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
             },
           ]
         : [];
-      return [...rollout, ...list.releases.map((release) => ({ kind: 'release' as const, endpoint, release }))];
+      return [...rollout, ...list.releases.map((release) => releaseNode(endpoint, release, workers?.workers))];
     } catch (error) {
       if (wasAbandoned(error, signal)) return [];
       const what = node.group === 'workers' ? 'workers' : 'releases';
@@ -387,6 +384,19 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         },
       ];
     }
+  }
+
+  /** The workers, to say which release does not serve: the Workers group's read, shared; none when it fails. */
+  private releaseWorkers(endpoint: Endpoint): Promise<WorkerList | undefined> {
+    const api = this.session.api;
+    if (!api) return Promise.resolve(undefined);
+    return this.cache
+      .get(`endpoint/${endpoint.id}/workers`, (s) => api.serverless.workers(endpoint.id, { signal: s }))
+      .catch((error: unknown) => {
+        if (!wasAbandoned(error, this.cache.signal))
+          this.log.warn(`the releases of ${endpoint.name} are shown without their workers' state: ${this.session.redact(String(error))}`);
+        return undefined;
+      });
   }
 
   private async show(state: ViewState, nodes: EndpointNode[]): Promise<EndpointNode[]> {

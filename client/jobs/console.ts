@@ -3,12 +3,13 @@
  * (cancelling it sends `cancel` for the job) and a result document, opened beside the editor once
  * the service names the job and rewritten as states and streamed chunks arrive. When it ends, a
  * failure or timeout says why, with Retry and, when the service says which worker ran it, Open
- * Worker Logs.
+ * Worker Logs. A job IN_QUEUE behind workers that crash-loop or wait for capacity says so in its progress
+ * and its document, and a job cancelled while it waited so says why, with the crashing worker's logs.
  */
 import * as vscode from 'vscode';
 import type { ApiClient, Endpoint, JobRequest } from '../../core/api';
 import type { Session } from '../auth/session';
-import { cancelJob, isAborted, retryJob, runJob, type JobHandlers, type JobResult } from '../../core/operations';
+import { cancelJob, isAborted, retryJob, runJob, waitingNote, type JobHandlers, type JobResult } from '../../core/operations';
 import { outcomeMessage, progressLine, type JobRecord, type RunMode } from './format';
 import { openBeside, type JobDocuments, type TrackedJob } from './results';
 
@@ -138,10 +139,15 @@ export class JobConsole {
             signal: controller.signal,
             onStatus: (p) => {
               if (p.jobId && !follow.tracked) this.open(follow, p.jobId);
-              const changed = record.status !== p.status || (p.job !== undefined && JSON.stringify(p.job) !== JSON.stringify(record.job));
+              const waiting = p.waiting ? this.session.redact(waitingNote(p.waiting)) : undefined;
+              const changed =
+                record.status !== p.status ||
+                record.waiting !== waiting ||
+                (p.job !== undefined && JSON.stringify(p.job) !== JSON.stringify(record.job));
               record.status = p.status;
+              record.waiting = waiting;
               if (p.job) record.job = p.job;
-              progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks)}` });
+              progress.report({ message: `${p.jobId ? `${p.jobId}: ` : ''}${progressLine(p.status, p.elapsedMs, p.chunks, waiting)}` });
               if (changed && follow.tracked) this.docs.write(follow.tracked);
             },
             onStream: (chunks) => {
@@ -210,12 +216,30 @@ export class JobConsole {
     }
   }
 
+  /** A job cancelled while no worker could take it: why it waited, and a crashing worker's logs at hand. */
+  private reportWaited(record: JobRecord, message: string, waited: NonNullable<JobResult['waited']>): void {
+    const crashing = waited.kind === 'crash-looping' ? waited.workerId : undefined;
+    const text = `${message} after it ${this.session.redact(waitingNote(waited)).replace(/^waiting/, 'waited')}`;
+    void vscode.window.showWarningMessage(text, ...(crashing ? ['Open Worker Logs'] : [])).then((choice) => {
+      if (choice && crashing)
+        void vscode.commands.executeCommand('endpointStudio.logs.openWorker', {
+          endpointId: record.endpointId,
+          endpointName: record.endpointName,
+          workerId: crashing,
+        });
+    });
+  }
+
   private report(tracked: TrackedJob, outcome: JobResult): void {
     const record = tracked.record;
     const message = outcomeMessage(record);
     this.log.info(`jobs: ${message}`);
     if (outcome.status === 'COMPLETED') {
       vscode.window.setStatusBarMessage(`$(check) ${message}`, 15_000);
+      return;
+    }
+    if (outcome.waited && outcome.status === 'CANCELLED') {
+      this.reportWaited(record, message, outcome.waited);
       return;
     }
     if (outcome.status === 'CANCELLED' || outcome.cancelledByUser) {

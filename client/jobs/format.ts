@@ -30,6 +30,8 @@ export interface JobRecord {
   notes: string[];
   /** Why the submission itself failed, when it did. */
   failure?: string;
+  /** While IN_QUEUE: `waiting: the endpoint's workers are crash-looping: <last line>`, when no worker can take it. */
+  waiting?: string;
 }
 
 const STATE_LABELS: Record<string, string> = {
@@ -62,6 +64,7 @@ export function formatJobDocument(record: JobRecord): string {
   };
   if (job?.retries) document.retries = job.retries;
   if (record.failure !== undefined) document.failure = record.failure;
+  if (record.waiting !== undefined) document.waiting = record.waiting;
   if (job?.error !== undefined) document.error = job.error;
   if (job && 'output' in job) document.output = job.output;
   document.stream = record.stream;
@@ -74,9 +77,9 @@ export function formatJobDocument(record: JobRecord): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** One line for a progress notification: `in progress · 3.1 s · 2 chunks`. */
-export function progressLine(status: string, elapsedMs: number, chunks: number): string {
-  return [stateLabel(status), formatDuration(elapsedMs), chunks > 0 ? `${chunks} chunk${chunks === 1 ? '' : 's'}` : '']
+/** One line for a progress notification: `in progress · 3.1 s · 2 chunks`, and why a queued job waits. */
+export function progressLine(status: string, elapsedMs: number, chunks: number, waiting?: string): string {
+  return [stateLabel(status), formatDuration(elapsedMs), chunks > 0 ? `${chunks} chunk${chunks === 1 ? '' : 's'}` : '', waiting ?? '']
     .filter(Boolean)
     .join(' · ');
 }

@@ -3,7 +3,8 @@
  * of its own (created, booted and bound before the editor opens its spec) from the spec's CodeLens: a healthy
  * image shows the progress notification and the progress beside the endpoint in the Endpoints view until the
  * rollout is done, then neither; an image that crash-loops ends in a warning naming the new worker, whose
- * Open Logs shows that worker's crash in the Logs panel. A smoke check runs from the done message and from a
+ * Open Logs shows that worker's crash in the Logs panel; the release that crash-loops is named so on its row in
+ * the Endpoints view, and a click on that row opens its worker's log. A smoke check runs from the done message and from a
  * request file's lens, and a failed one offers a rollback. The emulator runs at half speed, so a worker boots in
  * 6 s and the rollout can be seen, and a short stall setting makes the crash loop fail in seconds.
  */
@@ -17,7 +18,7 @@ import { createApiClient, type ApiClient, type CreateEndpointRequest } from '../
 import { updateBindings, withBinding } from '../../core/deploy';
 import { startEmulator, DEFAULT_DEV_API_KEY, type RunningEmulator } from '../../emulator/index';
 import { useEditorSession, type EditorSessionOptions } from './support/session';
-import { collapseAll, refreshEndpoints, rowText } from './support/views';
+import { collapseAll, expandRow, refreshEndpoints, rowText, treeRow } from './support/views';
 import { waitUntil, type PageNode, type Workbench } from './support/workbench';
 
 /** A crash loop is called after this many seconds of every new worker unhealthy (the stall setting caps it). */
@@ -233,6 +234,26 @@ editorTest('a crash-looping image fails the rollout naming its worker; Open Logs
     lines.every((line) => line.includes(`[${crashing}/`)),
     `only the crashing worker's lines:\n${lines.join('\n')}`,
   );
+
+  // The endpoint and its release 2 say why they are not serving; a click on the release opens its worker's log again.
+  await workbench.runCommand('View: Hide Panel');
+  await frame.locator('#lines').waitFor({ state: 'hidden' });
+  row = await endpointRow(workbench, name);
+  assert.match(row, new RegExp(`^${name} crash-looping · `), 'the endpoint says why after the failed rollout');
+  await collapseAll(workbench, 'Endpoints');
+  await expandRow(workbench, 'Endpoints', new RegExp(`^${name}`));
+  await expandRow(workbench, 'Endpoints', /^Releases$/);
+  let release = '';
+  await waitUntil(
+    async () => /^v2 crash-looping · /.test((release = await rowText(workbench, 'Endpoints', /^v2/))),
+    'release 2 to be named crash-looping',
+    () => release,
+  );
+  await workbench.screenshot('rollout--crash-looping-release');
+  await treeRow(workbench, 'Endpoints', /^v2/).click();
+  const reopened = await logsFrame(workbench);
+  await reopened.locator('#target', { hasText: `${name} · workers ${crashing}` }).waitFor();
+  await reopened.locator('#lines .row', { hasText: "ModuleNotFoundError: No module named 'torch'" }).first().waitFor();
 });
 
 editorTest(

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rolloutBadge, rolloutReport } from '../../../client/deploy/rolloutReport';
+import { causeLabel, rolloutBadge, rolloutReport } from '../../../client/deploy/rolloutReport';
 import { readReleaseList, readWorkerList } from '../../../core/api/records';
 import { rolloutProgress, type RolloutOutcome, type RolloutProgress } from '../../../core/operations';
 
@@ -80,6 +80,30 @@ describe('rolloutReport', () => {
       logWorkers: ['w1', 'w2'],
       rollBack: true,
     });
+  });
+
+  it('failed with its cause: the message ends with the line the crash-looping container died on', () => {
+    const cause = {
+      kind: 'crash-looping' as const,
+      scope: 'release' as const,
+      version: 8,
+      workers: ['w1', 'w2'],
+      workerId: 'w1',
+      lastLine: "ModuleNotFoundError: No module named 'torch'",
+      logs: [],
+      message: "the workers of release 8 are crash-looping: ModuleNotFoundError: No module named 'torch'",
+    };
+    const message = 'every worker on release 8 has been unhealthy for 60 s (crash loop?): w1 (UNHEALTHY), w2 (UNHEALTHY)';
+    const report = rolloutReport('sdxl', {
+      kind: 'failed',
+      progress: crashing,
+      elapsedMs: 1,
+      culprits: crashing.unhealthy,
+      message,
+      cause,
+    });
+    assert.equal(report?.message, `rollout of release 8 of sdxl failed: ${message}; ${cause.message}`);
+    assert.equal(causeLabel(cause), 'crash-looping');
   });
 
   it('failed because the endpoint is gone: no logs to open, nothing to roll back', () => {

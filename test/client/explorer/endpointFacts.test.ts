@@ -1,6 +1,7 @@
 /**
  * How a release reads in the Endpoints view: the service's field names shown as the spec's, a field this
- * client does not know as the service names it, and a value the service left out as "?", never guessed.
+ * client does not know as the service names it, and a value the service left out as "?", never guessed; why
+ * a release's or a worker's workers are not serving, as the core names it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,9 +13,13 @@ import {
   releaseChoices,
   releaseFields,
   releaseScalingType,
+  releaseCause,
   releaseTooltip,
   scalingTypeAt,
+  workerCause,
+  workerTooltip,
 } from '../../../client/explorer/endpointFacts';
+import { readWorkerList } from '../../../core/api/records';
 
 const release = (version: number | undefined, diff: Release['diff'], extra: Partial<Release> = {}): Release => ({
   ...(version === undefined ? {} : { version }),
@@ -114,5 +119,38 @@ describe('release diffs in the Endpoints view', () => {
       releaseChoices({ releases: list.releases }, undefined).map((c) => c.version),
       [3, 2, 1],
     );
+  });
+});
+
+describe('why workers are not serving, in the Endpoints view', () => {
+  const workers = (list: { id: string; status: string; version?: number }[]) => readWorkerList({ workers: list }).workers;
+
+  it('names a release whose workers all crash-loop, wait for stock or start; none when one of them serves', () => {
+    const crashing = releaseCause(
+      release(2, [], { createdAt: '2026-05-04T10:00:00Z' }),
+      workers([
+        { id: 'new', status: 'UNHEALTHY', version: 2 },
+        { id: 'old', status: 'IDLE', version: 1 },
+      ]),
+    );
+    assert.deepEqual([crashing?.kind, crashing?.workers], ['crash-looping', ['new']]);
+    assert.equal(releaseCause(release(1, []), workers([{ id: 'old', status: 'IDLE', version: 1 }])), undefined);
+    assert.equal(releaseCause(release(3, []), workers([{ id: 'old', status: 'IDLE', version: 1 }])), undefined, 'no workers on it');
+    assert.equal(releaseCause(release(2, []), undefined), undefined, 'no worker list read');
+    assert.equal(releaseCause(release(2, []), workers([{ id: 't', status: 'THROTTLED', version: 2 }]))?.kind, 'no-capacity');
+    const starting = releaseCause(
+      release(2, [], { createdAt: '2026-05-04T10:00:00Z' }),
+      workers([{ id: 'i', status: 'INITIALIZING', version: 2 }]),
+      Date.parse('2026-05-04T10:01:30Z'),
+    );
+    assert.equal(starting?.message, 'the workers of release 2 are still starting (image pull or boot): 1 min 30 s so far');
+  });
+
+  it("says in a worker's tooltip why it is not serving", () => {
+    const [unhealthy] = workers([{ id: 'w', status: 'UNHEALTHY', version: 2 }]);
+    assert.match(workerCause(unhealthy) ?? '', /^Not serving: crash-looping/);
+    assert.ok(workerTooltip(unhealthy, 2).endsWith(workerCause(unhealthy) ?? '?'));
+    const [idle] = workers([{ id: 'w', status: 'IDLE', version: 2 }]);
+    assert.equal(workerCause(idle), undefined);
   });
 });
