@@ -11,7 +11,8 @@ export async function fetchCatalogData(client: ApiClient, call: { timeoutMs: num
   const optional = <T>(request: Promise<T>): Promise<T | undefined> => request.catch(() => undefined);
   const [gpus, cpus, dataCenters, publicTemplates, ownTemplates, networkVolumes, registries] = await Promise.all([
     client.catalog.gpus(call),
-    client.catalog.cpus(call),
+    // With serverless stock, which the stock warnings read for CPU endpoints (GPU types carry it by default).
+    client.catalog.cpus({ ...call, availability: true }),
     client.catalog.dataCenters(call),
     client.catalog.templates(call),
     optional(client.templates.list(call)),

@@ -5,6 +5,11 @@
 
 export type AvailabilityLevel = 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';
 
+export interface DataCenterStock {
+  readonly id: string;
+  readonly availability: AvailabilityLevel;
+}
+
 export interface CatalogGpuType {
   readonly id: string;
   readonly name: string;
@@ -14,7 +19,9 @@ export interface CatalogGpuType {
   readonly memory: number;
   readonly cudaVersions?: readonly string[];
   /** Serverless stock per data center, when the catalog was read with availability. */
-  readonly dataCenters?: readonly { readonly id: string; readonly availability: AvailabilityLevel }[];
+  readonly dataCenters?: readonly DataCenterStock[];
+  /** Serverless stock over all data centers, when the catalog was read with availability. */
+  readonly availability?: AvailabilityLevel;
   /** Price per GPU-hour, for the cost figures. */
   readonly price?: { readonly secure: number; readonly community: number };
 }
@@ -25,6 +32,10 @@ export interface CatalogCpuFlavor {
   readonly vcpu: { readonly min: number; readonly max: number };
   readonly ramGbPerVcpu: number;
   readonly price?: { readonly serverlessPerVcpu: number };
+  /** Serverless stock per data center, when the catalog was read with availability. */
+  readonly dataCenters?: readonly DataCenterStock[];
+  /** Serverless stock over all data centers, when the catalog was read with availability. */
+  readonly availability?: AvailabilityLevel;
 }
 
 export interface CatalogTemplate {

@@ -31,21 +31,29 @@ const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : 
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined);
 
+const level = (v: unknown): AvailabilityLevel => (LEVELS.has(str(v)) ? v : 'NONE') as AvailabilityLevel;
+
+/** The stock a type or flavor was read with (`include=AVAILABILITY`); nothing when it was read without. */
+function stock(entry: Loose): Pick<CatalogGpuType, 'dataCenters' | 'availability'> {
+  const dataCenters = Array.isArray(entry.dataCenters)
+    ? (entry.dataCenters as unknown[]).filter(isEntry).map((dc) => ({ id: dc.id as string, availability: level(dc.availability) }))
+    : undefined;
+  return {
+    ...(dataCenters ? { dataCenters } : {}),
+    ...(entry.availability !== undefined ? { availability: level(entry.availability) } : {}),
+  };
+}
+
 function gpuType(entry: Loose): CatalogGpuType {
   const price = entry.price as Loose | undefined;
-  const dataCenters = Array.isArray(entry.dataCenters)
-    ? (entry.dataCenters as unknown[]).filter(isEntry).map((dc) => ({
-        id: dc.id as string,
-        availability: (LEVELS.has(str(dc.availability)) ? dc.availability : 'NONE') as AvailabilityLevel,
-      }))
-    : undefined;
   return {
     id: entry.id as string,
     name: str(entry.name, entry.id as string),
     pool: typeof entry.pool === 'string' ? entry.pool : null,
     memory: num(entry.memory),
     cudaVersions: strings(entry.cudaVersions),
-    dataCenters,
+    dataCenters: undefined,
+    ...stock(entry),
     price: price ? { secure: num(price.secure), community: num(price.community) } : undefined,
   };
 }
@@ -76,6 +84,7 @@ export function catalogDataFromApi(responses: CatalogResponses): CatalogData {
         vcpu: { min: num(vcpu.min, 1), max: num(vcpu.max, 1) },
         ramGbPerVcpu: num(c.ramGbPerVcpu, 1),
         price: price ? { serverlessPerVcpu: num(price.serverlessPerVcpu) } : undefined,
+        ...stock(c),
       };
     }),
     dataCenters: listOf(responses.dataCenters, 'dataCenters').map((d) => ({ id: d.id as string, name: str(d.name, d.id as string) })),
