@@ -11,6 +11,7 @@
  * to `workers.max` are priced alike. Disk, network volumes and fees are not included.
  */
 import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { gpuHourPrice, vcpuHourPrice } from '../endpointSpec/catalog/prices';
 import { defaultNumber, minimumOf } from '../endpointSpec/contract';
 import { scaleRange, type UsdRange } from './format';
 
@@ -88,9 +89,8 @@ export function specCost(spec: unknown, catalog: Catalog): SpecCost | undefined 
     const pools = strings(gpu.pools);
     for (const pool of pools) if (!catalog.pools.has(pool)) unpriced.push(`pool ${pool}`);
     for (const type of catalog.selectedTypes(pools, strings(gpu.excludedTypes))) {
-      // A type not offered on secure cloud has price 0 there: not a free worker, an unknown price.
-      const price = type.price?.secure;
-      if (price === undefined || !(price > 0)) unpriced.push(type.name);
+      const price = gpuHourPrice(type);
+      if (price === undefined) unpriced.push(type.name);
       else placements.push({ id: type.id, name: type.name, unitPrice: price, perWorkerHour: price * gpuCount });
     }
   } else if (Array.isArray(body.cpu)) {
@@ -101,8 +101,8 @@ export function specCost(spec: unknown, catalog: Catalog): SpecCost | undefined 
       const vcpuCount = count(entry?.vcpuCount, 0, 1);
       if (!id || !vcpuCount) continue;
       const flavor = catalog.cpuFlavors.get(id);
-      const price = flavor?.price?.serverlessPerVcpu;
-      if (!flavor || price === undefined || !(price > 0)) unpriced.push(id);
+      const price = flavor && vcpuHourPrice(flavor);
+      if (!flavor || price === undefined) unpriced.push(id);
       else placements.push({ id, name: flavor.name, vcpuCount, unitPrice: price, perWorkerHour: price * vcpuCount });
     }
   } else {
