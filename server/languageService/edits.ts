@@ -155,3 +155,38 @@ export function addProperty(
 function inlineValue(value: unknown): string {
   return Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]` : JSON.stringify(value);
 }
+
+/**
+ * Appends `value` to the list at `arrayPath`, written as the list's items are: a new `- ` line at the last
+ * item's indentation for a block list, after a comma in a flow list or JSON (on a new line when the list
+ * spans lines). An empty block list, or one whose last item shares a line with something else, gets no edit.
+ */
+export function appendItem(text: string, document: SpecDocument, arrayPath: JsonPath, value: unknown, format: SpecFormat): TextEdit[] {
+  const list = resolvePath(document.root, arrayPath)?.node;
+  if (list?.kind !== 'array') return [];
+  const item = itemText(value, format);
+  const last = list.items.at(-1);
+  if (!last) return list.flow && list.length >= 2 ? [{ offset: list.offset + 1, length: 0, newText: item }] : [];
+  const end = last.offset + last.length;
+  const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
+  const lead = text.slice(lineStart, last.offset);
+  if (!list.flow) return /^\s*-\s*$/.test(lead) ? [afterLine(text, end, `${lead}${item}`)] : [];
+  if (!list.multiline || lead.trim() !== '') return [{ offset: end, length: 0, newText: `, ${item}` }];
+  return [{ offset: end, length: 0, newText: `,\n${lead}${item}` }];
+}
+
+/** `line` as a new line after the one `offset` is on, so a comment at that line's end stays with its item. */
+function afterLine(text: string, offset: number, line: string): TextEdit {
+  const lineBreak = text.indexOf('\n', offset);
+  if (lineBreak === -1) return { offset: text.length, length: 0, newText: `\n${line}` };
+  const crlf = text[lineBreak - 1] === '\r';
+  return { offset: crlf ? lineBreak - 1 : lineBreak, length: 0, newText: `${crlf ? '\r\n' : '\n'}${line}` };
+}
+
+/** A list item on one line: a scalar as `scalarText` writes it, a mapping as `{ id: cpu3c, vcpuCount: 4 }`. */
+function itemText(value: unknown, format: SpecFormat): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return scalarText(value, format);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return inlineValue(value);
+  const entries = Object.entries(value).map(([key, v]) => `${format === 'json' ? JSON.stringify(key) : key}: ${itemText(v, format)}`);
+  return `{ ${entries.join(', ')} }`;
+}

@@ -10,6 +10,7 @@ import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import { migrateLegacyBody } from '../../core/endpointSpec/migrate';
 import { serializeSpec } from '../../core/endpointSpec/serialize';
 import { addProperty, remove, renameKey, replaceValue, resolvePath, scalarText, type TextEdit } from './edits';
+import { stockFixes } from './stockFixes';
 
 export interface QuickFix {
   readonly title: string;
@@ -62,6 +63,8 @@ const PROVIDERS: Record<string, FixProvider> = {
   'cpu-flavor-unknown': replaceWithSuggestion,
   'data-center-unknown': replaceWithSuggestion,
   'excluded-type-outside-pools': (c) => [removeAt(c, c.path, 'Remove the exclusion', false)],
+  'no-serverless-stock': stockFixes,
+  'no-stock-in-data-centers': stockFixes,
   'gpu-type-as-pool': (c) => {
     // Keep the selection exactly as meant: the type's pool, minus the pool's other types.
     if (!c.suggestion) return [];

@@ -7,7 +7,8 @@ import type { RuleFinding } from '../rules/rule';
 import type { JsonPath } from '../tree';
 import { has, record, stringArray } from '../rules/rule';
 import { closestMatch } from '../suggest';
-import type { Catalog, CatalogGpuType } from './catalog';
+import type { Catalog } from './catalog';
+import { stockShortage, type StockShortage } from './stock';
 
 export interface CatalogRule {
   readonly code: string;
@@ -232,23 +233,31 @@ export const cudaOffered: CatalogRule = {
 export const stockInDataCenters: CatalogRule = {
   code: 'no-stock-in-data-centers',
   severity: 'warning',
-  description: 'The chosen GPU types have serverless stock in the chosen data centers.',
+  description:
+    'The chosen GPU types (or CPU flavors) have serverless stock in the chosen data centers; the warning names pools (or flavors) that do.',
   check(spec, catalog) {
-    const selection = gpuSelection(spec);
-    const dataCenters = stringArray(spec.dataCenterIds)?.filter((id) => catalog.dataCenters.has(id));
-    if (!selection || !dataCenters || dataCenters.length === 0) return [];
-    const types = catalog.selectedTypes(selection.pools, selection.excluded);
-    if (types.length === 0 || types.some((t) => !t.dataCenters)) return [];
-    if (types.some((t) => hasStock(t, dataCenters))) return [];
-    return [
-      {
-        path: ['dataCenterIds'],
-        target: 'key',
-        message: `none of the chosen GPUs has serverless stock in ${dataCenters.join(', ')}, so workers would wait THROTTLED; ${MORE_ROOM}`,
-      },
-    ];
+    const shortage = stockShortage(spec, catalog);
+    return shortage?.dataCenters ? [stockFinding(shortage, ['dataCenterIds'])] : [];
   },
 };
+
+export const stockSomewhere: CatalogRule = {
+  code: 'no-serverless-stock',
+  severity: 'warning',
+  description:
+    'The chosen GPU types (or CPU flavors) have serverless stock in some data center; the warning names pools (or flavors) that do, with their price.',
+  check(spec, catalog) {
+    const shortage = stockShortage(spec, catalog);
+    if (!shortage || shortage.dataCenters) return [];
+    return [stockFinding(shortage, shortage.compute === 'gpu' ? ['gpu', 'pools'] : ['cpu'])];
+  },
+};
+
+/** On the key, with the alternatives' ids as `related`: a quick fix adds one of them. */
+function stockFinding(shortage: StockShortage, path: JsonPath): RuleFinding {
+  const ids = shortage.alternatives.map((a) => a.id);
+  return { path, target: 'key', message: shortage.message, ...(ids.length > 0 ? { related: ids } : {}) };
+}
 
 export const networkVolumeKnown: CatalogRule = {
   code: 'network-volume-unknown',
@@ -311,14 +320,11 @@ export const CATALOG_RULES: readonly CatalogRule[] = [
   templateServerless,
   cudaOffered,
   stockInDataCenters,
+  stockSomewhere,
   networkVolumeKnown,
   networkVolumesPlaced,
   registryKnown,
 ];
-
-function hasStock(type: CatalogGpuType, dataCenters: readonly string[]): boolean {
-  return (type.dataCenters ?? []).some((dc) => dataCenters.includes(dc.id) && dc.availability !== 'NONE');
-}
 
 function didYouMean(suggestion: string | undefined): string {
   return suggestion ? `; did you mean ${suggestion}?` : '';

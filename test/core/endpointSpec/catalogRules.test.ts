@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Catalog, type CatalogData } from '../../../core/endpointSpec/catalog/catalog';
 import { CATALOG_RULES } from '../../../core/endpointSpec/catalog/rules';
 import { validateSpecData } from '../../../core/endpointSpec/validate';
+import { STOCK_CATALOG } from '../../support/stockCatalog';
 
 const catalog = new Catalog(JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'catalog.json'), 'utf8')) as CatalogData);
 const gpuSpec = (gpu: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -24,6 +25,9 @@ interface Case {
   readonly path: (string | number)[];
   readonly message: RegExp;
   readonly suggestion?: string;
+  /** Another catalog than the fixture, for a rule the fixture gives nothing to find. */
+  readonly catalog?: Catalog;
+  readonly related?: readonly string[];
 }
 
 const cases: Record<string, Case> = {
@@ -95,7 +99,17 @@ const cases: Record<string, Case> = {
     good: gpuSpec({ pools: ['ADA_24', 'AMPERE_80'] }, { dataCenterIds: ['EU-RO-1'] }),
     bad: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['EU-RO-1'] }),
     path: ['dataCenterIds'],
-    message: /no.*stock in EU-RO-1.*THROTTLED.*leaving dataCenterIds unset/,
+    message: /no.*stock in EU-RO-1.*THROTTLED; pools with stock in EU-RO-1: AMPERE_80 \(80 GB\); .*leaving dataCenterIds unset/,
+    related: ['AMPERE_80'],
+  },
+  'no-serverless-stock': {
+    good: gpuSpec({ pools: ['ADA_48_PRO', 'AMPERE_48'] }),
+    bad: gpuSpec({ pools: ['ADA_48_PRO'] }),
+    path: ['gpu', 'pools'],
+    message:
+      /none of the GPUs chosen in ADA_48_PRO has serverless stock.*pools with stock: AMPERE_48 \(48 GB, \$0\.40–\$0\.76\/h per worker\)/,
+    catalog: STOCK_CATALOG,
+    related: ['AMPERE_48', 'AMPERE_80', 'ADA_80_PRO'],
   },
   'network-volume-placement': {
     good: gpuSpec({ pools: ['ADA_24'] }, { dataCenterIds: ['US-TX-3'], networkVolumes: ['vol_tx'] }),
@@ -124,15 +138,17 @@ describe('catalog rules', () => {
 
   for (const [code, c] of Object.entries(cases)) {
     describe(code, () => {
+      const context = { catalog: c.catalog ?? catalog };
       it('accepts the good spec', () => {
-        assert.deepEqual(validateSpecData(c.good, 'create', { catalog }), []);
+        assert.deepEqual(validateSpecData(c.good, 'create', context), []);
       });
       it('reports the bad spec at the right path', () => {
-        const found = validateSpecData(c.bad, 'create', { catalog }).filter((p) => p.code === code);
-        assert.equal(found.length, 1, JSON.stringify(validateSpecData(c.bad, 'create', { catalog })));
+        const found = validateSpecData(c.bad, 'create', context).filter((p) => p.code === code);
+        assert.equal(found.length, 1, JSON.stringify(validateSpecData(c.bad, 'create', context)));
         assert.deepEqual(found[0].path, c.path);
         assert.match(found[0].message, c.message);
         if (c.suggestion) assert.equal(found[0].suggestion, c.suggestion);
+        if (c.related) assert.deepEqual(found[0].related, c.related);
       });
     });
   }
