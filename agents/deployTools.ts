@@ -93,6 +93,7 @@ export const planDeployTool = defineTool({
       ...(plan.kind === 'refused' ? { problems: plan.problems.map((p) => ({ path: p.path, message: p.message })) } : {}),
       ...(costLine ? { cost: costLine } : {}),
       notes: plan.notes,
+      ...(plan.stock ? { stock: plan.stock } : {}),
       ...(plan.threeWay ? { outside: outsideOf(plan.threeWay) } : {}),
       ...(namesakes.length > 0 ? { namesakes } : {}),
       deployable: token !== undefined,

@@ -96,8 +96,14 @@ export async function planSpec(context: AgentContext, request: PlanRequest): Pro
     ...(blocked !== undefined ? { blocked } : {}),
     specHash: hashOf(file.text),
     liveHash,
-    planHash: hashOf(stableJson(planned.plan)),
+    planHash: planHashOf(planned.plan),
   };
+}
+
+/** What must not change between a plan and its deploy: the stock warning may, it moves by the minute and refuses nothing. */
+function planHashOf(plan: DeploymentPlan): string {
+  const { stock: _stock, ...decided } = plan;
+  return hashOf(stableJson(decided));
 }
 
 /** The file to plan: the path given, or with an environment, the overlay of it (the path's own when it is one). */

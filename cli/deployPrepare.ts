@@ -150,6 +150,7 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
       spec: body as Spec,
       binding: bindings.binding(index),
       ...(listed ? { listed } : {}),
+      ...(catalog ? { catalog } : {}),
     });
     if (!result.ok) {
       io.err(`endpoint-studio ${command}: ${result.message}`);

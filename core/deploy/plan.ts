@@ -5,6 +5,7 @@
  * spec seems to ask: an image without a pinned tag, workers restarted for an unchanged image, an
  * endpoint drained by `workers.max: 0`. (A change of `type` is refused, so it needs no warning.)
  */
+import type { StockShortage } from '../endpointSpec/catalog/stock';
 import type { JsonPathSegment } from '../endpointSpec/tree';
 import { toServiceBody } from '../endpointSpec/validate';
 import type { Endpoint } from '../api/types';
@@ -34,6 +35,11 @@ interface PlanBase {
    * release.
    */
   readonly threeWay?: ThreeWay;
+  /**
+   * Nothing the spec chooses has serverless stock (core/operations adds it from the live catalog): a warning
+   * with priced alternatives, never a refusal, and left out of what makes two plans the same, since it moves by the minute.
+   */
+  readonly stock?: StockShortage;
 }
 
 /** What the last deploy of the spec set, from its binding. */

@@ -3,6 +3,7 @@ import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
+import type { StockShortage } from '../endpointSpec/catalog/stock';
 import { outsideAuthor, type OutsideChange, type OutsideEffect, type ThreeWay } from './outside';
 import { planCostLine } from './planCost';
 
@@ -73,8 +74,14 @@ export function renderPlan(plan: DeploymentPlan, options: { catalog?: Catalog } 
   if (plan.threeWay) lines.push(...threeWayLines(plan.threeWay).map(indent));
   const cost = options.catalog && planCostLine(plan, options.catalog);
   if (cost) lines.push(indent(cost));
+  if (plan.stock) lines.push(indent(`warning: ${stockWarning(plan.stock)}`));
   for (const note of plan.notes) lines.push(indent(`note: ${note}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** The plan's stock warning, for the text and Markdown plans alike: a warning only, since stock changes by the minute. */
+export function stockWarning(stock: StockShortage): string {
+  return `${stock.message} (the deploy still goes ahead: stock changes by the minute)`;
 }
 
 const EFFECTS: Record<OutsideEffect, (change: OutsideChange) => string> = {

@@ -10,7 +10,7 @@ import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
 import { planCostLine } from './planCost';
-import { renderValue, setInSpec, threeWayLines } from './render';
+import { renderValue, setInSpec, stockWarning, threeWayLines } from './render';
 
 export type PlanAction = DeploymentPlan['kind'];
 
@@ -135,6 +135,7 @@ export function renderPlanMarkdown(plan: DeploymentPlan, options: MarkdownSectio
       '',
       `**${plain(cost.charAt(0).toUpperCase() + cost.slice(1, cost.indexOf(':') + 1))}** ${plain(cost.slice(cost.indexOf(':') + 2))}`,
     );
+  if (plan.stock) out.push('', `> **Warning:** ${plain(stockWarning(plan.stock))}`);
   const allNotes = [...notes, ...plan.notes.map(plain)];
   if (allNotes.length > 0) out.push('', ...allNotes.map((note) => `> **Note:** ${note}`));
   return `${out.join('\n')}\n`;

@@ -9,6 +9,9 @@ import { repairBinding, type Binding } from '../deploy/bindings';
 import type { Spec } from '../deploy/effective';
 import { releasesSince } from '../deploy/outside';
 import { planDeployment, type DeploymentPlan, type LastDeploy } from '../deploy/plan';
+import { restartsWorkers } from '../deploy/workerRestart';
+import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { planStock } from './planStock';
 
 /** A live endpoint as far as telling namesakes apart needs. */
 export interface EndpointSummary {
@@ -26,6 +29,8 @@ export interface PlanDeployInput {
   readonly adopt?: string;
   /** Endpoints already listed for another document of the same deploy, so the service is listed once. */
   readonly listed?: readonly EndpointSummary[];
+  /** A pinned catalog snapshot, read for the stock warning when the service's catalog cannot be. */
+  readonly catalog?: Catalog;
   readonly call?: CallOptions;
 }
 
@@ -50,6 +55,19 @@ export type PlanDeployResult =
   | { readonly ok: false; readonly message: string; readonly notFound: boolean };
 
 export async function planDeploy(input: PlanDeployInput): Promise<PlanDeployResult> {
+  const planned = await planAgainstLive(input);
+  if (!planned.ok || !startsWorkers(planned.plan)) return planned;
+  const stock = await planStock(input.client, planned.plan.spec, input.catalog, input.call ?? {});
+  return stock ? { ...planned, plan: { ...planned.plan, stock } } : planned;
+}
+
+/** A create, or an update that starts new workers or may add some: those are the workers that would wait for stock. */
+function startsWorkers(plan: DeploymentPlan): boolean {
+  if (plan.kind === 'create') return true;
+  return plan.kind === 'update' && plan.changes.some((c) => restartsWorkers(c.path) || c.path.startsWith('workers.'));
+}
+
+async function planAgainstLive(input: PlanDeployInput): Promise<PlanDeployResult> {
   const { client, spec, binding, adopt } = input;
   const call = input.call ?? {};
   try {
