@@ -17,13 +17,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { CodeServer } from '../scripts/editor/codeServer';
-import { CHROMIUM_PATH, CODE_SERVER_ENTRY, EXAMPLES_DIR } from '../scripts/editor/paths';
+import { CHROMIUM_PATH, EDITOR_NAMES, EDITOR_VARIABLE, editorNamed, EXAMPLES_DIR } from '../scripts/editor/paths';
 import { extensionLog } from '../test/e2e/support/editorProcesses';
 import { PROFILE_STATUS_ITEM, START_TIMEOUT_MS, waitUntil, Workbench } from '../test/e2e/support/workbench';
 import { percentile } from './lsp';
 import { ROOT } from './measure';
 
 const CLIENT_BUNDLE = join(ROOT, 'dist', 'client.js');
+/**
+ * The editor measured: the one ENDPOINT_STUDIO_EDITOR names, else the oldest the extension claims. Both sides load
+ * their extension from the page's development path, which the web build of VS Code 1.139 honours only with its
+ * smoke-test driver, a switch code-server does not take: there neither extension would load.
+ */
+export const BENCH_EDITOR = editorNamed(process.env[EDITOR_VARIABLE] || EDITOR_NAMES[0]);
 const EXTENSION_ID = 'endpoint-studio.endpoint-studio';
 
 export interface Activation {
@@ -75,11 +81,11 @@ function developmentUrl(server: CodeServer, workspace: string, extensionPath: st
 
 /** Opens the examples in code-server `reloads + 1` times (one editor, reloaded) and reads each activation. */
 export async function activationInCodeServer(reloads: number): Promise<Activation[]> {
-  if (!existsSync(CODE_SERVER_ENTRY) || !existsSync(CHROMIUM_PATH))
+  if (!existsSync(BENCH_EDITOR.entry) || !existsSync(CHROMIUM_PATH))
     throw new Error('code-server or Chromium is missing: run `npm run setup:editor`');
   const workspace = mkdtempSync(join(tmpdir(), 'es-bench-activation-'));
   cpSync(EXAMPLES_DIR, workspace, { recursive: true });
-  const server = await CodeServer.start({ workspace });
+  const server = await CodeServer.start({ workspace, editor: BENCH_EDITOR });
   const workbench = await Workbench.launch();
   try {
     await workbench.page.goto(developmentUrl(server, workspace, ROOT), { timeout: START_TIMEOUT_MS });
@@ -164,7 +170,7 @@ export interface OpenSpecActivation {
  * "shown once" is forgotten) and a new browser. `extension` is the folder ours is loaded from (its dist/ built).
  */
 export async function openSpecToFirstDiagnostic(runs = 5, extension = ROOT): Promise<OpenSpecActivation> {
-  if (!existsSync(CODE_SERVER_ENTRY) || !existsSync(CHROMIUM_PATH))
+  if (!existsSync(BENCH_EDITOR.entry) || !existsSync(CHROMIUM_PATH))
     throw new Error('code-server or Chromium is missing: run `npm run setup:editor`');
   const minimal = buildMinimalExtension(true);
   const plainText = buildMinimalExtension(false);
@@ -227,7 +233,7 @@ async function openSpecOnce(extensionPath: string, walkthrough: boolean): Promis
   const workspace = mkdtempSync(join(tmpdir(), 'es-bench-open-'));
   // Something for the Explorer to list, and no spec: opening one is what activates the extension.
   writeFileSync(join(workspace, 'notes.yaml'), 'notes: []\n');
-  const server = await CodeServer.start({ workspace, userSettings: { [OPEN_ON_INSTALL]: walkthrough } });
+  const server = await CodeServer.start({ workspace, editor: BENCH_EDITOR, userSettings: { [OPEN_ON_INSTALL]: walkthrough } });
   const workbench = await Workbench.launch();
   try {
     const page = workbench.page;

@@ -10,7 +10,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CODE_SERVER_ENTRY } from '../scripts/editor/paths';
-import { activationInCodeServer, openSpecToFirstDiagnostic, type Spread } from './activation';
+import { activationInCodeServer, BENCH_EDITOR, openSpecToFirstDiagnostic, type Spread } from './activation';
 import { assertFixtures, multiDocumentCases, typicalCases, type EditCase } from './fixtures';
 import { FOLDER_BASES, typeInFolder, validateFolderThroughput } from './folder';
 import { percentile, type BenchLspClient } from './lsp';
@@ -414,7 +414,7 @@ async function activationRows(): Promise<void> {
   const target = (ratio: number): [string, string, boolean] => [`${ratio.toFixed(2)}×`, '≤ 1.3×', ratio <= 1.3];
   row(
     'activation',
-    `open a spec that activates the extension → first diagnostic, minimal extension, spec language as ours / as plain text (median of ${String(OPEN_SPEC_RUNS)}, range)`,
+    `open a spec that activates the extension → first diagnostic in VS Code ${BENCH_EDITOR.name}, minimal extension, spec language as ours / as plain text (median of ${String(OPEN_SPEC_RUNS)}, range)`,
     side([spread(opened.minimal), spread(opened.minimalPlainText)]),
   );
   row(
