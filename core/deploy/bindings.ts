@@ -25,10 +25,30 @@ export interface Binding {
   readonly release?: DeployedRelease;
 }
 
-/** The release a deploy made: the endpoint's version after it, when the service said, and the body it sent. */
+/**
+ * The release a deploy made: the endpoint's version after it, when the service said, and the body it sent; then,
+ * as they are learnt, how long it took to serve and the smoke job run on it.
+ */
 export interface DeployedRelease {
   readonly version?: number;
   readonly body: Readonly<Record<string, unknown>>;
+  readonly readiness?: ReleaseReadiness;
+  readonly smoke?: ReleaseSmoke;
+}
+
+/** Milliseconds from the deploy to each step the service let us see; a step not seen is absent. */
+export interface ReleaseReadiness {
+  readonly firstWorkerStartingMs?: number;
+  readonly firstWorkerReadyMs?: number;
+  readonly firstJobCompletedMs?: number;
+}
+
+/** The smoke job run on a release: whether it completed on a worker of that release. */
+export interface ReleaseSmoke {
+  readonly passed: boolean;
+  readonly jobId?: string;
+  /** ISO 8601 time it ended. */
+  readonly at: string;
 }
 
 /** Spec path (relative, forward slashes) → document index → binding. */
@@ -125,7 +145,29 @@ function releaseOf(value: unknown): DeployedRelease | undefined {
   const release = asRecord(value);
   const body = asRecord(release?.body);
   if (!release || !body) return undefined;
-  return { ...(Number.isInteger(release.version) ? { version: release.version as number } : {}), body };
+  const readiness = readinessOf(release.readiness);
+  const smoke = smokeOf(release.smoke);
+  return {
+    ...(Number.isInteger(release.version) ? { version: release.version as number } : {}),
+    body,
+    ...(readiness ? { readiness } : {}),
+    ...(smoke ? { smoke } : {}),
+  };
+}
+
+const READINESS_STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJobCompletedMs'] as const;
+
+function readinessOf(value: unknown): ReleaseReadiness | undefined {
+  const record = asRecord(value);
+  if (!record) return undefined;
+  const steps = READINESS_STEPS.filter((step) => typeof record[step] === 'number' && (record[step] as number) >= 0);
+  return steps.length > 0 ? Object.fromEntries(steps.map((step) => [step, record[step] as number])) : undefined;
+}
+
+function smokeOf(value: unknown): ReleaseSmoke | undefined {
+  const record = asRecord(value);
+  if (!record || typeof record.passed !== 'boolean' || typeof record.at !== 'string') return undefined;
+  return { passed: record.passed, at: record.at, ...(typeof record.jobId === 'string' ? { jobId: record.jobId } : {}) };
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

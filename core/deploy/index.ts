@@ -34,4 +34,4 @@ export {
   withoutBinding,
   writeBindings,
 } from './bindings';
-export type { Binding, BindingCheck, BindingStore, ReadBindingsResult } from './bindings';
+export type { Binding, BindingCheck, BindingStore, DeployedRelease, ReadBindingsResult, ReleaseReadiness, ReleaseSmoke } from './bindings';

@@ -32,7 +32,7 @@ export { bindSpec } from './bindSpec';
 export type { BindSpecInput, BindSpecResult } from './bindSpec';
 export { pullSpec, specTextOf } from './pullSpec';
 export type { PullSpecInput, PullSpecResult } from './pullSpec';
-export { forgetBinding, readSpecBindings, saveBinding } from './specBindings';
+export { forgetBinding, noteOnRelease, readSpecBindings, recordRelease, saveBinding } from './specBindings';
 export type { SaveBindingResult, SpecBindingsResult, SpecDocumentRef, SpecLocation } from './specBindings';
 export { deleteOrphanedEndpoint, forgetOrphan, orphanedBindings } from './orphans';
 export type {

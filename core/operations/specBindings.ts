@@ -76,6 +76,36 @@ export function forgetBinding(ref: SpecDocumentRef): SaveBindingResult {
  * Records `release` as the last one on every binding of the endpoint in `root` (a rollback went back to it);
  * undefined, and nothing written, when no spec there is bound to it.
  */
+/**
+ * Adds what was learnt about release `version` of an endpoint (how long it took to serve, its smoke job) to every
+ * binding that recorded that release; a binding that has moved on to another release is left as it is. Undefined
+ * when no binding recorded it.
+ */
+export function noteOnRelease(
+  root: string,
+  endpointId: string,
+  version: number,
+  note: Pick<DeployedRelease, 'readiness' | 'smoke'>,
+): SaveBindingResult | undefined {
+  const read = readBindings(root);
+  const recorded = (binding: Binding): boolean => binding.endpointId === endpointId && binding.release?.version === version;
+  if (!read.ok || !Object.values(read.store).some((documents) => Object.values(documents).some(recorded))) return undefined;
+  const written = updateBindings(root, (store) =>
+    Object.fromEntries(
+      Object.entries(store).map(([key, documents]) => [
+        key,
+        Object.fromEntries(
+          Object.entries(documents).map(([index, binding]) => [
+            index,
+            recorded(binding) && binding.release ? { ...binding, release: { ...binding.release, ...note } } : binding,
+          ]),
+        ),
+      ]),
+    ),
+  );
+  return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
+}
+
 export function recordRelease(root: string, endpointId: string, release: DeployedRelease): SaveBindingResult | undefined {
   const read = readBindings(root);
   const bound = read.ok && Object.values(read.store).some((documents) => Object.values(documents).some((b) => b.endpointId === endpointId));

@@ -21,6 +21,7 @@ import {
 } from '../../../core/deploy';
 import type { CreateEndpointRequest } from '../../../core/api';
 import { gpuQueueSpec, withEmulator } from './support';
+import { noteOnRelease } from '../../../core/operations';
 
 const binding = (endpointId: string): Binding => ({
   endpointId,
@@ -142,5 +143,54 @@ describe('repairBinding', () => {
       const unreachable = await repairBinding(client({ apiKey: 'wrong-key-123' }), binding(endpoint.id));
       assert.equal(unreachable.status, 'error');
     });
+  });
+});
+
+describe('noteOnRelease', () => {
+  it('adds readiness and a smoke job to the bindings that recorded that release, and reads them back', () => {
+    const root = mkdtempSync(join(tmpdir(), 'es-note-release-'));
+    try {
+      const release = (version: number) => ({ version, body: { name: 'a' } });
+      const at = '2026-11-29T01:00:00.000Z';
+      writeBindings(root, {
+        'a.staging.endpoint.yaml': { '0': { endpointId: 'ep1', endpointName: 'a', deployedAt: at, release: release(3) } },
+        'b.endpoint.yaml': { '0': { endpointId: 'ep1', endpointName: 'a', deployedAt: at, release: release(2) } },
+      });
+      const smoke = { passed: true, jobId: 'job-1', at };
+      assert.deepEqual(noteOnRelease(root, 'ep1', 3, { readiness: { firstWorkerReadyMs: 4200 }, smoke }), {
+        saved: true,
+        path: bindingsPath(root),
+      });
+      const read = readBindings(root);
+      assert.ok(read.ok);
+      assert.deepEqual(getBinding(read.store, 'a.staging.endpoint.yaml', 0)?.release, {
+        ...release(3),
+        readiness: { firstWorkerReadyMs: 4200 },
+        smoke,
+      });
+      assert.deepEqual(getBinding(read.store, 'b.endpoint.yaml', 0)?.release, release(2), 'another release is left alone');
+      assert.equal(noteOnRelease(root, 'ep1', 9, { smoke }), undefined, 'no binding recorded release 9');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('drops a hand-edited readiness or smoke record it cannot read, keeping the release', () => {
+    const root = mkdtempSync(join(tmpdir(), 'es-note-release-'));
+    try {
+      const binding = {
+        endpointId: 'ep1',
+        endpointName: 'a',
+        deployedAt: '',
+        release: { version: 1, body: {}, readiness: { firstWorkerReadyMs: 'soon' }, smoke: { passed: 'yes' } },
+      };
+      mkdirSync(join(root, '.endpoint-studio'));
+      writeFileSync(bindingsPath(root), JSON.stringify({ version: 1, deployments: { 'a.endpoint.yaml': { '0': binding } } }));
+      const read = readBindings(root);
+      assert.ok(read.ok);
+      assert.deepEqual(getBinding(read.store, 'a.endpoint.yaml', 0)?.release, { version: 1, body: {} });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
