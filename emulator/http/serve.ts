@@ -33,9 +33,8 @@ export async function guard(res: ServerResponse, headers: () => Record<string, s
       error instanceof ProblemError
         ? error
         : new ProblemError(500, `the emulator failed to handle this request: ${error instanceof Error ? error.message : String(error)}`);
-    const extra = problem.status === 413 ? { ...headers(), Connection: 'close' } : headers();
     try {
-      sendProblem(res, problem, extra);
+      sendProblem(res, problem, headers());
     } catch {
       res.destroy();
     }
