@@ -5,8 +5,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Random } from '../core/util/seededRandom';
 
+/** Random bytes are drawn a pool at a time: one system call per id character made thousands of workers slow to create. */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
 export function cryptoRandom(): number {
-  return randomBytes(4).readUInt32BE(0) / 4294967296;
+  if (offset + 4 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  const value = pool.readUInt32BE(offset) / 4294967296;
+  offset += 4;
+  return value;
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

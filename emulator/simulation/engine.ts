@@ -6,10 +6,11 @@
 import type { IdFactory } from '../ids';
 import type { StoredEndpoint } from '../state';
 import { isTerminal, jobView, planFor, type Job } from './jobs';
-import { CRASH_OUTPUT, crashesOnStart, exitLine, restartBackoffMs } from './crashLoop';
 import { LogStore } from './logs';
 import { isReady, reachedInPlace, staleToStop } from './rollout';
-import { DISK_PRICE_PER_GB_SECOND, bootMs, place, pricePerSecond, workerView, type Worker } from './workers';
+import { DISK_PRICE_PER_GB_SECOND, pricePerSecond, workerView, type Worker } from './workers';
+import { Fleet, MAX_WORKERS, SPAWNS_PER_TICK } from './fleet';
+import { WorkerLifecycle } from './lifecycle';
 
 export interface SimulationHost {
   endpoint(id: string): StoredEndpoint | undefined;
@@ -28,9 +29,16 @@ const TICK_MS = 20;
 const REQUEST_COUNT_IDLE_MS = 5000;
 const MAX_FINISHED_JOBS_PER_ENDPOINT = 1000;
 
+/** An endpoint's workers of its current version: the placed ones, and how many in all (placed and waiting). */
+interface FreshWorkers {
+  readonly placed: Worker[];
+  readonly count: number;
+}
+
 export class Simulation {
   readonly logs: LogStore;
-  private readonly workers = new Map<string, Worker>();
+  private readonly fleet = new Fleet();
+  private readonly lifecycle: WorkerLifecycle;
   /** Every worker that ever existed, so logs of departed workers stay readable. */
   private readonly workerEndpoint = new Map<string, string>();
   private readonly jobs = new Map<string, Job>();
@@ -40,6 +48,8 @@ export class Simulation {
   private readonly waiters = new Map<string, Set<() => void>>();
   private timer: NodeJS.Timeout | undefined;
   private lastTick: number;
+  /** Workers this tick may still create (SPAWNS_PER_TICK). */
+  private spawnsLeft = SPAWNS_PER_TICK;
 
   constructor(
     private readonly host: SimulationHost,
@@ -48,6 +58,7 @@ export class Simulation {
     private readonly now: () => number = Date.now,
   ) {
     this.logs = new LogStore(now);
+    this.lifecycle = new WorkerLifecycle(this.fleet, this.logs, ids, timeScale);
     this.lastTick = now();
   }
 
@@ -78,6 +89,7 @@ export class Simulation {
     const now = this.now();
     const simSeconds = ((now - this.lastTick) * this.timeScale) / 1000;
     this.lastTick = now;
+    this.spawnsLeft = SPAWNS_PER_TICK;
     for (const endpoint of this.host.endpoints()) this.advanceEndpoint(endpoint, now, simSeconds);
   }
 
@@ -85,8 +97,9 @@ export class Simulation {
     return realMs * this.timeScale;
   }
 
+  /** The endpoint's workers in the order they were created. */
   workersOf(endpointId: string): Worker[] {
-    return [...this.workers.values()].filter((w) => w.endpointId === endpointId);
+    return [...this.fleet.of(endpointId).all.values()];
   }
 
   workerViews(endpoint: StoredEndpoint): Record<string, unknown>[] {
@@ -99,106 +112,37 @@ export class Simulation {
   }
 
   private advanceEndpoint(endpoint: StoredEndpoint, now: number, simSeconds: number): void {
-    const workers = this.workersOf(endpoint.id);
-    for (const w of workers) {
-      if (w.status !== 'THROTTLED' && w.dataCenterId && simSeconds > 0) {
-        const price = pricePerSecond(w);
-        this.host.recordUsage(endpoint.id, w.id, w.gpuTypeId ?? w.cpuFlavorId ?? 'unknown', {
-          gpu: price.gpu * simSeconds,
-          cpu: price.cpu * simSeconds,
-          disk: endpoint.disk * DISK_PRICE_PER_GB_SECOND * simSeconds,
-        });
-      }
+    const { placed } = this.fleet.of(endpoint.id);
+    if (simSeconds > 0) for (const w of placed) this.bill(endpoint, w, simSeconds);
+    for (const w of placed) {
+      if (w.status === 'RUNNING' && w.jobId) this.advanceJob(endpoint, w, now);
+      else this.lifecycle.advance(endpoint, w, now);
     }
-    for (const w of workers) {
-      if (w.status === 'THROTTLED') this.tryPlace(endpoint, w, now);
-      else if (w.status === 'INITIALIZING' && w.placedAt !== undefined && this.sim(now - w.placedAt) >= bootMs(endpoint)) this.boot(w, now);
-      else if (w.status === 'UNHEALTHY' && w.nextRestartAt !== undefined && now >= w.nextRestartAt) this.boot(w, now);
-      else if (w.status === 'RUNNING' && w.jobId) this.advanceJob(endpoint, w, now);
-    }
+    this.lifecycle.placeWaiting(endpoint, now);
     if (endpoint.type === 'QUEUE') this.assignJobs(endpoint, now);
     this.scale(endpoint, now);
   }
 
-  /** The container starts: ready to serve, or (an image that crashes) UNHEALTHY until its next restart. */
-  private boot(worker: Worker, now: number): void {
-    worker.startedAt = now;
-    this.logs.append(worker.id, 'system', 'container started');
-    if (!crashesOnStart(worker.image)) {
-      worker.status = 'IDLE';
-      worker.idleSince = now;
-      this.logs.append(worker.id, 'container', 'Worker ready.');
-      return;
-    }
-    const attempt = (worker.restarts ?? 0) + 1;
-    worker.status = 'UNHEALTHY';
-    worker.restarts = attempt;
-    worker.nextRestartAt = now + restartBackoffMs(attempt) / this.timeScale;
-    for (const line of CRASH_OUTPUT) this.logs.append(worker.id, 'container', line);
-    this.logs.append(worker.id, 'system', exitLine(attempt));
+  private bill(endpoint: StoredEndpoint, worker: Worker, simSeconds: number): void {
+    const price = pricePerSecond(worker);
+    this.host.recordUsage(endpoint.id, worker.id, worker.gpuTypeId ?? worker.cpuFlavorId ?? 'unknown', {
+      gpu: price.gpu * simSeconds,
+      cpu: price.cpu * simSeconds,
+      disk: endpoint.disk * DISK_PRICE_PER_GB_SECOND * simSeconds,
+    });
   }
 
-  private tryPlace(endpoint: StoredEndpoint, worker: Worker, now: number): void {
-    const placement = place(
-      endpoint,
-      [...this.workers.values()].filter((w) => w !== worker),
-    );
-    if (!placement) return;
-    worker.gpuTypeId = placement.gpuTypeId;
-    worker.cpuFlavorId = placement.cpuFlavorId;
-    worker.vcpuCount = placement.vcpuCount;
-    worker.dataCenterId = placement.dataCenterId;
-    worker.status = 'INITIALIZING';
-    worker.placedAt = now;
-    this.logs.append(
-      worker.id,
-      'system',
-      `placed on ${placement.gpuTypeId ? `${endpoint.gpu?.count ?? 1}x ${placement.gpuTypeId}` : `${placement.cpuFlavorId} with ${placement.vcpuCount} vCPUs`} in ${placement.dataCenterId}`,
-    );
-    this.logs.append(worker.id, 'system', `pulling image ${worker.image}`);
-  }
-
-  private spawn(endpoint: StoredEndpoint, now: number): void {
-    const worker: Worker = {
-      id: this.ids.short(),
-      endpointId: endpoint.id,
-      version: endpoint.version,
-      status: 'THROTTLED',
-      image: endpoint.image,
-      gpuCount: endpoint.gpu?.count ?? 0,
-      gpuTypeId: null,
-      cpuFlavorId: null,
-      vcpuCount: 0,
-      dataCenterId: null,
-      activeRequests: 0,
-    };
-    this.workers.set(worker.id, worker);
-    this.workerEndpoint.set(worker.id, endpoint.id);
-    this.logs.append(worker.id, 'system', `worker ${worker.id} created for endpoint ${endpoint.id} (version ${endpoint.version})`);
-    this.tryPlace(endpoint, worker, now);
-    if (worker.status === 'THROTTLED') {
-      const where = endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds.join(', ') : 'any data center';
-      const what = endpoint.gpu
-        ? `GPU pools ${endpoint.gpu.pools.join(', ')}`
-        : `CPU flavors ${(endpoint.cpu ?? []).map((c) => c.id).join(', ')}`;
-      this.logs.append(worker.id, 'system', `throttled: no free capacity for ${what} in ${where}; waiting`);
-    }
-  }
-
-  private remove(worker: Worker, reason: string): void {
-    this.logs.append(worker.id, 'system', `worker stopped: ${reason}`);
-    this.workers.delete(worker.id);
-  }
-
-  private desiredWorkers(endpoint: StoredEndpoint, fresh: Worker[], now: number): number {
+  /** How many workers of the current version the endpoint wants, from its fresh workers' load and its queue. */
+  private desiredWorkers(endpoint: StoredEndpoint, fresh: FreshWorkers, now: number): number {
     let demand: number;
     if (endpoint.type === 'LOAD_BALANCER') {
-      const inFlight = fresh.reduce((n, w) => n + w.activeRequests, 0) + (this.lbWaiting.get(endpoint.id) ?? 0);
+      const inFlight = fresh.placed.reduce((n, w) => n + w.activeRequests, 0) + (this.lbWaiting.get(endpoint.id) ?? 0);
       const perWorker = endpoint.scaling.type === 'REQUEST_COUNT' ? endpoint.scaling.requestCount : 1;
       demand = Math.ceil(inFlight / perWorker);
     } else {
       const queued = this.queues.get(endpoint.id) ?? [];
-      const running = this.workersOf(endpoint.id).filter((w) => w.status === 'RUNNING').length;
+      let running = 0;
+      for (const w of this.fleet.of(endpoint.id).placed) if (w.status === 'RUNNING') running++;
       if (endpoint.scaling.type === 'REQUEST_COUNT') {
         demand = Math.ceil((queued.length + running) / endpoint.scaling.requestCount);
       } else if (queued.length === 0) {
@@ -206,7 +150,7 @@ export class Simulation {
       } else {
         const oldest = this.jobs.get(queued[0]);
         const waitedSeconds = oldest ? this.sim(now - oldest.submittedAt) / 1000 : 0;
-        const active = fresh.length;
+        const active = fresh.count;
         demand = active === 0 || waitedSeconds >= endpoint.scaling.queueDelay ? active + 1 : active;
         demand = Math.min(demand, queued.length + running);
       }
@@ -214,29 +158,54 @@ export class Simulation {
     return Math.max(endpoint.workers.min, Math.min(endpoint.workers.max, demand));
   }
 
+  /**
+   * The endpoint's workers of the current version: the placed ones, and how many in all. Waiting
+   * workers are all fresh once the version's stale ones were swept, so only then are they not counted one by one.
+   */
+  private freshWorkers(endpoint: StoredEndpoint): FreshWorkers {
+    const set = this.fleet.of(endpoint.id);
+    const placed = [...set.placed].filter((w) => w.version >= endpoint.version);
+    let waiting = set.throttled.size;
+    if (set.sweptVersion !== endpoint.version) {
+      waiting = 0;
+      for (const w of set.throttled) if (w.version >= endpoint.version) waiting++;
+    }
+    return { placed, count: placed.length + waiting };
+  }
+
   private scale(endpoint: StoredEndpoint, now: number): void {
-    const isFresh = (w: Worker): boolean => w.version >= endpoint.version;
-    const current = this.workersOf(endpoint.id).filter(isFresh);
+    const current = this.freshWorkers(endpoint);
     const desired = this.desiredWorkers(endpoint, current, now);
-    for (let i = current.length; i < desired; i++) this.spawn(endpoint, now);
-    // Rolling release: stale workers leave as the new version's workers become ready.
-    for (const { worker, reason } of staleToStop(this.workersOf(endpoint.id), endpoint.version, desired)) this.remove(worker, reason);
-    const fresh = this.workersOf(endpoint.id).filter(isFresh);
-    let surplus = fresh.length - desired;
-    // Workers that serve nothing go first: those waiting for capacity, then crash-looping ones.
-    for (const w of [...fresh.filter((x) => x.status === 'THROTTLED'), ...fresh.filter((x) => x.status === 'UNHEALTHY')]) {
-      if (surplus <= 0) break;
-      this.remove(w, 'no longer needed');
+    const room = Math.min(desired - current.count, this.spawnsLeft, MAX_WORKERS - this.fleet.size);
+    for (let i = 0; i < room; i++) this.workerEndpoint.set(this.lifecycle.spawn(endpoint, now).id, endpoint.id);
+    this.spawnsLeft -= Math.max(0, room);
+    // Rolling release: stale workers leave as the new version's workers become ready. Right after a
+    // version change every worker is looked at; after that, stale workers can only be ready, so placed, ones.
+    const set = this.fleet.of(endpoint.id);
+    const candidates = set.sweptVersion === endpoint.version ? [...set.placed] : [...set.all.values()];
+    for (const { worker, reason } of staleToStop(candidates, endpoint.version, desired)) this.lifecycle.remove(worker, reason);
+    this.fleet.swept(endpoint.id, endpoint.version);
+    const fresh = this.freshWorkers(endpoint);
+    let surplus = fresh.count - desired;
+    // Workers that serve nothing go first: those waiting for capacity, oldest first, then crash-looping ones.
+    for (const w of set.throttled) {
+      if (surplus <= 0) return;
+      this.lifecycle.remove(w, 'no longer needed');
+      surplus--;
+    }
+    for (const w of fresh.placed.filter((x) => x.status === 'UNHEALTHY')) {
+      if (surplus <= 0) return;
+      this.lifecycle.remove(w, 'no longer needed');
       surplus--;
     }
     const idleMs = endpoint.workers.idleTimeout !== undefined ? endpoint.workers.idleTimeout * 1000 : REQUEST_COUNT_IDLE_MS;
-    const idle = fresh
+    const idle = fresh.placed
       .flatMap((w) => (w.status === 'IDLE' && w.activeRequests === 0 && w.idleSince !== undefined ? [{ w, since: w.idleSince }] : []))
       .sort((a, b) => a.since - b.since);
     for (const { w, since } of idle) {
       if (surplus <= 0) break;
       if (this.sim(now - since) < idleMs) continue;
-      this.remove(w, `idle for ${Math.round(idleMs / 1000)} s`);
+      this.lifecycle.remove(w, `idle for ${Math.round(idleMs / 1000)} s`);
       surplus--;
     }
   }
@@ -291,9 +260,7 @@ export class Simulation {
     const queue = this.queues.get(endpoint.id);
     if (!queue || queue.length === 0) return;
     // New-version workers first, so a rollout drains the old ones.
-    const idle = this.workersOf(endpoint.id)
-      .filter((w) => w.status === 'IDLE')
-      .sort((a, b) => b.version - a.version);
+    const idle = [...this.fleet.of(endpoint.id).placed].filter((w) => w.status === 'IDLE').sort((a, b) => b.version - a.version);
     for (const worker of idle) {
       const jobId = queue.shift();
       if (!jobId) break;
@@ -387,7 +354,7 @@ export class Simulation {
       this.finish(job, undefined, 'CANCELLED', this.now(), {});
       return;
     }
-    const worker = job.workerId ? this.workers.get(job.workerId) : undefined;
+    const worker = job.workerId ? this.fleet.get(job.workerId) : undefined;
     if (worker) this.logs.append(worker.id, 'system', `job ${job.id} cancelled`);
     this.finish(job, worker && worker.jobId === job.id ? worker : undefined, 'CANCELLED', this.now(), {});
   }
@@ -490,7 +457,7 @@ export class Simulation {
   endpointDeleted(endpointId: string): void {
     for (const job of this.jobs.values())
       if (job.endpointId === endpointId && !isTerminal(job.status)) this.finish(job, undefined, 'CANCELLED', this.now(), {});
-    for (const w of this.workersOf(endpointId)) this.remove(w, 'endpoint deleted');
+    for (const w of this.workersOf(endpointId)) this.lifecycle.remove(w, 'endpoint deleted');
     this.queues.delete(endpointId);
   }
 
@@ -525,7 +492,7 @@ export class Simulation {
   /** The least busy ready worker of a load balancer, now serving one more request; undefined while none is ready. */
   takeLbWorker(endpointId: string): Worker | undefined {
     // Workers of the current version first, so a rollout drains the old ones; then the least busy.
-    const ready = this.workersOf(endpointId)
+    const ready = [...this.fleet.of(endpointId).placed]
       .filter((w) => w.status === 'IDLE' || (w.status === 'RUNNING' && w.activeRequests > 0))
       .sort((a, b) => b.version - a.version || a.activeRequests - b.activeRequests)
       .at(0);
@@ -544,6 +511,7 @@ export class Simulation {
   }
 
   hasReadyWorker(endpointId: string): boolean {
-    return this.workersOf(endpointId).some(isReady);
+    for (const w of this.fleet.of(endpointId).placed) if (isReady(w)) return true;
+    return false;
   }
 }

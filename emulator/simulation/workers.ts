@@ -1,10 +1,11 @@
 /**
  * Workers and their placement. A worker is placed on the first GPU type (in pool order, minus
- * exclusions, within the CUDA constraints) or CPU flavor that has free stock in an allowed data
- * center; with none free it waits THROTTLED and tries again on every tick.
+ * exclusions, within the CUDA constraints) or CPU flavor that has free stock (capacity.ts) in an
+ * allowed data center; with none free it waits THROTTLED and tries again on a later tick.
  */
-import { CPU_FLAVORS, DATA_CENTERS, cpuStock, findCpuFlavor, findGpuType, gpuStock, poolMembers } from '../catalog/seed';
+import { CPU_FLAVORS, DATA_CENTERS, findCpuFlavor, findGpuType, poolMembers } from '../catalog/seed';
 import type { StoredEndpoint } from '../state';
+import type { StockView } from './capacity';
 
 export type WorkerStatus = 'RUNNING' | 'IDLE' | 'INITIALIZING' | 'THROTTLED' | 'UNHEALTHY';
 
@@ -19,7 +20,7 @@ export interface Worker {
   cpuFlavorId: string | null;
   vcpuCount: number;
   dataCenterId: string | null;
-  /** Real-clock ms: when placement succeeded (boot start) and when it became ready. */
+  /** Real-clock ms: when placement succeeded (the image pull starts) and when the container started. */
   placedAt?: number;
   startedAt?: number;
   idleSince?: number;
@@ -62,20 +63,14 @@ export function gpuCandidates(endpoint: StoredEndpoint): string[] {
     .map((type) => type.id);
 }
 
-/** Stock is the seeded free capacity minus what the emulator's own workers already hold. */
-export function place(endpoint: StoredEndpoint, workers: Iterable<Worker>): Placement | undefined {
+/** The first free place for one worker of the endpoint, by pool (or flavor) order, then data center order. */
+export function place(endpoint: StoredEndpoint, stock: StockView): Placement | undefined {
   const centers = endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds : DATA_CENTERS.map((d) => d.id);
-  const used = new Map<string, number>();
-  for (const w of workers) {
-    if (!w.dataCenterId) continue;
-    const key = `${w.dataCenterId}|${w.gpuTypeId ?? w.cpuFlavorId}`;
-    used.set(key, (used.get(key) ?? 0) + (w.gpuTypeId ? w.gpuCount : 1));
-  }
   if (endpoint.gpu) {
     for (const typeId of gpuCandidates(endpoint)) {
       for (const dc of centers) {
-        const free = gpuStock(dc, typeId) - (used.get(`${dc}|${typeId}`) ?? 0);
-        if (free >= endpoint.gpu.count) return { gpuTypeId: typeId, cpuFlavorId: null, vcpuCount: 0, dataCenterId: dc };
+        if (stock.freeGpus(dc, typeId) >= endpoint.gpu.count)
+          return { gpuTypeId: typeId, cpuFlavorId: null, vcpuCount: 0, dataCenterId: dc };
       }
     }
     return undefined;
@@ -83,8 +78,8 @@ export function place(endpoint: StoredEndpoint, workers: Iterable<Worker>): Plac
   for (const choice of endpoint.cpu ?? []) {
     if (!CPU_FLAVORS.some((f) => f.id === choice.id)) continue;
     for (const dc of centers) {
-      const free = cpuStock(dc, choice.id) - (used.get(`${dc}|${choice.id}`) ?? 0);
-      if (free >= 1) return { gpuTypeId: null, cpuFlavorId: choice.id, vcpuCount: choice.vcpuCount, dataCenterId: dc };
+      if (stock.freeCpus(dc, choice.id) >= 1)
+        return { gpuTypeId: null, cpuFlavorId: choice.id, vcpuCount: choice.vcpuCount, dataCenterId: dc };
     }
   }
   return undefined;
@@ -106,7 +101,8 @@ export function pricePerSecond(worker: Worker): { gpu: number; cpu: number } {
 /** Container disk, per GB per simulated second (0.10 USD per GB-month). */
 export const DISK_PRICE_PER_GB_SECOND = 0.1 / (30 * 24 * 3600);
 
-export function bootMs(endpoint: StoredEndpoint): number {
+/** Simulated ms from placement to the container's start (pulling and starting the image), by FlashBoot mode. */
+export function startMs(endpoint: StoredEndpoint): number {
   return endpoint.flashboot === 'PRIORITY_FLASHBOOT' ? 500 : endpoint.flashboot === 'FLASHBOOT' ? 1000 : 3000;
 }
 
