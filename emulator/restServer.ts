@@ -37,7 +37,7 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
   const router = new Router([
     ...serverlessRoutes(ctx),
     ...logRoutes(ctx, deps.trackStream),
-    ...catalogRoutes(),
+    ...catalogRoutes(ctx.sim.stock),
     ...accountRoutes(ctx),
     ...billingRoutes(ctx),
   ]);

@@ -1,10 +1,11 @@
 /**
  * The emulator's seeded catalog and the caller's account (own templates, volumes, registries) as
- * the shared rule engine's `Catalog`, so the emulator enforces the very rules the editor shows.
+ * the shared rule engine's `Catalog`, so the emulator enforces the very rules the editor shows. Its
+ * stock is the free capacity the catalog answers with.
  */
 import { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { EmulatorContext } from '../context';
-import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, availabilityLevel, gpuStock } from './seed';
+import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, availabilityLevel } from './seed';
 
 export function catalogOf(ctx: EmulatorContext): Catalog {
   return new Catalog({
@@ -15,7 +16,7 @@ export function catalogOf(ctx: EmulatorContext): Catalog {
       memory: t.memory,
       cudaVersions: t.cudaVersions,
       price: t.price,
-      dataCenters: DATA_CENTERS.map((dc) => ({ id: dc.id, availability: availabilityLevel(gpuStock(dc.id, t.id)) })),
+      dataCenters: DATA_CENTERS.map((dc) => ({ id: dc.id, availability: availabilityLevel(ctx.sim.stock.freeGpus(dc.id, t.id)) })),
     })),
     cpuFlavors: CPU_FLAVORS,
     dataCenters: DATA_CENTERS,

@@ -1,4 +1,8 @@
-/** `/v2/catalog/*`: GPU types, CPU flavors, data centers and public templates, with availability on request. */
+/**
+ * `/v2/catalog/*`: GPU types, CPU flavors, data centers and public templates, with availability on
+ * request. Availability is the free capacity the simulation's own placement reads (capacity.ts), so
+ * what the catalog shows without stock is where workers wait THROTTLED.
+ */
 import { badRequest, notFound } from '../http/problems';
 import { route, type Route } from '../http/router';
 import {
@@ -7,12 +11,11 @@ import {
   GPU_TYPES,
   PUBLIC_TEMPLATES,
   availabilityLevel,
-  cpuStock,
-  gpuStock,
   type CpuFlavorSeed,
   type GpuTypeSeed,
   type TemplateRecord,
 } from './seed';
+import type { StockView } from '../simulation/capacity';
 
 type Body = Record<string, unknown>;
 
@@ -31,16 +34,16 @@ function listParam(query: URLSearchParams, name: string, allowed: readonly strin
   return values;
 }
 
-function gpuView(type: GpuTypeSeed, query: URLSearchParams): Body {
+function gpuView(type: GpuTypeSeed, query: URLSearchParams, stock: StockView): Body {
   const include = listParam(query, 'include', ['AVAILABILITY']);
   const products = listParam(query, 'product', ['POD', 'CLUSTER', 'SERVERLESS']);
   if (products.length > 0 && include.length === 0) throw badRequest('product is valid only with include=AVAILABILITY');
   const { cudaVersions, ...base } = type;
   if (include.length === 0) return { ...base };
-  // Serverless stock exists only for types in a serverless pool; pod stock is the seeded stock too.
+  // Serverless stock exists only for types in a serverless pool; the other products see the same free capacity.
   const serverlessOnly = products.length === 1 && products[0] === 'SERVERLESS';
   const perDc = DATA_CENTERS.map((dc) => {
-    const count = serverlessOnly && type.pool === null ? 0 : gpuStock(dc.id, type.id);
+    const count = serverlessOnly && type.pool === null ? 0 : stock.freeGpus(dc.id, type.id);
     return { id: dc.id, name: dc.name, availability: availabilityLevel(count), count };
   });
   const total = perDc.reduce((n, d) => n + d.count, 0);
@@ -52,11 +55,11 @@ function gpuView(type: GpuTypeSeed, query: URLSearchParams): Body {
   };
 }
 
-function cpuView(flavor: CpuFlavorSeed, query: URLSearchParams): Body {
+function cpuView(flavor: CpuFlavorSeed, query: URLSearchParams, stock: StockView): Body {
   const include = listParam(query, 'include', ['AVAILABILITY']);
   listParam(query, 'product', ['POD', 'SERVERLESS']);
   if (include.length === 0) return { ...flavor };
-  const perDc = DATA_CENTERS.map((dc) => ({ id: dc.id, name: dc.name, count: cpuStock(dc.id, flavor.id) }));
+  const perDc = DATA_CENTERS.map((dc) => ({ id: dc.id, name: dc.name, count: stock.freeCpus(dc.id, flavor.id) }));
   const total = perDc.reduce((n, d) => n + d.count, 0);
   return {
     ...flavor,
@@ -65,22 +68,20 @@ function cpuView(flavor: CpuFlavorSeed, query: URLSearchParams): Body {
   };
 }
 
-function dataCenterView(dc: (typeof DATA_CENTERS)[number], query: URLSearchParams): Body {
+function dataCenterView(dc: (typeof DATA_CENTERS)[number], query: URLSearchParams, stock: StockView): Body {
   const include = listParam(query, 'include', ['GPU_AVAILABILITY', 'CPU_AVAILABILITY']);
   const view: Body = { ...dc };
   if (include.includes('GPU_AVAILABILITY')) {
-    view.gpuAvailability = GPU_TYPES.filter((g) => gpuStock(dc.id, g.id) > 0).map((g) => ({
-      id: g.id,
-      name: g.name,
-      availability: availabilityLevel(gpuStock(dc.id, g.id)),
-    }));
+    view.gpuAvailability = GPU_TYPES.flatMap((g) => {
+      const free = stock.freeGpus(dc.id, g.id);
+      return free > 0 ? [{ id: g.id, name: g.name, availability: availabilityLevel(free) }] : [];
+    });
   }
   if (include.includes('CPU_AVAILABILITY')) {
-    view.cpuAvailability = CPU_FLAVORS.filter((c) => cpuStock(dc.id, c.id) > 0).map((c) => ({
-      id: c.id,
-      name: c.name,
-      availability: availabilityLevel(cpuStock(dc.id, c.id)),
-    }));
+    view.cpuAvailability = CPU_FLAVORS.flatMap((c) => {
+      const free = stock.freeCpus(dc.id, c.id);
+      return free > 0 ? [{ id: c.id, name: c.name, availability: availabilityLevel(free) }] : [];
+    });
   }
   return view;
 }
@@ -89,34 +90,34 @@ export function templateView(template: TemplateRecord): Body {
   return { ...template };
 }
 
-export function catalogRoutes(): Route[] {
+export function catalogRoutes(stock: StockView): Route[] {
   return [
     route('GET', '/v2/catalog/gpus', 'List GPU types', ({ query }) => ({
       status: 200,
-      body: { gpus: GPU_TYPES.map((g) => gpuView(g, query)) },
+      body: { gpus: GPU_TYPES.map((g) => gpuView(g, query, stock)) },
     })),
     route('GET', '/v2/catalog/gpus/{id}', 'Get a GPU type', ({ params, query }) => {
       const type = GPU_TYPES.find((g) => g.id === params.id);
       if (!type) throw notFound(`GPU type ${params.id}`);
-      return { status: 200, body: gpuView(type, query) };
+      return { status: 200, body: gpuView(type, query, stock) };
     }),
     route('GET', '/v2/catalog/cpus', 'List CPU flavors', ({ query }) => ({
       status: 200,
-      body: { cpus: CPU_FLAVORS.map((c) => cpuView(c, query)) },
+      body: { cpus: CPU_FLAVORS.map((c) => cpuView(c, query, stock)) },
     })),
     route('GET', '/v2/catalog/cpus/{id}', 'Get a CPU flavor', ({ params, query }) => {
       const flavor = CPU_FLAVORS.find((c) => c.id === params.id);
       if (!flavor) throw notFound(`CPU flavor ${params.id}`);
-      return { status: 200, body: cpuView(flavor, query) };
+      return { status: 200, body: cpuView(flavor, query, stock) };
     }),
     route('GET', '/v2/catalog/datacenters', 'List data centers', ({ query }) => ({
       status: 200,
-      body: { dataCenters: DATA_CENTERS.map((d) => dataCenterView(d, query)) },
+      body: { dataCenters: DATA_CENTERS.map((d) => dataCenterView(d, query, stock)) },
     })),
     route('GET', '/v2/catalog/datacenters/{id}', 'Get a data center', ({ params, query }) => {
       const dc = DATA_CENTERS.find((d) => d.id === params.id);
       if (!dc) throw notFound(`data center ${params.id}`);
-      return { status: 200, body: dataCenterView(dc, query) };
+      return { status: 200, body: dataCenterView(dc, query, stock) };
     }),
     route('GET', '/v2/catalog/templates', 'List public catalog templates', () => ({
       status: 200,

@@ -1,7 +1,8 @@
 /**
  * The seeded catalog: GPU types grouped in serverless pools, CPU flavors, data centers with
  * stock, and public templates. Fixed data (no randomness) so a given pool always has the same
- * members and stock; `HOPPER_141` has no serverless stock at all, so workers there sit THROTTLED.
+ * members and stock; `HOPPER_141` and the `cpu5m` flavor have no serverless stock at all, so
+ * workers there sit THROTTLED.
  */
 import type { CpuType, GpuType } from '../../core/api/types';
 
@@ -136,6 +137,14 @@ export const CPU_FLAVORS: readonly CpuFlavorSeed[] = [
     ramGbPerVcpu: 4,
     price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 },
   },
+  {
+    id: 'cpu5m',
+    name: 'Memory-Optimized',
+    group: 'Gen 5',
+    vcpu: { min: 2, max: 16 },
+    ramGbPerVcpu: 8,
+    price: { securePerVcpu: 0.09, serverlessPerVcpu: 0.08 },
+  },
 ];
 
 export const DATA_CENTERS: readonly DataCenterSeed[] = [
@@ -209,7 +218,7 @@ const GPU_STOCK: Record<string, Record<string, number>> = {
   'AP-JP-1': { 'NVIDIA GeForce RTX 3090': 4, 'NVIDIA RTX A4000': 2 },
 };
 
-/** Free serverless vCPU capacity (in workers of the smallest size) per flavor and data center. */
+/** Free serverless vCPU capacity (in workers of the smallest size) per flavor and data center; `cpu5m` has none. */
 const CPU_STOCK: Record<string, Record<string, number>> = {
   'US-TX-3': { cpu3c: 40, cpu3g: 30, cpu5c: 20, cpu5g: 12 },
   'US-KS-2': { cpu3c: 10, cpu3m: 6 },

@@ -9,6 +9,7 @@ import { isTerminal, jobView, planFor, type Job } from './jobs';
 import { LogStore } from './logs';
 import { isReady, reachedInPlace, staleToStop } from './rollout';
 import { DISK_PRICE_PER_GB_SECOND, pricePerSecond, workerView, type Worker } from './workers';
+import type { StockView } from './capacity';
 import { Fleet, MAX_WORKERS, SPAWNS_PER_TICK } from './fleet';
 import { WorkerLifecycle } from './lifecycle';
 
@@ -60,6 +61,11 @@ export class Simulation {
     this.logs = new LogStore(now);
     this.lifecycle = new WorkerLifecycle(this.fleet, this.logs, ids, timeScale);
     this.lastTick = now();
+  }
+
+  /** Free capacity as the emulator's own workers leave it, which the catalog answers with. */
+  get stock(): StockView {
+    return this.fleet.capacity;
   }
 
   start(): void {

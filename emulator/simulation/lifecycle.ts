@@ -1,14 +1,16 @@
 /**
  * One worker's way through its states, with the log lines the service's workers write at each
  * step: created THROTTLED until there is room, placed (INITIALIZING while its image is pulled), its
- * container started (`startedAt`) and ready (IDLE); an image that crashes (crashLoop.ts) turns
- * UNHEALTHY instead and starts again after a back-off.
+ * container started (`startedAt`), then ready (IDLE). An image that boots slowly (slowBoot.ts)
+ * stays INITIALIZING after its start for its boot time; one that crashes (crashLoop.ts) turns
+ * UNHEALTHY and starts again after a back-off.
  */
 import type { IdFactory } from '../ids';
 import type { StoredEndpoint } from '../state';
 import { CRASH_OUTPUT, crashesOnStart, exitLine, restartBackoffMs } from './crashLoop';
 import type { Fleet } from './fleet';
 import type { LogStore } from './logs';
+import { bootingLines, slowBootMs } from './slowBoot';
 import { place, startMs, type Worker } from './workers';
 
 export class WorkerLifecycle {
@@ -25,8 +27,10 @@ export class WorkerLifecycle {
       if (worker.nextRestartAt !== undefined && now >= worker.nextRestartAt) this.startContainer(worker, now);
     } else if (worker.status !== 'INITIALIZING') {
       return;
-    } else if (worker.placedAt !== undefined && (now - worker.placedAt) * this.timeScale >= startMs(endpoint)) {
-      this.startContainer(worker, now);
+    } else if (worker.startedAt === undefined) {
+      if (worker.placedAt !== undefined && (now - worker.placedAt) * this.timeScale >= startMs(endpoint)) this.startContainer(worker, now);
+    } else if (worker.readyAt !== undefined && now >= worker.readyAt) {
+      this.becomeReady(worker, now);
     }
   }
 
@@ -89,12 +93,18 @@ export class WorkerLifecycle {
     return true;
   }
 
-  /** The container starts: ready to serve, or crashing. */
+  /** The container starts: ready to serve, booting for a while (a slow-booting image), or crashing. */
   private startContainer(worker: Worker, now: number): void {
     worker.startedAt = now;
     this.logs.append(worker.id, 'system', 'container started');
     if (crashesOnStart(worker.image)) {
       this.crash(worker, now);
+      return;
+    }
+    const booting = slowBootMs(worker.image);
+    if (booting > 0) {
+      worker.readyAt = now + booting / this.timeScale;
+      for (const line of bootingLines(booting)) this.logs.append(worker.id, 'container', line);
       return;
     }
     this.becomeReady(worker, now);
@@ -103,6 +113,7 @@ export class WorkerLifecycle {
   private becomeReady(worker: Worker, now: number): void {
     worker.status = 'IDLE';
     worker.idleSince = now;
+    worker.readyAt = undefined;
     this.logs.append(worker.id, 'container', 'Worker ready.');
   }
 

@@ -20,9 +20,13 @@ export interface Worker {
   cpuFlavorId: string | null;
   vcpuCount: number;
   dataCenterId: string | null;
-  /** Real-clock ms: when placement succeeded (the image pull starts) and when the container started. */
+  /**
+   * Real-clock ms: when placement succeeded (the image pull starts), when the container started, and
+   * when a slow-booting container (slowBoot.ts) is due ready.
+   */
   placedAt?: number;
   startedAt?: number;
+  readyAt?: number;
   idleSince?: number;
   jobId?: string;
   /** In-flight load-balancer requests. */
