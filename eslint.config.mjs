@@ -32,6 +32,7 @@ const LAYERS = {
       'core/deploy',
       'core/endpointSpec',
       'core/environments',
+      'core/policy',
       'core/protocol',
       'core/workspace',
     ],

@@ -3,7 +3,7 @@
  * layer's `checkSpec`, an overlay merged into its base), find each document's binding and plan it
  * (`planDeploy`, with the body a deploy sends), apply the namesake policy, saying on stderr what a
  * person should know. An overlay is planned as its environment, on that environment's key. Nothing
- * is sent to the service for a spec with errors.
+ * is sent to the service for a spec with errors, one the team policy refuses, or any under a broken policy.
  */
 import { relative } from 'node:path';
 import type { ApiClient } from '../core/api';
@@ -31,6 +31,7 @@ import {
   type OverlayEnvironment,
   type PlanDeployResult,
 } from '../core/operations';
+import { policyRefusal, type PolicyRefusal, type PolicyRefusalCode } from '../core/operations/policyGate';
 import { specFormatOf } from '../core/protocol';
 import { diagnosticLine, loadCatalogOption, readSpecFileResult, unreadableLine, type CliIo, type UnreadableCode } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
@@ -72,6 +73,7 @@ export interface PrepareFailure {
     | 'catalog-unreadable'
     | UnreadableCode
     | 'spec-invalid'
+    | PolicyRefusalCode
     | 'no-spec'
     | 'no-document'
     | 'no-api-key'
@@ -185,6 +187,11 @@ async function wantedDocuments(
   if (wanted.length === 0) return nothingToPlan(command, options, checked.diagnostics, io);
   const diagnostics = checked.diagnostics.filter((d) => wanted.some((w) => w.index === d.documentIndex));
   const inBase = baseLines(checked);
+  const refused = policyRefusal(
+    checked,
+    wanted.map((w) => w.index),
+  );
+  if (refused) return refuseByPolicy(command, options.file, diagnostics, refused, io, inBase);
   if (diagnostics.some((d) => d.severity === 'error') || wanted.some((w) => w.body === undefined))
     return refuseErrors(command, options.file, diagnostics, io, inBase);
   if (diagnostics.length > 0) io.err([...diagnostics.map((d) => diagnosticLine(options.file, d)), ...inBase].join('\n'));
@@ -222,6 +229,25 @@ function refuseErrors(
   io.err([...diagnostics.map((d) => diagnosticLine(file, d)), ...inBase].join('\n'));
   io.err(`endpoint-studio ${command}: ${file} has errors; fix them first (nothing was sent)`);
   return failure(1, 'spec-invalid', `${file} has errors; fix them first (nothing was sent)`, diagnostics);
+}
+
+/** Prints the problems and refuses the spec as the team policy does, naming the finding and its rule: exit status 1. */
+function refuseByPolicy(
+  command: string,
+  file: string,
+  diagnostics: readonly SpecDiagnostic[],
+  refused: PolicyRefusal,
+  io: CliIo,
+  inBase: readonly string[],
+): PrepareFailure {
+  const lines = [...diagnostics.map((d) => diagnosticLine(file, d)), ...inBase];
+  if (lines.length > 0) io.err(lines.join('\n'));
+  const message =
+    refused.code === 'policy-invalid'
+      ? `${file} is refused (nothing was sent): ${refused.message}`
+      : `${file} breaks the team policy (nothing was sent): ${refused.message}`;
+  io.err(`endpoint-studio ${command}: ${message}`);
+  return failure(1, refused.code, message, diagnostics);
 }
 
 /**

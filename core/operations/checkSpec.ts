@@ -10,6 +10,7 @@ import { checkSpecText, type CheckResult, type SpecDiagnostic } from '../endpoin
 import type { CheckedOverlay } from '../environments/overlays';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import type { ValidationContext } from '../endpointSpec/validate';
+import type { PolicyFile, SuppressedDiagnostic } from '../policy';
 import { SpecWorkspace, type FileView } from '../workspace/specWorkspace';
 
 /** Where the catalog rules get their GPU types, flavors, data centers and templates from. */
@@ -59,16 +60,21 @@ export interface CheckSpecResult {
   readonly catalogError?: string;
   /** Present when the text is an overlay checked with its base. */
   readonly overlay?: OverlayFacts;
+  /** Findings an ignore comment or an exception of the team policy silences, with the reason (a file's check only). */
+  readonly suppressed: readonly SuppressedDiagnostic[];
+  /** The team policy over the file, broken or not (a file's check only); undefined when there is none. */
+  readonly policy?: PolicyFile;
 }
 
 export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult> {
   const resolved = await resolveCatalog(input.catalog);
   const context = resolved.catalog ? { catalog: resolved.catalog } : {};
   const { file } = input;
-  const checked: CheckResult & { overlay?: CheckedOverlay } = file
+  const checked: CheckResult & { overlay?: CheckedOverlay; suppressed?: readonly SuppressedDiagnostic[]; policy?: PolicyFile } = file
     ? workspaceOf(file, input.text, context).check(file.path)
     : checkSpecText(input.text, input.format, 'create', context);
   const { overlay } = checked;
+  const governed = { suppressed: checked.suppressed ?? [], ...(checked.policy ? { policy: checked.policy } : {}) };
   if (overlay) {
     const documents = overlay.documents.map((document, index) => ({ index, document, isSpec: true, body: overlay.merged }));
     const { environment, basePath, base: baseDiagnostics, replacedArrays } = overlay;
@@ -76,6 +82,7 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
       documents,
       diagnostics: checked.diagnostics,
       ...resolved,
+      ...governed,
       overlay: { environment, basePath, baseDiagnostics, replacedArrays },
     };
   }
@@ -85,7 +92,7 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
     isSpec: isSpecDocument(document),
     body: document.data,
   }));
-  return { documents, diagnostics: checked.diagnostics, ...resolved };
+  return { documents, diagnostics: checked.diagnostics, ...resolved, ...governed };
 }
 
 /** The workspace's owner of spec files, seeing `text` as the file at `file.path`. */
