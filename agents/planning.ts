@@ -26,6 +26,7 @@ import {
   type PlanDeployResult,
   type SpecDocumentRef,
 } from '../core/operations';
+import { policyRefusal } from '../core/operations/policyGate';
 import { specFormatOf } from '../core/protocol';
 import {
   clientFor,
@@ -133,6 +134,7 @@ async function checkedDocument(
       `${request.path} holds ${specs.length} spec documents (${specs.map((d) => d.index).join(', ')}); say which with document`,
     );
   const name = relative(context.workspaceRoot, file.path) || file.path;
+  refuseByPolicy(name, checked, document);
   const errors = checked.diagnostics
     .filter((d) => d.severity === 'error' && (!document || d.documentIndex === document.index))
     .map(placeDiagnostic);
@@ -146,6 +148,21 @@ async function checkedDocument(
   if (!document)
     throw new ToolFailure(request.document === undefined ? `${name} holds no spec` : `${name} has no spec document ${request.document}`);
   return { document, checked };
+}
+
+/**
+ * The team policy refuses the document: a finding left an error (named with its rule), or a broken policy file,
+ * which refuses every plan under it until it is fixed.
+ */
+function refuseByPolicy(name: string, checked: CheckSpecResult, document: CheckedDocument | undefined): void {
+  const refused = policyRefusal(checked, document ? [document.index] : undefined);
+  if (!refused) return;
+  const problems = refused.findings.map(placeDiagnostic);
+  const why =
+    refused.code === 'policy-invalid'
+      ? `${name} is refused (nothing was sent): ${refused.message}`
+      : `${name} breaks the team policy (nothing was sent); fix it, or silence the finding with a reason: ${refused.message}`;
+  throw new ToolFailure([why, ...problems.map((p) => problemLine(name, p))].join('\n'), { code: refused.code, problems });
 }
 
 async function plan(client: ApiClient, input: Parameters<typeof planDeploy>[0]): Promise<Extract<PlanDeployResult, { ok: true }>> {

@@ -1,15 +1,17 @@
 /**
  * The tools that read a spec without deploying it: `validate_spec` runs the same check as the
- * editor and `endpoint-studio validate`, and `estimate_cost` prices it from the service's catalog
+ * editor and `endpoint-studio validate` (a file's with its team policy applied, silenced findings listed with
+ * their reason, never counted), and `estimate_cost` prices it from the service's catalog
  * with the same code as the hovers and the plan's cost line, so an agent and a person never get
  * two answers about one spec.
  */
+import { relative } from 'node:path';
 import { z } from 'zod';
 import { perMonth, specCost, type SpecCost } from '../core/billing/cost';
 import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { formatUsdRange, type UsdRange } from '../core/billing/format';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
-import { checkSpec, specFileOnDisk, type CatalogSource, type CheckSpecInput } from '../core/operations';
+import { checkSpec, specFileOnDisk, type CatalogSource, type CheckSpecInput, type CheckSpecResult } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import {
   catalogOrigin,
@@ -60,11 +62,23 @@ const problemShape = z.object({
   document: z.number(),
 });
 
+const suppressedShape = problemShape.extend({
+  suppressed: z.object({ kind: z.enum(['inSource', 'external']), reason: z.string() }),
+});
+
+/** The team policy over a file: where it is, and whether it is broken (then nothing under it deploys). */
+const policyShape = z.object({ path: z.string(), broken: z.boolean() });
+
+function policyOf(checked: CheckSpecResult, root: string): { path: string; broken: boolean } | undefined {
+  const { policy } = checked;
+  return policy && { path: relative(root, policy.path) || policy.path, broken: policy.policy === undefined };
+}
+
 export const validateSpec = defineTool({
   name: 'validate_spec',
   title: 'Validate an endpoint spec',
   description:
-    'Check an endpoint spec (the body of POST /v2/serverless as YAML or JSON) for everything the service would reject or almost certainly not mean: schema errors, cross-field rules and, when signed in, the live catalog (GPU pools, CPU flavors, data centers, templates). Returns every problem with its 1-based line and column, code and message. Run it after every edit of a spec, before plan_deploy.',
+    'Check an endpoint spec (the body of POST /v2/serverless as YAML or JSON) for everything the service would reject or almost certainly not mean: schema errors, cross-field rules, when signed in the live catalog (GPU pools, CPU flavors, data centers, templates), and for a file (path) the team policy (.endpoint-studio/policy.yaml: codes policy-*, each naming its rule). Returns every problem with its 1-based line and column, code and message, and the findings silenced by an ignore comment or a policy exception under suppressed, with the reason. A policy error refuses plan_deploy. Run it after every edit of a spec, before plan_deploy.',
   writes: false,
   input: z.object(specSource),
   output: openObject({
@@ -74,6 +88,8 @@ export const validateSpec = defineTool({
     documents: z.number(),
     catalog: z.enum(['live', 'snapshot', 'none']),
     problems: z.array(problemShape),
+    suppressed: z.array(suppressedShape),
+    policy: policyShape.optional(),
   }),
   async run(input, context): Promise<ToolResult> {
     const spec = specInput(input, context);
@@ -87,18 +103,22 @@ export const validateSpec = defineTool({
     const problems = checked.diagnostics.map(placeDiagnostic);
     const errors = problems.filter((p) => p.severity === 'error').length;
     const warnings = problems.filter((p) => p.severity === 'warning').length;
+    const suppressed = checked.suppressed.map((d) => ({ ...placeDiagnostic(d), suppressed: d.suppression }));
+    const policy = policyOf(checked, context.workspaceRoot);
     const documents = checked.documents.filter((d) => d.isSpec).length;
     const catalogNote = pinned
       ? `checked against the ${describeCatalogUsed(pinned.used)}`
       : checked.catalog
         ? 'checked against the live catalog'
         : `checked without catalog rules (${checked.catalogError ?? 'not signed in'})`;
+    const silencedNote = suppressed.length > 0 ? `, ${suppressed.length} suppressed` : '';
     const summary =
       problems.length === 0
-        ? `${spec.name}: valid (${documents} spec document${documents === 1 ? '' : 's'}; ${catalogNote})`
-        : `${spec.name}: ${errors} error(s), ${warnings} warning(s) (${catalogNote})`;
+        ? `${spec.name}: valid (${documents} spec document${documents === 1 ? '' : 's'}${silencedNote}; ${catalogNote})`
+        : `${spec.name}: ${errors} error(s), ${warnings} warning(s)${silencedNote} (${catalogNote})`;
+    const silenced = suppressed.map((p) => `${problemLine(spec.name, p)} (suppressed: ${p.suppressed.reason})`);
     return {
-      text: [summary, ...problems.map((p) => problemLine(spec.name, p))].join('\n'),
+      text: [summary, ...problems.map((p) => problemLine(spec.name, p)), ...silenced].join('\n'),
       structured: {
         valid: errors === 0 && documents > 0,
         errors,
@@ -107,6 +127,8 @@ export const validateSpec = defineTool({
         ...(checked.catalog ? catalogOrigin(pinned) : { catalog: 'none' }),
         ...(checked.catalogError ? { catalogError: checked.catalogError } : {}),
         problems,
+        suppressed,
+        ...(policy ? { policy } : {}),
       },
     };
   },
