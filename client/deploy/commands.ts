@@ -126,7 +126,8 @@ async function deployDocument(context: DeployContext, uri: vscode.Uri | undefine
   if (!client) return stopped('no profile to deploy with (refused or not chosen)');
   const { api } = client;
   context.problems.delete(target.text.uri);
-  if (refusedForErrors(target)) return stopped('the spec has errors');
+  const refused = refusalForErrors(target);
+  if (refused !== undefined) return stopped(refused);
   const unpinned = protectedImageRefusal(target.environment, target.spec);
   if (unpinned !== undefined) {
     void vscode.window.showErrorMessage(`deploy refused: ${unpinned}`);
@@ -157,16 +158,28 @@ async function deployDocument(context: DeployContext, uri: vscode.Uri | undefine
   return { how: 'done', detail: reportSuccess(outcome, confirmed) };
 }
 
-/** A spec the language server finds errors in is not sent: the Problems panel says why. */
-function refusedForErrors(target: SpecTarget): boolean {
-  const errors = specErrors(target);
-  if (errors.length === 0) return false;
+/**
+ * A spec the language server finds errors in is not sent: the Problems panel says why. The server's answer for
+ * this very text decides, so a deploy never goes ahead on problems not yet drawn (a policy file just saved); a
+ * finding of the team policy refuses with its own message, which names the rule, and a broken policy refuses all.
+ */
+function refusalForErrors(target: SpecTarget): string | undefined {
+  const { brokenPolicy, errors: answered } = target.info;
+  const shown = specErrors(target);
+  const policyFinding = answered.find((e) => e.code.startsWith('policy-'));
+  const why =
+    brokenPolicy ??
+    policyFinding?.message ??
+    (answered.length > 0 || shown.length > 0
+      ? `the spec has ${plural(Math.max(answered.length, shown.length), 'error')}; the first: ${answered.at(0)?.message ?? shown[0].message}`
+      : undefined);
+  if (why === undefined) return undefined;
   void vscode.commands.executeCommand('workbench.actions.view.problems');
-  void vscode.window.showErrorMessage(
-    `deploy refused: the spec has ${errors.length} error${errors.length === 1 ? '' : 's'}; the first: ${errors[0].message}`,
-  );
-  return true;
+  void vscode.window.showErrorMessage(`deploy refused: ${why}`);
+  return why;
 }
+
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** The bound endpoint was deleted elsewhere: create it anew only when asked to, forgetting the old binding. */
 async function createAnew(endpointId: string, ref: SpecDocumentRef): Promise<boolean> {

@@ -30,6 +30,10 @@ export interface SpecDocumentInfo {
   readonly overlay?: SpecOverlayFacts;
   /** Set for a base with overlays: each environment and the body it would deploy with the base as it is now. */
   readonly environments?: readonly SpecEnvironmentFacts[];
+  /** The errors of the document's check as the server made it for this text, the team policy's among them. */
+  readonly errors: readonly { readonly code: string; readonly message: string }[];
+  /** Set when the team policy over the file is broken: why no deploy under it goes ahead. */
+  readonly brokenPolicy?: string;
 }
 
 export type LiveState =
@@ -55,13 +59,15 @@ const LIVE_TTL_MS = 60_000;
  */
 export async function specDocuments(files: SpecFiles, text: vscode.TextDocument, documentIndex?: number): Promise<SpecDocumentInfo[]> {
   const facts = await files.facts(text.uri, { text, ...(documentIndex !== undefined ? { documentIndex } : {}) });
-  return facts.documents.map(({ index, body, span, root }) => {
+  return facts.documents.map(({ index, body, span, root, errors }) => {
     const start = text.positionAt(root?.offset ?? span.offset);
     return {
       index,
       spec: body,
       range: new vscode.Range(start, start),
       span,
+      errors: errors ?? [],
+      ...(facts.brokenPolicy !== undefined ? { brokenPolicy: facts.brokenPolicy } : {}),
       ...(facts.overlay ? { overlay: facts.overlay } : {}),
       ...(facts.environments.length > 0 ? { environments: facts.environments } : {}),
     };

@@ -63,6 +63,11 @@ export interface SpecDocumentFacts {
   readonly span: TextSpan;
   /** Its top node (the mapping): where the lenses stand, and what a pull replaces. */
   readonly root?: TextSpan;
+  /**
+   * The errors of its check, the team policy's findings among them (after its severities and exceptions), which
+   * refuse a deploy; absent when there is none.
+   */
+  readonly errors?: readonly { readonly code: string; readonly message: string }[];
 }
 
 /** What an overlay's check adds: where it deploys, what it extends, and why it cannot deploy yet. */
@@ -97,6 +102,8 @@ export interface SpecFileFacts {
   readonly overlay?: SpecOverlayFacts;
   /** A base's overlays, in name order; empty for an overlay or a spec without environments. */
   readonly environments: readonly SpecEnvironmentFacts[];
+  /** Set when the team policy over the file is broken: why every deploy under it is refused until it is fixed. */
+  readonly brokenPolicy?: string;
 }
 
 /** JSON paths of one document of a spec file, to be found in its text (a service's answer names fields so). */

@@ -18,6 +18,7 @@ import {
   type SpecFileFacts,
   type SpecOverlayFacts,
 } from '../../core/protocol';
+import { brokenPolicyMessage } from '../../core/operations/policyGate';
 import type { SpecFileCheck } from '../../core/workspace/specWorkspace';
 import type { SpecDocuments } from '../specDocuments';
 
@@ -49,6 +50,8 @@ function specFileFacts(specs: SpecDocuments, uri: string, documentIndex: number 
       ...(merged ? { body: merged } : {}),
     })),
     ...(check.overlay ? { overlay: overlayFacts(check) } : {}),
+    // A deploy is refused under a broken policy even where a comment silenced its error on the spec's line.
+    ...(check.policy && !check.policy.policy ? { brokenPolicy: brokenPolicyMessage(check.policy) } : {}),
   };
 }
 
@@ -56,12 +59,16 @@ function documentFacts(check: SpecFileCheck, document: SpecDocument, index: numb
   // An overlay deploys its base with it merged in; any other document deploys its own data.
   const body = asRecord(check.overlay ? check.overlay.merged : document.data);
   const { root } = document;
+  const errors = check.diagnostics
+    .filter((d) => d.severity === 'error' && d.documentIndex === index)
+    .map(({ code, message }) => ({ code, message }));
   return {
     index,
     isSpec: root?.kind === 'object',
     ...(body ? { body } : {}),
     span: spanOf(document.span),
     ...(root ? { root: spanOf(root) } : {}),
+    ...(errors.length > 0 ? { errors } : {}),
   };
 }
 
