@@ -195,7 +195,7 @@ function orList(words: readonly string[]): string {
  * picks its files the same way.
  */
 export function environmentFiles(
-  command: DeployCommand | 'render',
+  command: DeployCommand | 'render' | 'policy',
   environment: string,
   given: { readonly inputs: readonly string[]; readonly files: readonly string[] },
   io: CliIo,

@@ -24,6 +24,7 @@ Commands:
   rollback <spec|endpointId> --to N           back to release N's configuration (--write-spec, --wait)
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   bind <spec> <endpointId>                    record that a spec describes an existing endpoint
+  policy show [<specs...>] [--env ENV]        the team policy's rules over specs, and their cost headroom
   orphans [<folder>] [--delete|--forget X]    endpoints whose spec was deleted, still billed; act on one
   logs <spec|endpointId> [--follow]           the endpoint's worker logs merged, oldest first
   run <spec|endpointId> <request.json> [--sync]  submit a job to a queue endpoint
@@ -37,10 +38,11 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, render, orphans, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
+  const [validate, deploy, render, policy, orphans, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
     import('./deployCommandLine.js'),
     import('./render.js'),
+    import('./policy.js'),
     import('./orphans.js'),
     import('./rollout.js'),
     import('./rollback.js'),
@@ -55,6 +57,7 @@ async function helpText(): Promise<string> {
     validate.VALIDATE_HELP,
     deploy.DEPLOY_HELP,
     render.RENDER_HELP,
+    policy.POLICY_HELP,
     orphans.ORPHANS_HELP,
     rollout.ROLLOUT_HELP,
     rollback.ROLLBACK_HELP,
@@ -122,6 +125,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return (await import('./pull.js')).runPull(rest, await deployIo());
     case 'bind':
       return (await import('./bind.js')).runBind(rest, io);
+    case 'policy':
+      return (await import('./policy.js')).runPolicy(rest, io);
     case 'orphans':
       return (await import('./orphans.js')).runOrphans(rest, await deployIo());
     case 'rollout':

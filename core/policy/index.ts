@@ -16,4 +16,4 @@ export {
   type PolicyFile,
   type PolicyRule,
 } from './policyFile';
-export { POLICY_RULE_KINDS, type PolicyContext, type PolicyRuleKind } from './rules';
+export { costAtMax, POLICY_RULE_KINDS, type CostAtMax, type PolicyContext, type PolicyRuleKind } from './rules';

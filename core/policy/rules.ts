@@ -71,16 +71,35 @@ export const maxCost: PolicyRuleKind = {
         message: `the cost at workers.max is not checked against ${formatUsd(limit)} an hour: ${why}`,
       },
     ];
-    if (!catalog) return unchecked('no catalog (sign in, or give a catalog snapshot)');
-    // A spec whose compute or counts cannot be read has its own errors; a price made up from it would be fiction.
-    const cost = specCost(body, catalog);
+    const cost = costAtMax(body, catalog);
     if (!cost) return [];
-    if (cost.atMax && cost.atMax.high > limit)
-      return [{ ...at, message: `the cost at workers.max, ${formatUsd(cost.atMax.high)} an hour, is above ${formatUsd(limit)}` }];
-    if (!cost.atMax || cost.unpriced.length > 0) return unchecked(`the catalog has no price for ${listed(cost.unpriced)}`);
-    return [];
+    if (cost.perHour !== undefined && cost.perHour > limit)
+      return [{ ...at, message: `the cost at workers.max, ${formatUsd(cost.perHour)} an hour, is above ${formatUsd(limit)}` }];
+    return cost.unchecked === undefined ? [] : unchecked(cost.unchecked);
   },
 };
+
+/** What `maxCostPerHour` is judged on: the priciest hour at `workers.max`, or why it cannot be fully priced. */
+export interface CostAtMax {
+  /** USD an hour with workers.max running at the priciest placement the selection allows, as far as priced. */
+  readonly perHour?: number;
+  /** Why the cost is not known in full: no catalog, or no price for part of the selection. */
+  readonly unchecked?: string;
+}
+
+/**
+ * The cost the `maxCostPerHour` limit is checked against (the cost hover's prices), for the rule and for
+ * `policy show`'s headroom alike; undefined for a body whose compute or counts cannot be read (its own errors
+ * say why: a price made up from it would be fiction).
+ */
+export function costAtMax(body: unknown, catalog: Catalog | undefined): CostAtMax | undefined {
+  if (!catalog) return { unchecked: 'no catalog (sign in, or give a catalog snapshot)' };
+  const cost = specCost(body, catalog);
+  if (!cost) return undefined;
+  const perHour = cost.atMax ? { perHour: cost.atMax.high } : {};
+  if (!cost.atMax || cost.unpriced.length > 0) return { ...perHour, unchecked: `the catalog has no price for ${listed(cost.unpriced)}` };
+  return perHour;
+}
 
 interface AllowedValues {
   readonly code: string;
