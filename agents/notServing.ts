@@ -5,7 +5,10 @@
  * ModuleNotFoundError …" rather than guessing at a capacity problem from IN_QUEUE.
  */
 import { z } from 'zod';
+import { alternativeText } from '../core/endpointSpec/catalog/stock';
 import type { NotServingCause } from '../core/operations';
+
+const hourly = z.object({ low: z.number(), high: z.number() });
 
 export const causeShape = z
   .looseObject({
@@ -18,8 +21,17 @@ export const causeShape = z
     logs: z.array(z.object({ ts: z.string(), source: z.string(), line: z.string() })).optional(),
     waitingFor: z.string().optional(),
     alternatives: z
-      .array(z.looseObject({ id: z.string(), stock: z.string(), pricePerHour: z.number().optional() }).meta({ additionalProperties: true }))
-      .optional(),
+      .array(
+        z.object({
+          id: z.string(),
+          memoryGb: z.number(),
+          vcpuCount: z.number().optional(),
+          perWorkerHour: hourly.optional(),
+          atMaxHour: hourly.optional(),
+        }),
+      )
+      .optional()
+      .describe('For no-capacity: up to three pools (or CPU flavors) with stock where the endpoint asks, priced in US dollars.'),
     startingForMs: z.number().optional(),
   })
   .meta({ additionalProperties: true })
@@ -60,6 +72,6 @@ export function causeText(cause: NotServingCause, endpointId: string, lead: stri
     lines.push(`read_worker_logs with endpointId ${endpointId} and workerId ${cause.workerId} shows more of its log`);
   }
   if (cause.kind === 'no-capacity' && cause.alternatives && cause.alternatives.length > 0)
-    lines.push(`with stock now: ${cause.alternatives.map((a) => `${a.id} (${a.stock})`).join(', ')}`);
+    lines.push(`with stock now: ${cause.alternatives.map(alternativeText).join(', ')}`);
   return lines;
 }

@@ -97,7 +97,11 @@ function jobText(data: Record<string, unknown>): string {
 /** The job's data and text, with why it waits when it is IN_QUEUE behind workers that do not serve. */
 async function jobAnswer(client: ApiClient, data: Record<string, unknown>, context: AgentContext): Promise<ToolResult> {
   const endpointId = String(data.endpointId);
-  const waiting = await whyJobWaits(client, { endpointId, status: String(data.status) }, context.signal ? { signal: context.signal } : {});
+  const waiting = await whyJobWaits(
+    client,
+    { endpointId, status: String(data.status) },
+    { stock: client, ...(context.signal ? { signal: context.signal } : {}) },
+  );
   if (!waiting) return { text: jobText(data), structured: data };
   return {
     text: [jobText(data), ...causeText(waiting, endpointId, 'waiting')].join('\n'),

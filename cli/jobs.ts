@@ -99,7 +99,7 @@ export async function runRun(args: string[], io: LifecycleIo): Promise<number> {
   try {
     if (!options.sync) {
       const queued = await client.jobs.run(endpointId, read.request, call);
-      const waiting = await whyJobWaits(client, { endpointId, status: queued.status }, call);
+      const waiting = await whyJobWaits(client, { endpointId, status: queued.status }, { ...call, stock: client });
       printJob({ endpointId, jobId: queued.id, status: queued.status, job: queued }, options.format, io, waiting);
       if (options.format === 'text') io.err(`endpoint-studio run: follow it with: endpoint-studio job status ${options.ref} ${queued.id}`);
       return 0;
@@ -136,7 +136,7 @@ export async function runJobCommand(args: string[], io: LifecycleIo): Promise<nu
         return reportEnd('job', await retryJob(target.client, ref, followHandlers('job', options.format, io)), options.format, io);
       default: {
         const job = await getJob(target.client, ref, call);
-        printJob(job, options.format, io, await whyJobWaits(target.client, job, call));
+        printJob(job, options.format, io, await whyJobWaits(target.client, job, { ...call, stock: target.client }));
         return 0;
       }
     }

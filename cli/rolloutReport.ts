@@ -9,6 +9,7 @@
  */
 import type { ApiClient, Worker } from '../core/api';
 import { ROLLOUT_DEFAULTS, watchRollout, type NotServingCause, type RolloutOutcome, type RolloutProgress } from '../core/operations';
+import { alternativeText } from '../core/endpointSpec/catalog/stock';
 import { formatDuration } from '../core/util/duration';
 import type { CliIo } from './inputs';
 import { documentOption, type Target, type TargetOptions } from './target';
@@ -179,12 +180,8 @@ export function causeLines(cause: NotServingCause, ref: string): string[] {
     lines.push(`  the last lines of worker ${cause.workerId} (all of it: endpoint-studio logs --worker ${cause.workerId} ${ref}):`);
     for (const line of cause.logs) lines.push(`    ${line.ts} [${line.source}] ${line.line}`);
   }
-  if (cause.kind === 'no-capacity' && cause.alternatives && cause.alternatives.length > 0) {
-    const priced = cause.alternatives.map(
-      (a) => `${a.id} (${a.stock}${a.pricePerHour !== undefined ? `, $${a.pricePerHour.toFixed(2)}/h` : ''})`,
-    );
-    lines.push(`  with stock now: ${priced.join(', ')}`);
-  }
+  if (cause.kind === 'no-capacity' && cause.alternatives && cause.alternatives.length > 0)
+    lines.push(`  with stock now: ${cause.alternatives.map(alternativeText).join(', ')}`);
   return lines;
 }
 

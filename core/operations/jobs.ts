@@ -8,7 +8,7 @@
  * A job IN_QUEUE says only that; when the endpoint's workers crash-loop or all wait for capacity,
  * `whyJobWaits` says so, and a followed job reports it with its progress (`waiting`).
  */
-import { ApiError, type Job, type JobRequest, type JobsApi, type JobStatus, type JobStreamChunk } from '../api';
+import { ApiError, type ApiClient, type Job, type JobRequest, type JobsApi, type JobStatus, type JobStreamChunk } from '../api';
 import { endpointNotServing, type NotServingCause, type NotServingClient } from './notServing';
 
 /** What the job use cases need of the API client; with `serverless`, a queued job also says why it waits. */
@@ -114,13 +114,14 @@ export function isAborted(error: unknown): boolean {
 
 /**
  * Why a job IN_QUEUE waits: its endpoint's workers crash-loop (with the last line of one's log) or all wait
- * THROTTLED for capacity. Undefined for any other state, while a worker serves or is starting, without a
- * `serverless` client, or when the workers cannot be read: this only ever adds to what the job says.
+ * THROTTLED for capacity (with the pools that have stock, when `stock` can read them). Undefined for any other
+ * state, while a worker serves or is starting, without a `serverless` client, or when the workers cannot be
+ * read: this only ever adds to what the job says.
  */
 export async function whyJobWaits(
   api: JobsClient,
   job: { readonly endpointId: string; readonly status: string },
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; stock?: ApiClient } = {},
 ): Promise<NotServingCause | undefined> {
   if (job.status !== 'IN_QUEUE' || !api.serverless) return undefined;
   try {

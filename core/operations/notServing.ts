@@ -4,28 +4,20 @@
  * never start only ever reads IN_QUEUE. This names the cause from the worker records: crash-looping (with
  * the last lines of one crashing worker's log, read briefly through the worker-log operation), no capacity
  * (workers waiting THROTTLED for stock), or still starting (image pull or boot, with how long so far). The
- * rollout watch, the job use cases and so every front-end ask here, so they all name a cause alike.
+ * rollout watch, the job use cases and so every front-end ask here, so they all name a cause alike. No
+ * capacity comes with the pools or flavors that have stock, priced, when the catalog's stock can be read
+ * (`planStock`, the deploy plan's stock check).
  */
-import type { Endpoint, ServerlessApi, Worker } from '../api';
+import type { ApiClient, Endpoint, ServerlessApi, Worker } from '../api';
+import { liveAsSpec } from '../deploy/effective';
+import type { StockAlternative } from '../endpointSpec/catalog/stock';
+import { planStock } from './planStock';
 import { readWorkerLogs, type WorkerLogLine } from './workerLogs';
 
 /** What naming a cause needs of the API client; `redact` keeps a key out of a log read's error. */
 export interface NotServingClient {
   readonly serverless: Pick<ServerlessApi, 'get' | 'workers' | 'workerLogs'>;
   redact?(text: string): string;
-}
-
-/**
- * A priced GPU type or CPU flavor with stock that the workers could run on instead. Left out until the
- * catalog can list such alternatives; a front-end shows them when they are there.
- */
-export interface CapacityAlternative {
-  /** The GPU type, pool or CPU flavor id, as a spec names it. */
-  readonly id: string;
-  /** The catalog's stock level (`LOW`, `MEDIUM`, `HIGH`). */
-  readonly stock: string;
-  /** Dollars per hour for one worker, when priced. */
-  readonly pricePerHour?: number;
 }
 
 interface CauseBase {
@@ -55,8 +47,11 @@ export interface NoCapacityCause extends CauseBase {
   readonly kind: 'no-capacity';
   /** What the workers wait for: `GPU pools HOPPER_141 in any data center`. */
   readonly waitingFor: string;
-  /** Priced alternatives with stock, when the catalog can list them. */
-  readonly alternatives?: readonly CapacityAlternative[];
+  /**
+   * Up to three pools (or CPU flavors) with stock where the endpoint asks, priced, as the deploy plan's stock
+   * check names them; absent when the catalog's stock could not be read or none has stock.
+   */
+  readonly alternatives?: readonly StockAlternative[];
 }
 
 export interface StartingCause extends CauseBase {
@@ -150,13 +145,35 @@ export async function explainCrash(
 }
 
 /**
+ * A no-capacity cause with the pools or flavors that have stock where the endpoint asks, read from the
+ * catalog with `stock` (the deploy plan's check); other causes, or a stock that cannot be read, as they are.
+ */
+export async function withAlternatives(
+  cause: NotServingCause,
+  endpoint: Endpoint | undefined,
+  stock: ApiClient | undefined,
+  signal?: AbortSignal,
+): Promise<NotServingCause> {
+  if (cause.kind !== 'no-capacity' || !endpoint || !stock) return cause;
+  const shortage = await planStock(stock, liveAsSpec(endpoint), undefined, signal ? { signal } : {});
+  return shortage && shortage.alternatives.length > 0 ? { ...cause, alternatives: shortage.alternatives } : cause;
+}
+
+export interface EndpointNotServingOptions {
+  readonly signal?: AbortSignal;
+  readonly now?: number;
+  /** The client to read the catalog's stock with, for a no-capacity cause's alternatives; none are read without it. */
+  readonly stock?: ApiClient;
+}
+
+/**
  * Why none of an endpoint's workers serves, read now: undefined when one does. Throws when the service
  * cannot be read; a crash log that cannot be read is said in the cause instead.
  */
 export async function endpointNotServing(
   client: NotServingClient,
   endpointId: string,
-  options: { readonly signal?: AbortSignal; readonly now?: number } = {},
+  options: EndpointNotServingOptions = {},
 ): Promise<NotServingCause | undefined> {
   const call = options.signal ? { signal: options.signal } : {};
   const facts = {
@@ -165,9 +182,11 @@ export async function endpointNotServing(
     now: options.now ?? Date.now(),
   };
   const cause = notServingCause(facts);
+  if (cause?.kind !== 'no-capacity') return cause && explainCrash(client, endpointId, cause, options.signal);
   // The endpoint is read only to say what THROTTLED workers wait for: a serving endpoint costs one request.
-  if (cause?.kind === 'no-capacity') return notServingCause({ ...facts, endpoint: await client.serverless.get(endpointId, call) });
-  return cause && explainCrash(client, endpointId, cause, options.signal);
+  const endpoint = await client.serverless.get(endpointId, call);
+  const named = notServingCause({ ...facts, endpoint });
+  return named && withAlternatives(named, endpoint, options.stock, options.signal);
 }
 
 /** The one-line message of a cause, from its facts. */

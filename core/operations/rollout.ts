@@ -18,7 +18,7 @@ import {
   type Worker,
   type WorkerList,
 } from '../api';
-import { explainCrash, notServingCause, type NotServingCause } from './notServing';
+import { explainCrash, notServingCause, withAlternatives, type NotServingCause } from './notServing';
 
 export interface RolloutProgress {
   readonly endpointId: string;
@@ -252,7 +252,8 @@ async function readParts(client: ApiClient, endpointId: string, call: CallOption
 
 /**
  * Why the latest release's workers are not serving: named from its workers, with how long they have been
- * starting counted from the release's creation (else from when the watch began), and a crash loop's log read.
+ * starting counted from the release's creation (else from when the watch began), a crash loop's log read, and
+ * for no capacity the pools or flavors with stock.
  */
 async function causeOfRollout(
   client: ApiClient,
@@ -271,7 +272,10 @@ async function causeOfRollout(
     startedAt: Number.isFinite(made) ? made : parts.watchStarted,
     now: Date.now(),
   });
-  return cause && explainCrash(client, progress.endpointId, cause, signal);
+  if (!cause) return undefined;
+  return cause.kind === 'no-capacity'
+    ? withAlternatives(cause, parts.endpoint, client, signal)
+    : explainCrash(client, progress.endpointId, cause, signal);
 }
 
 /** The endpoint's `workers.min`, 0 when the record does not say. */

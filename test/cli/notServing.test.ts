@@ -1,10 +1,10 @@
 /**
  * Why workers are not serving, from the command line in-process against the emulator over HTTP: `deploy --wait`
  * and `rollout` name each cause, as text and as JSON: a crash-looping image (with the line its container died
- * on and its last log lines), a GPU pool without stock (no capacity, what the workers wait for), and workers
- * still starting (an image pull at a slowed emulator clock, with how long so far). A job queued behind a crash
- * loop says so in `job status` and `run`, as text and JSON, and while `run --sync` follows it; behind workers
- * that have a free machine it says nothing more.
+ * on and its last log lines), a GPU pool without stock (no capacity, what the workers wait for and the pools
+ * that have stock), and workers still starting (an image pull at a slowed emulator clock, with how long so
+ * far). A job queued behind a crash loop says so in `job status` and `run`, as text and JSON, and while
+ * `run --sync` follows it; behind workers that have a free machine it says nothing more.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,6 +91,7 @@ interface CauseJson {
   lastLine?: string;
   logs?: { line: string; source: string }[];
   waitingFor?: string;
+  alternatives?: { id: string; memoryGb: number }[];
   startingForMs?: number;
 }
 
@@ -155,6 +156,10 @@ describe('why workers are not serving, from the CLI', () => {
           ['no-capacity', 'GPU pools HOPPER_141 in any data center', 1],
         );
         assert.equal(document.rollout.cause.message, said.replace('not serving: ', ''));
+        // With the pools that have stock, priced, as the deploy plan's stock check names them.
+        const alternatives = document.rollout.cause.alternatives ?? [];
+        assert.ok(alternatives.length > 0 && alternatives.every((alt) => alt.id !== 'HOPPER_141'), JSON.stringify(alternatives));
+        assert.ok(stall.stderr.includes(`  with stock now: ${alternatives[0].id} (${alternatives[0].memoryGb} GB`), stall.stderr);
       });
     });
   });
