@@ -3,7 +3,8 @@
  * crash-looping before no capacity before still starting, a serving endpoint has none, how long from the
  * workers' own start or else the caller's), and against the emulator over HTTP: a crash loop's cause carries
  * the line its container died on and a few log lines, read within a short budget; a job IN_QUEUE behind it
- * says why it waits, once read and while it is followed, and a job behind a starting worker does not.
+ * says why it waits, once read and while it is followed, and a job behind a starting worker does not; a slow
+ * boot is timed from the worker's own start.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -118,6 +119,27 @@ describe('a crash loop against the emulator', { timeout: 60_000 }, () => {
       assert.equal(result.status, 'CANCELLED');
       assert.equal(seen.find((p) => p.waiting)?.waiting?.kind, 'crash-looping');
       assert.equal(result.waited?.kind, 'crash-looping', 'the result keeps why it waited');
+    });
+  });
+
+  it('times a slow boot from the worker’s own start, not from the endpoint’s creation', async () => {
+    await withEmulator({}, async (_emu, api) => {
+      const client = api();
+      const created = Date.now();
+      const booting = await client.serverless.create(
+        gpuEndpoint({ image: 'example/worker-slowboot-10m:1.0', workers: { min: 1, max: 1, idleTimeout: 600 } }),
+      );
+      const started = await eventually(async () =>
+        (await client.serverless.workers(booting.id)).workers.find((w) => w.status === 'INITIALIZING' && w.startedAt),
+      );
+      // Let the endpoint's age and the worker's own start a measurable time apart.
+      await eventually(() => (Date.now() - Date.parse(started.startedAt ?? '') >= 300 ? true : undefined));
+      const cause = await endpointNotServing(client, booting.id);
+      assert.ok(cause?.kind === 'starting', JSON.stringify(cause));
+      const sinceStart = Date.now() - Date.parse(started.startedAt ?? '');
+      assert.ok(cause.startingForMs !== undefined && cause.startingForMs <= sinceStart, JSON.stringify(cause));
+      assert.ok(cause.startingForMs >= 300, 'counted from the worker’s start, which the record gives');
+      assert.ok(Date.parse(started.startedAt ?? '') > created, 'the worker started after the endpoint was made');
     });
   });
 
