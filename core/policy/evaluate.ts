@@ -4,7 +4,7 @@
  * its merged body by those and by the rules naming its environment. Findings are problems like the engine's
  * (a JSON path, key or value), so they are located, shown and counted the same way.
  */
-import type { SpecProblem } from '../endpointSpec/problem';
+import { findingFacts, type PolicyProblem } from './facts';
 import type { Policy, PolicyRule } from './policyFile';
 import { POLICY_RULE_KINDS, type PolicyContext } from './rules';
 
@@ -15,11 +15,14 @@ export function rulesFor(policy: Policy, environment: string | undefined): Polic
   );
 }
 
-/** The body's findings against `rules`, each naming the rule it breaks; none for a body that is not a mapping. */
-export function evaluatePolicy(body: unknown, rules: readonly PolicyRule[], context: PolicyContext): SpecProblem[] {
+/**
+ * The body's findings against `rules`, each naming the rule it breaks, with the facts the editor shows and fixes
+ * them by; none for a body that is not a mapping.
+ */
+export function evaluatePolicy(body: unknown, rules: readonly PolicyRule[], context: PolicyContext): PolicyProblem[] {
   if (rules.length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return [];
   const spec = body as Record<string, unknown>;
-  const problems: SpecProblem[] = [];
+  const problems: PolicyProblem[] = [];
   for (const rule of rules)
     for (const kind of POLICY_RULE_KINDS)
       for (const finding of kind.check(spec, rule, context))
@@ -29,6 +32,7 @@ export function evaluatePolicy(body: unknown, rules: readonly PolicyRule[], cont
           message: `${finding.message} (policy ${rule.name})`,
           path: finding.path,
           target: finding.target,
+          policy: findingFacts(kind, rule, finding, spec, context),
         });
   return problems;
 }

@@ -5,6 +5,7 @@
 export { applyPolicy, isGoverned, type BaseDiagnostic, type SpecUnderPolicy, type SpecWithPolicy } from './applyPolicy';
 export { everyDocumentedCode, knownCodes, policyDocumentedCodes } from './codes';
 export { evaluatePolicy, rulesFor } from './evaluate';
+export { policyFactsOf, type PolicyFacts, type PoolMemory } from './facts';
 export { findPolicy, type PolicyLookup, type PolicyView } from './find';
 export { bareIgnores, govern, IGNORE_MARKER, ignoreComments, type Suppression, type SuppressedDiagnostic } from './govern';
 export {

@@ -11,6 +11,7 @@ import { locatePath } from '../endpointSpec/locate';
 import { extendsEntry, overlayOwns, overlayPatch } from '../endpointSpec/overlay';
 import type { SpecProblem } from '../endpointSpec/problem';
 import { formatFieldPath, type JsonPath, type SpecDocument } from '../endpointSpec/tree';
+import { withFacts } from './facts';
 
 /** A file's text with the documents parsed from it (offsets into the text). */
 export interface PlacedText {
@@ -32,7 +33,13 @@ export function placeInDocuments(file: PlacedText, problemsOf: (data: Record<str
     // A problem at the very end of a document stops there rather than running into the next one.
     const limit = file.documents[index + 1]?.span.offset ?? file.text.length;
     for (const problem of problems)
-      placed.push(diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), limit, problem, index));
+      placed.push(
+        withFacts(
+          diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), limit, problem, index),
+          problem,
+          true,
+        ),
+      );
   });
   return placed;
 }
@@ -75,16 +82,20 @@ export function placeForOverlay(
   const aloneKeys = new Set(alone.map(problemKey));
   for (const problem of problems) {
     const setInOverlay = overlayOwns(patch, problem.path);
-    const inOverlay = setInOverlay ? inOverlayAt(problem) : undefined;
+    const inOverlay = setInOverlay ? withFacts(inOverlayAt(problem), problem, true) : undefined;
     if (inOverlay) placed.overlay.push(inOverlay);
     if (aloneKeys.has(problemKey(problem)) || (setInOverlay && !holdsPath(baseDocument.data, problem.path))) continue;
-    const inBase = inBaseAt(problem);
-    const extendsLine = diagnosticAt(
-      overlayLines,
-      entry.valueSpan,
-      overlay.text.length,
-      { ...problem, message: `${problem.message} (${formatFieldPath(problem.path)} in ${baseName})` },
-      0,
+    const inBase = withFacts(inBaseAt(problem), problem, false);
+    const extendsLine = withFacts(
+      diagnosticAt(
+        overlayLines,
+        entry.valueSpan,
+        overlay.text.length,
+        { ...problem, message: `${problem.message} (${formatFieldPath(problem.path)} in ${baseName})` },
+        0,
+      ),
+      problem,
+      false,
     );
     if (!inOverlay)
       placed.overlay.push({
