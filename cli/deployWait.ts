@@ -6,7 +6,7 @@
  * them together and reports each.
  */
 import type { ApiClient, JobRequest } from '../core/api';
-import { smokeCheck, type RolloutOutcome, type SmokeOutcome } from '../core/operations';
+import { recordSmoke, smokeCheck, type RolloutOutcome, type SmokeOutcome } from '../core/operations';
 import type { CliIo } from './inputs';
 import { rollBackAfterFailure, type RollbackReport } from './rollback';
 import { EXIT_FAILED, EXIT_STALLED, exitCodeOf, rolloutJson, watchAndReport, type WatchLimits } from './rolloutReport';
@@ -55,6 +55,7 @@ export async function followDeployed(
   let smoke: SmokeOutcome | undefined;
   if (rollout.kind === 'done' && options.smoke) {
     smoke = await smokeCheck({ client, endpointId, request: options.smoke, ...(signal ? { signal } : {}) });
+    await noteSmoke(deployed, rollout, smoke, signal, io);
     if (smoke.passed) io.out(`${prefix}smoke check passed: ${smoke.message}\n`);
     else {
       io.err(`endpoint-studio deploy: ${prefix}smoke check failed: ${smoke.message}`);
@@ -64,6 +65,25 @@ export async function followDeployed(
   if (exitCode !== EXIT_STALLED && exitCode !== EXIT_FAILED) return { exitCode, rollout, ...(smoke ? { smoke } : {}) };
   const rollback = await afterFailure(deployed, options, signal, io);
   return { exitCode, rollout, ...(smoke ? { smoke } : {}), ...(rollback ? { rollback } : {}) };
+}
+
+/** The smoke job's verdict, kept on the binding that recorded the release it ran on, for a promotion to read. */
+async function noteSmoke(
+  deployed: DeployedDocument,
+  rollout: RolloutOutcome,
+  smoke: SmokeOutcome,
+  signal: AbortSignal | undefined,
+  io: CliIo,
+): Promise<void> {
+  const recorded = await recordSmoke({
+    outcome: smoke,
+    endpointId: deployed.endpointId,
+    roots: [deployed.root],
+    ...(rollout.progress?.version !== undefined ? { release: rollout.progress.version } : {}),
+    stopped: signal?.aborted === true,
+  });
+  for (const result of recorded)
+    if (!result.saved) io.err(`endpoint-studio deploy: ${deployed.prefix}the smoke check was not recorded: ${result.error}`);
 }
 
 /** Rolls back to the release before the deploy, or says how to (or why there is none). */

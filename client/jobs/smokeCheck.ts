@@ -4,8 +4,8 @@
  * notification and says pass or fail; a failure offers the worker's logs and a rollback.
  */
 import * as vscode from 'vscode';
-import type { Endpoint, JobRequest } from '../../core/api';
-import { smokeCheck, type SmokeOutcome } from '../../core/operations';
+import type { ApiClient, Endpoint, JobRequest } from '../../core/api';
+import { recordSmoke, smokeCheck, type SmokeOutcome } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { rollBack } from '../deploy/rollout';
 
@@ -36,7 +36,16 @@ export async function runSmokeCheck(session: Session, endpoint: Endpoint, reques
   // Stopped by the user, who knows: nothing to report.
   if (controller.signal.aborted) return undefined;
   report(session, endpoint, outcome);
+  void noteSmoke(session, client, endpoint, outcome);
   return outcome;
+}
+
+/** The verdict kept on the bindings (in any workspace folder) that recorded the release it ran on, for a promotion. */
+async function noteSmoke(session: Session, client: ApiClient, endpoint: Endpoint, outcome: SmokeOutcome): Promise<void> {
+  const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  const recorded = await recordSmoke({ outcome, endpointId: endpoint.id, roots, client });
+  const failure = recorded.flatMap((result) => (result.saved ? [] : [result.error])).at(0);
+  if (failure !== undefined) session.reportError(`Recording the smoke check on ${endpoint.name}`, new Error(failure));
 }
 
 function report(session: Session, endpoint: Endpoint, outcome: SmokeOutcome): void {

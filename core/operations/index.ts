@@ -72,3 +72,5 @@ export { planRollback, unknownFieldsNote } from './rollback';
 export type { PlanRollbackInput, PlanRollbackResult } from './rollback';
 export { smokeCheck } from './smoke';
 export type { SmokeCheckInput, SmokeOutcome } from './smoke';
+export { recordSmoke } from './releaseSmoke';
+export type { RecordSmokeInput } from './releaseSmoke';
