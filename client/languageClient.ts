@@ -5,6 +5,7 @@ import { LanguageClient, type LanguageClientOptions, type Middleware, type Serve
 import {
   CATALOG_STATUS_NOTIFICATION,
   onNotification,
+  POLICY_FILE_GLOB,
   SPEC_DOCUMENT_PATTERNS,
   type CatalogStatus,
   type ServerInitializationOptions,
@@ -18,6 +19,12 @@ import { noteAppliedQuickFixes } from './walkthrough';
  * `files.associations` may give them plain `yaml` or `json`, and they are specs all the same.
  */
 const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
+
+/**
+ * The server's documents: the specs, and the team policy (`.endpoint-studio/policy.yaml`, whatever language the
+ * editor gives it), so its problems show in it and its unsaved text is what the open specs are judged by.
+ */
+const SERVED_DOCUMENT_SELECTOR = [...SPEC_DOCUMENT_SELECTOR, { scheme: 'file', pattern: POLICY_FILE_GLOB }];
 
 /** How long activation waits for the first problems of the specs open then, at most. */
 const FIRST_DIAGNOSTICS_WAIT_MS = 1500;
@@ -98,7 +105,7 @@ export class LanguageServerHost implements vscode.Disposable {
       return Promise.resolve(server);
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: SPEC_DOCUMENT_SELECTOR,
+      documentSelector: SERVED_DOCUMENT_SELECTOR,
       outputChannel: this.log,
       initializationOptions: serverInitializationOptions,
       middleware: { provideCodeActions: noteAppliedQuickFixes, provideDocumentSymbols: symbolsUnlessJson },

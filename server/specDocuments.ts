@@ -12,10 +12,17 @@ import type { Range, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
-import { isSpecFile, specFormatOf } from '../core/protocol';
+import { isPolicyFile, isSpecFile, specFormatOf } from '../core/protocol';
 import type { SuppressedDiagnostic } from '../core/policy';
 import { SpecWorkspace, type EnvironmentOfBase, type FileView, type SpecFileInWorkspace } from '../core/workspace/specWorkspace';
-import { analyze, DocumentReuse, MAX_CHECKED_TEXT_LENGTH, type CheckResult } from './languageService';
+import {
+  analyze,
+  analyzePolicy,
+  DocumentReuse,
+  MAX_CHECKED_TEXT_LENGTH,
+  type CheckResult,
+  type PolicyAnalysis,
+} from './languageService';
 import { filePathOf } from './uris';
 
 /** What a document's analysis read from other files: for an overlay its base, for a base its overlays. */
@@ -36,6 +43,10 @@ export class SpecDocuments {
   private readonly seen = new Map<string, number>();
   /** Documents that are not files (untitled editors): checked alone, reusing unchanged `---` documents. */
   private readonly unsaved = new Map<string, { version: number; result: CheckResult; reuse: DocumentReuse }>();
+  /** Each open team policy's problems and parse, for its current version. */
+  private readonly policies = new Map<string, { version: number; analysis: PolicyAnalysis }>();
+  /** How the owner sees the files: an open editor's text first, then the disk's. */
+  private readonly view: FileView;
 
   constructor(
     readonly documents: TextDocuments<TextDocument>,
@@ -47,7 +58,7 @@ export class SpecDocuments {
     /** Told of each folder whose files the checks read, for a server that watches them itself. */
     private readonly readsFolder: (folder: string) => void = () => undefined,
   ) {
-    const view: FileView = {
+    this.view = {
       read: (path) => {
         this.readsFolder(dirname(path));
         return this.openDocumentAt(path)?.getText() ?? readFromDisk(path);
@@ -57,7 +68,7 @@ export class SpecDocuments {
         return listFolder(folder);
       },
     };
-    this.workspace = new SpecWorkspace(view, { roots: (path) => (roots().length > 0 ? roots() : [dirname(path)]), context });
+    this.workspace = new SpecWorkspace(this.view, { roots: (path) => (roots().length > 0 ? roots() : [dirname(path)]), context });
     documents.onDidChangeContent((event) => {
       this.sync(event.document);
     });
@@ -65,6 +76,7 @@ export class SpecDocuments {
       const { uri } = event.document;
       this.seen.delete(uri);
       this.unsaved.delete(uri);
+      this.policies.delete(uri);
       const path = filePathOf(uri);
       if (path === undefined) return;
       this.workspace.forget(path);
@@ -82,6 +94,24 @@ export class SpecDocuments {
   spec(uri: string): TextDocument | undefined {
     const document = this.documents.get(uri);
     return document && isSpecFile(document.uri) ? document : undefined;
+  }
+
+  /**
+   * The open document at `uri` when it is the team policy (`.endpoint-studio/policy.yaml`): served for its own
+   * problems, completions and hovers; its text is also what the specs under it are judged by.
+   */
+  policy(uri: string): TextDocument | undefined {
+    const document = this.documents.get(uri);
+    return document && isPolicyFile(document.uri) ? document : undefined;
+  }
+
+  /** The policy document's problems against its schema and its parse, once per version. */
+  policyAnalysisOf(document: TextDocument): PolicyAnalysis {
+    const kept = this.policies.get(document.uri);
+    if (kept?.version === document.version) return kept.analysis;
+    const analysis = analyzePolicy(document.getText());
+    this.policies.set(document.uri, { version: document.version, analysis });
+    return analysis;
   }
 
   formatOf(document: TextDocument): SpecFormat {

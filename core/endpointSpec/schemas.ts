@@ -62,6 +62,18 @@ export function schemaViewAt(path: JsonPath, data?: unknown, mode: SpecMode = 'c
   return view;
 }
 
+/**
+ * The view at `path` of a schema beside the spec's (the team policy's), whose `$ref`s may point into its own
+ * `$defs` or into the common schema.
+ */
+export function schemaViewIn(schema: SchemaObject, path: JsonPath): SchemaView | undefined {
+  const id = schema.$id as string;
+  if (!byId.has(id)) byId.set(id, schema);
+  let view: SchemaView | undefined = viewOf(schema, id, undefined);
+  for (const segment of path) view = typeof segment === 'number' ? view?.items : (view?.properties.get(segment) ?? view?.additional);
+  return view;
+}
+
 // Views are built lazily and cached by schema object and variant, since hovers and completions ask often.
 const cache = new WeakMap<SchemaObject, Map<string, SchemaView>>();
 const pending = new Map<SchemaObject, SchemaView>();

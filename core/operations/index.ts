@@ -74,3 +74,4 @@ export { smokeCheck } from './smoke';
 export type { SmokeCheckInput, SmokeOutcome } from './smoke';
 export { recordSmoke } from './releaseSmoke';
 export type { RecordSmokeInput } from './releaseSmoke';
+export { applyPromotion, DEFAULT_PROMOTED_FIELDS, planPromotion, releaseName, verificationLine } from './promote';

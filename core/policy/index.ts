@@ -10,6 +10,7 @@ export { findPolicy, type PolicyLookup, type PolicyView } from './find';
 export { bareIgnores, govern, IGNORE_MARKER, ignoreComments, type Suppression, type SuppressedDiagnostic } from './govern';
 export {
   parsePolicy,
+  policySchemaViewAt,
   POLICY_FILE,
   type ParsedPolicy,
   type Policy,

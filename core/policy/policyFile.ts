@@ -13,6 +13,7 @@ import * as compiled from '../endpointSpec/generated/validators';
 import { locatePath } from '../endpointSpec/locate';
 import { parseSpecText } from '../endpointSpec/parse';
 import type { Severity } from '../endpointSpec/problem';
+import { schemaViewIn, type SchemaView } from '../endpointSpec/schemas';
 import { closestMatch } from '../endpointSpec/suggest';
 import { formatFieldPath, type JsonPath, type SpecDocument, type TextSpan } from '../endpointSpec/tree';
 import { knownCodes } from './codes';
@@ -88,6 +89,11 @@ export function parsePolicy(text: string): ParsedPolicy {
   });
   if (codeProblems.length > 0) return { problems: codeProblems };
   return { policy: { rules: policy.rules ?? [], severity: policy.severity ?? {}, exceptions: policy.exceptions ?? [] }, problems: [] };
+}
+
+/** What the policy's schema says at `path` of the file: the editor's completions and hovers in it. */
+export function policySchemaViewAt(path: JsonPath): SchemaView | undefined {
+  return schemaViewIn(policySchema, path);
 }
 
 interface SchemaError {

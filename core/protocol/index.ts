@@ -3,8 +3,10 @@
  * between server and editor. Free of `vscode` and of the LSP libraries, so every bundle can import it.
  */
 export {
+  isPolicyFile,
   isSpecFile,
   JSON_SPEC_FILE_GLOB,
+  POLICY_FILE_GLOB,
   SPEC_DOCUMENT_PATTERNS,
   SPEC_FILE_EXTENSIONS,
   SPEC_FILE_GLOB,

@@ -34,6 +34,19 @@ export const SPEC_DOCUMENT_PATTERNS = [
   { language: 'endpoint-json', format: 'json', pattern: JSON_SPEC_FILE_GLOB },
 ] as const;
 
+/**
+ * The team policy (`.endpoint-studio/policy.yaml`): a document the language server serves beside the specs, and a
+ * file it watches, since the specs' checks read it.
+ */
+export const POLICY_FILE_GLOB = '**/.endpoint-studio/policy.yaml';
+
+/** Matches the team policy's path or URI, by its last two segments. */
+const POLICY_FILE_PATTERN = /(?:^|[\\/])\.endpoint-studio[\\/]policy\.yaml$/;
+
+export function isPolicyFile(pathOrUri: string): boolean {
+  return POLICY_FILE_PATTERN.test(pathOrUri);
+}
+
 const JSON_FILE = /\.json$/i;
 
 export function isSpecFile(pathOrUri: string): boolean {

@@ -1,7 +1,7 @@
-/** Completion in spec documents: the language service's proposals as LSP completion items. */
+/** Completion in spec documents and in the team policy: the language service's proposals as LSP completion items. */
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { complete, type SpecCompletion } from '../languageService';
+import { complete, completePolicy, type SpecCompletion } from '../languageService';
 import { rangeAt, type SpecDocuments } from '../specDocuments';
 import type { ServerSession } from '../session';
 import type { ServerCatalog } from './catalogStatus';
@@ -14,11 +14,17 @@ const kinds = {
 
 export function registerCompletion(connection: Connection, specs: SpecDocuments, catalog: ServerCatalog, session: ServerSession): void {
   connection.onCompletion((params) => {
+    // A client that takes no snippets would insert `${1:...}` literally: it gets plain text.
+    const snippets = session.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    const policy = specs.policy(params.textDocument.uri);
+    if (policy) {
+      const at = policy.offsetAt(params.position);
+      const proposals = completePolicy(policy.getText(), at, specs.policyAnalysisOf(policy), catalog.catalog, snippets);
+      return proposals.map((proposal) => toCompletionItem(policy, proposal));
+    }
     const document = specs.spec(params.textDocument.uri);
     if (!document) return [];
     const offset = document.offsetAt(params.position);
-    // A client that takes no snippets would insert `${1:...}` literally: it gets plain text.
-    const snippets = session.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
     // In an overlay, what a value may be depends on the merged body (the base's type, its pools); the keys on offer
     // still come from the overlay's own text.
     const analysis = specs.deployedAnalysisOf(document);

@@ -21,7 +21,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SpecDiagnostic } from '../../core/endpointSpec/check';
 import { DIAGNOSTIC_SOURCE } from '../../core/endpointSpec/problem';
 import { formatJsonPath, type JsonPath } from '../../core/endpointSpec/tree';
-import { isSpecFile } from '../../core/protocol';
+import { isPolicyFile, isSpecFile } from '../../core/protocol';
 import type { ServerSession } from '../session';
 import type { SpecAnalysis, SpecDocuments } from '../specDocuments';
 
@@ -95,15 +95,27 @@ export class SpecDiagnostics {
   }
 
   private async pulled(params: DocumentDiagnosticParams, token: CancellationToken): Promise<DocumentDiagnosticReport> {
-    const version = this.specs.spec(params.textDocument.uri)?.version;
+    const version = this.served(params.textDocument.uri)?.version;
     // A cancellation or a newer change already on its way is read before the check, not after it.
     await new Promise((resolve) => setImmediate(resolve));
-    const document = this.specs.spec(params.textDocument.uri);
+    const document = this.served(params.textDocument.uri);
     // The client asks again for the newer text (vscode-languageclient reschedules a cancelled pull).
     if (token.isCancellationRequested || document?.version !== version)
       throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
-    const items = document ? toLspDiagnostics(this.specs.analysisOf(document)) : [];
+    const items = document ? this.diagnosticsOf(document) : [];
     return { kind: DocumentDiagnosticReportKind.Full, items };
+  }
+
+  /** An open spec, or the team policy, whose problems this server gives. */
+  private served(uri: string): TextDocument | undefined {
+    return this.specs.spec(uri) ?? this.specs.policy(uri);
+  }
+
+  /** A spec's problems, or the team policy's against its schema (each on its line in the file). */
+  private diagnosticsOf(document: TextDocument): Diagnostic[] {
+    return isPolicyFile(document.uri)
+      ? toLsp(this.specs.policyAnalysisOf(document).problems)
+      : toLspDiagnostics(this.specs.analysisOf(document));
   }
 
   /** Every open spec is checked again: a pulling client is asked to pull, otherwise each is pushed anew. */
@@ -114,7 +126,7 @@ export class SpecDiagnostics {
   }
 
   private schedulePush(document: TextDocument): void {
-    if (this.session.pullDiagnostics || !isSpecFile(document.uri)) return;
+    if (this.session.pullDiagnostics || !(isSpecFile(document.uri) || isPolicyFile(document.uri))) return;
     clearTimeout(this.timers.get(document.uri));
     const { uri, version } = document;
     const run = (): void => {
@@ -122,7 +134,7 @@ export class SpecDiagnostics {
       const current = this.specs.documents.get(uri);
       // A newer edit has its own timer; publishing this one would show stale problems.
       if (!current || current.version !== version) return;
-      void this.connection.sendDiagnostics({ uri, version, diagnostics: toLspDiagnostics(this.specs.analysisOf(current)) });
+      void this.connection.sendDiagnostics({ uri, version, diagnostics: this.diagnosticsOf(current) });
     };
     const { debounceMs } = this.session.options;
     if (debounceMs <= 0) run();

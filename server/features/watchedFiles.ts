@@ -8,13 +8,12 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DidChangeWatchedFilesNotification, FileChangeType, type Connection } from 'vscode-languageserver';
-import { isSpecFile } from '../../core/protocol';
+import { isPolicyFile, isSpecFile, POLICY_FILE_GLOB } from '../../core/protocol';
 import type { ServerSession } from '../session';
 import { filePathOf } from '../uris';
 
 const SPEC_GLOB = '**/*.endpoint.{yaml,yml,json}';
 const ENVIRONMENTS_GLOB = '**/.endpoint-studio/environments.yaml';
-const POLICY_GLOB = '**/.endpoint-studio/policy.yaml';
 /** An editor's save or `git pull` is several events in a row (a temporary file, a rename): they are taken as one. */
 const SETTLE_MS = 100;
 
@@ -93,7 +92,7 @@ export class WatchedFiles {
   private async start(session: ServerSession): Promise<void> {
     const registered = await session.requests.register(DidChangeWatchedFilesNotification.method, () =>
       this.connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: SPEC_GLOB }, { globPattern: ENVIRONMENTS_GLOB }, { globPattern: POLICY_GLOB }],
+        watchers: [{ globPattern: SPEC_GLOB }, { globPattern: ENVIRONMENTS_GLOB }, { globPattern: POLICY_FILE_GLOB }],
       }),
     );
     if (registered) return;
@@ -102,9 +101,7 @@ export class WatchedFiles {
   }
 
   private take(changes: readonly DiskChange[]): void {
-    const relevant = changes.filter(
-      ({ path }) => isSpecFile(path) || isWorkspaceFile(path, 'environments.yaml') || isWorkspaceFile(path, 'policy.yaml'),
-    );
+    const relevant = changes.filter(({ path }) => isSpecFile(path) || isWorkspaceFile(path, 'environments.yaml') || isPolicyFile(path));
     if (relevant.length === 0) return;
     this.pending.push(...relevant);
     clearTimeout(this.timer);
@@ -117,7 +114,7 @@ export class WatchedFiles {
     const changes = this.pending;
     this.pending = [];
     const specs = changes.filter(({ path }) => isSpecFile(path));
-    const policies = changes.filter(({ path }) => isWorkspaceFile(path, 'policy.yaml'));
+    const policies = changes.filter(({ path }) => isPolicyFile(path));
     const environments = changes.some(({ path }) => isWorkspaceFile(path, 'environments.yaml'));
     for (const listener of this.listeners) listener({ specs, policies, environments });
   }

@@ -51,7 +51,16 @@ function catalogValueCompletions(
 ): SpecCompletion[] | undefined {
   const asList = view?.types.includes('array') && typeof context.path[context.path.length - 1] !== 'number';
   const values = catalogValuesAt(catalog, data, asList ? [...context.path, 0] : context.path);
-  if (!values) return undefined;
+  return values && catalogItems(values, context, format, asList === true);
+}
+
+/** Catalog values as proposals at the cursor; `asList`: on a list key with no value yet, each as a one-item list. */
+export function catalogItems(
+  values: readonly CatalogValue[],
+  context: CursorContext,
+  format: SpecFormat,
+  asList: boolean,
+): SpecCompletion[] {
   return values.map((entry: CatalogValue, index) => {
     const text =
       typeof entry.value === 'number'
@@ -104,7 +113,7 @@ function sectionCompletions(context: CursorContext, format: SpecFormat): SpecCom
   }));
 }
 
-function keyCompletions(view: SchemaView, context: CursorContext, format: SpecFormat): SpecCompletion[] {
+export function keyCompletions(view: SchemaView, context: CursorContext, format: SpecFormat): SpecCompletion[] {
   const present = new Set(context.siblingKeys);
   const completions: SpecCompletion[] = [];
   for (const [name, property] of view.properties) {
@@ -131,7 +140,7 @@ function keyCompletions(view: SchemaView, context: CursorContext, format: SpecFo
   return completions;
 }
 
-function valueCompletions(view: SchemaView, context: CursorContext, format: SpecFormat): SpecCompletion[] {
+export function valueCompletions(view: SchemaView, context: CursorContext, format: SpecFormat): SpecCompletion[] {
   const values: unknown[] = view.enum ? [...view.enum] : view.types.includes('boolean') ? [true, false] : [];
   if (values.length === 0 && view.default !== undefined && typeof view.default !== 'object') values.push(view.default);
   return values.map((value, index) => ({

@@ -38,7 +38,7 @@ ${fieldMarkdown(path, view)}`;
   return fieldMarkdown(path, view);
 }
 
-function fieldMarkdown(path: JsonPath, view: SchemaView): string {
+export function fieldMarkdown(path: JsonPath, view: SchemaView): string {
   const lines = [`**${formatFieldPath(path)}**: \`${describeType(view)}\``];
   if (view.description) lines.push('', view.description);
   const facts: string[] = [];

@@ -17,6 +17,7 @@ export type { EnvironmentValues } from './environments';
 export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
+export { analyzePolicy, completePolicy, hoverPolicy, type PolicyAnalysis } from './policyDocument';
 export { DocumentReuse } from '../../core/endpointSpec/check';
 
 /**
