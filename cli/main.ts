@@ -22,6 +22,8 @@ Commands:
                                               (--wait: watch its rollout, --smoke, --rollback-on-failure)
   rollout <spec|endpointId> [--watch]         how far the endpoint's latest release has rolled out
   rollback <spec|endpointId> --to N           back to release N's configuration (--write-spec, --wait)
+  promote --from ENV --to ENV <specs...>      write what one environment deployed and verified into
+                                              another's overlay (its image), then show that one's plan
   pull <endpointId> [--format yaml|json]      print a live endpoint as a spec
   bind <spec> <endpointId>                    record that a spec describes an existing endpoint
   policy show [<specs...>] [--env ENV]        the team policy's rules over specs, and their cost headroom
@@ -38,7 +40,7 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, render, policy, orphans, rollout, rollback, logs, jobs, catalog, billing, tools] = await Promise.all([
+  const [validate, deploy, render, policy, orphans, rollout, rollback, promote, logs, jobs, catalog, billing, tools] = await Promise.all([
     import('./validate.js'),
     import('./deployCommandLine.js'),
     import('./render.js'),
@@ -46,6 +48,7 @@ async function helpText(): Promise<string> {
     import('./orphans.js'),
     import('./rollout.js'),
     import('./rollback.js'),
+    import('./promote.js'),
     import('./logs.js'),
     import('./jobs.js'),
     import('./catalog.js'),
@@ -61,6 +64,7 @@ async function helpText(): Promise<string> {
     orphans.ORPHANS_HELP,
     rollout.ROLLOUT_HELP,
     rollback.ROLLBACK_HELP,
+    promote.PROMOTE_HELP,
     logs.LOGS_HELP,
     jobs.JOBS_HELP,
     catalog.CATALOG_HELP,
@@ -133,6 +137,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return (await import('./rollout.js')).runRollout(rest, interruptibleIo());
     case 'rollback':
       return (await import('./rollback.js')).runRollback(rest, await deployIo());
+    case 'promote':
+      return (await import('./promote.js')).runPromote(rest, io);
     case 'logs':
       return (await import('./logs.js')).runLogs(rest, interruptibleIo());
     case 'run':

@@ -75,3 +75,12 @@ export type { SmokeCheckInput, SmokeOutcome } from './smoke';
 export { recordSmoke } from './releaseSmoke';
 export type { RecordSmokeInput } from './releaseSmoke';
 export { applyPromotion, DEFAULT_PROMOTED_FIELDS, planPromotion, releaseName, verificationLine } from './promote';
+export type {
+  ApplyPromotionResult,
+  PlanPromotionInput,
+  PromotionFiles,
+  PromotedValue,
+  Promotion,
+  PromotionRefusal,
+  PromotionSource,
+} from './promote';
