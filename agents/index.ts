@@ -5,6 +5,7 @@
  */
 import { deploySpecTool, planDeployTool } from './deployTools';
 import { planRollbackTool, rollbackEndpointTool, watchRolloutTool } from './lifecycleTools';
+import { planPromotionTool } from './promotionTools';
 import { billingSummary, getJobTool, readWorkerLogsTool, runJobTool } from './runtimeTools';
 import { getEndpoint, listEndpoints, searchCatalog } from './serviceTools';
 import { estimateCost, validateSpec } from './specTools';
@@ -19,6 +20,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   watchRolloutTool,
   planRollbackTool,
   rollbackEndpointTool,
+  planPromotionTool,
   listEndpoints,
   getEndpoint,
   readWorkerLogsTool,

@@ -35,6 +35,7 @@ const TOOL_NAMES = [
   'watch_rollout',
   'plan_rollback',
   'rollback_endpoint',
+  'plan_promotion',
   'list_endpoints',
   'get_endpoint',
   'read_worker_logs',

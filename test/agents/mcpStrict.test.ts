@@ -54,7 +54,7 @@ describe('MCP tool schemas under the Inspector --strict checks', { timeout: 60_0
   });
 
   it('every tool lists input and output schemas with no finding', () => {
-    assert.equal(tools.length, 14);
+    assert.equal(tools.length, 15);
     const findings = tools.flatMap((tool) => [
       ...strictFindings(tool.inputSchema).map((f) => `${tool.name} inputSchema.${f.path}: ${f.rule}`),
       ...strictFindings(tool.outputSchema).map((f) => `${tool.name} outputSchema.${f.path}: ${f.rule}`),

@@ -32,6 +32,7 @@ const READ_TOOLS = [
   'plan_deploy',
   'watch_rollout',
   'plan_rollback',
+  'plan_promotion',
   'list_endpoints',
   'get_endpoint',
 ];
@@ -87,7 +88,7 @@ suite('Endpoint Studio agent tools', () => {
     for (const tool of READ_TOOLS) assert.ok(names.has(`${TOOL_PREFIX}${tool}`), `${tool} is not registered`);
     for (const tool of ['deploy_spec', 'rollback_endpoint', 'run_job'])
       assert.equal(names.has(`${TOOL_PREFIX}${tool}`), vscode.workspace.isTrusted, tool);
-    assert.equal(names.size, vscode.workspace.isTrusted ? 14 : 11);
+    assert.equal(names.size, vscode.workspace.isTrusted ? 15 : 12);
   });
 
   test('validate_spec reports the problems of a workspace spec on 1-based lines, with no key needed', async () => {
