@@ -76,6 +76,14 @@ export function forgetBinding(ref: SpecDocumentRef): SaveBindingResult {
  * Records `release` as the last one on every binding of the endpoint in `root` (a rollback went back to it);
  * undefined, and nothing written, when no spec there is bound to it.
  */
+export function recordRelease(root: string, endpointId: string, release: DeployedRelease): SaveBindingResult | undefined {
+  return rewriteBindings(
+    root,
+    (binding) => binding.endpointId === endpointId,
+    (binding) => ({ ...binding, release }),
+  );
+}
+
 /**
  * Adds what was learnt about release `version` of an endpoint (how long it took to serve, its smoke job) to every
  * binding that recorded that release; a binding that has moved on to another release is left as it is. Undefined
@@ -87,39 +95,26 @@ export function noteOnRelease(
   version: number,
   note: Pick<DeployedRelease, 'readiness' | 'smoke'>,
 ): SaveBindingResult | undefined {
-  const read = readBindings(root);
-  const recorded = (binding: Binding): boolean => binding.endpointId === endpointId && binding.release?.version === version;
-  if (!read.ok || !Object.values(read.store).some((documents) => Object.values(documents).some(recorded))) return undefined;
-  const written = updateBindings(root, (store) =>
-    Object.fromEntries(
-      Object.entries(store).map(([key, documents]) => [
-        key,
-        Object.fromEntries(
-          Object.entries(documents).map(([index, binding]) => [
-            index,
-            recorded(binding) && binding.release ? { ...binding, release: { ...binding.release, ...note } } : binding,
-          ]),
-        ),
-      ]),
-    ),
+  return rewriteBindings(
+    root,
+    (binding) => binding.endpointId === endpointId && binding.release?.version === version,
+    (binding) => (binding.release ? { ...binding, release: { ...binding.release, ...note } } : binding),
   );
-  return written.ok ? { saved: true, path: written.path } : { saved: false, error: written.error };
 }
 
-export function recordRelease(root: string, endpointId: string, release: DeployedRelease): SaveBindingResult | undefined {
+/** Rewrites the bindings that match, in place and order; undefined, and nothing written, when none does. */
+function rewriteBindings(
+  root: string,
+  matches: (binding: Binding) => boolean,
+  change: (binding: Binding) => Binding,
+): SaveBindingResult | undefined {
   const read = readBindings(root);
-  const bound = read.ok && Object.values(read.store).some((documents) => Object.values(documents).some((b) => b.endpointId === endpointId));
-  if (!bound) return undefined;
+  if (!read.ok || !Object.values(read.store).some((documents) => Object.values(documents).some(matches))) return undefined;
   const written = updateBindings(root, (store) =>
     Object.fromEntries(
       Object.entries(store).map(([key, documents]) => [
         key,
-        Object.fromEntries(
-          Object.entries(documents).map(([index, binding]) => [
-            index,
-            binding.endpointId === endpointId ? { ...binding, release } : binding,
-          ]),
-        ),
+        Object.fromEntries(Object.entries(documents).map(([index, binding]) => [index, matches(binding) ? change(binding) : binding])),
       ]),
     ),
   );
