@@ -1,6 +1,6 @@
 /**
- * The deploy feature: CodeLenses, the deploy/diff/pull/bind commands, Compare Environments, and the live virtual
- * documents they all show.
+ * The deploy feature: CodeLenses, the deploy/diff/pull/bind commands, Compare Environments, Promote to Environment,
+ * and the live virtual documents they all show.
  */
 import * as vscode from 'vscode';
 import { SPEC_DOCUMENT_PATTERNS } from '../../core/protocol';
@@ -9,6 +9,7 @@ import { DeployCodeLensProvider } from './codeLens';
 import { registerDeployCommands } from './commands';
 import { registerCompareCommand } from './compareEnvironments';
 import { LIVE_SCHEME, LiveDocumentProvider, SPEC_SCHEME } from './liveDocuments';
+import { registerPromoteCommand } from './promote';
 import { LiveStates } from './specState';
 
 const SPEC_SELECTOR: vscode.DocumentSelector = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
@@ -26,6 +27,7 @@ export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChanne
     vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),
     registerDeployCommands(clients, states, log),
     registerCompareCommand(clients),
+    registerPromoteCommand(clients),
     clients.session.onDidChange(() => {
       states.invalidate();
     }),
