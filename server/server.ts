@@ -57,7 +57,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   });
   registerCompletion(connection, specs, catalog, session);
   registerHover(connection, specs, catalog);
-  registerCodeActions(connection, specs, catalog);
+  registerCodeActions(connection, specs, catalog, session);
   registerInlayHints(connection, specs, catalog, session, settings);
   registerOutline(connection, specs);
   registerFormatting(connection, specs, session);

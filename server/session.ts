@@ -45,6 +45,18 @@ export interface ServerSession {
   workspaceRoots: string[];
 }
 
+/**
+ * The command a quick fix runs after inserting a placeholder as plain text (an ignore comment's `reason`), so the
+ * user types over it: declared only to a client that takes no snippet edits and can be asked to show a document.
+ */
+export const SELECT_TEXT_COMMAND = 'endpointStudio.selectText';
+
+/** Whether the client applies snippet text edits (LSP 3.18), which only come in versioned document changes. */
+export function takesSnippetEdits(capabilities: ClientCapabilities): boolean {
+  const edits = capabilities.workspace?.workspaceEdit;
+  return edits?.snippetEditSupport === true && edits.documentChanges === true;
+}
+
 /** Every kind of inlay hint: what a client that says nothing of them gets. */
 export const ALL_INLAY_HINTS: InlayHintSettings = { defaults: true, cost: true, environments: true };
 
@@ -70,7 +82,7 @@ export function registerInitialize(connection: Connection, defaults: ServerOptio
     session.pullDiagnostics = pullsDiagnostics(params.capabilities);
     session.options = withInitializationOptions(session.options, params.initializationOptions);
     return {
-      capabilities: serverCapabilities(session.pullDiagnostics),
+      capabilities: serverCapabilities(session.pullDiagnostics, selectsText(params.capabilities)),
       serverInfo: { name: 'endpoint-studio', version: packageInfo().version },
     };
   });
@@ -106,7 +118,12 @@ export function withInitializationOptions(options: ServerOptions, sent: unknown)
   return result;
 }
 
-function serverCapabilities(pullDiagnostics: boolean): ServerCapabilities {
+/** A client that gets an ignore comment's reason as plain text, and can be asked to select it. */
+function selectsText(capabilities: ClientCapabilities): boolean {
+  return !takesSnippetEdits(capabilities) && capabilities.window?.showDocument?.support === true;
+}
+
+function serverCapabilities(pullDiagnostics: boolean, selectText: boolean): ServerCapabilities {
   return {
     textDocumentSync: TextDocumentSyncKind.Incremental,
     completionProvider: { triggerCharacters: [':', ' ', '-', '"'], resolveProvider: false },
@@ -121,6 +138,7 @@ function serverCapabilities(pullDiagnostics: boolean): ServerCapabilities {
     documentLinkProvider: { resolveProvider: false },
     definitionProvider: true,
     workspace: { textDocumentContent: { schemes: [TEMPLATE_SCHEME] } },
+    ...(selectText ? { executeCommandProvider: { commands: [SELECT_TEXT_COMMAND] } } : {}),
     ...(pullDiagnostics ? { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } : {}),
   };
 }

@@ -22,6 +22,7 @@ import {
   MAX_CHECKED_TEXT_LENGTH,
   type CheckResult,
   type PolicyAnalysis,
+  type PolicyOver,
 } from './languageService';
 import { filePathOf } from './uris';
 
@@ -112,6 +113,13 @@ export class SpecDocuments {
     const analysis = analyzePolicy(document.getText());
     this.policies.set(document.uri, { version: document.version, analysis });
     return analysis;
+  }
+
+  /** The team policy a spec document is judged by, with its text as the owner reads it; none when it has none or it is broken. */
+  policyOver(document: TextDocument): PolicyOver | undefined {
+    const found = this.ownedFileOrNone(document)?.check.policy;
+    const text = found?.policy && this.view.read(found.path);
+    return found?.policy && text !== undefined ? { path: found.path, root: found.root, text, policy: found.policy } : undefined;
   }
 
   formatOf(document: TextDocument): SpecFormat {

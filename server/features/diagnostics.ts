@@ -21,6 +21,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SpecDiagnostic } from '../../core/endpointSpec/check';
 import { DIAGNOSTIC_SOURCE } from '../../core/endpointSpec/problem';
 import { formatJsonPath, type JsonPath } from '../../core/endpointSpec/tree';
+import { policyFactsOf, type PolicyFacts } from '../../core/policy';
 import { isPolicyFile, isSpecFile } from '../../core/protocol';
 import type { ServerSession } from '../session';
 import type { SpecAnalysis, SpecDocuments } from '../specDocuments';
@@ -32,6 +33,10 @@ export interface SpecDiagnosticData {
   readonly documentIndex: number;
   readonly suggestion?: string;
   readonly related?: readonly string[];
+  /** A team policy finding's rule, limit and what its quick fixes need (core/policy/facts.ts). */
+  readonly policy?: PolicyFacts;
+  /** The finding is silenced (a hint): nothing more to allow or ignore. */
+  readonly suppressed?: true;
 }
 
 const severities = {
@@ -47,6 +52,7 @@ export function toLspDiagnostics(result: SpecAnalysis): Diagnostic[] {
   if (!suppressed || suppressed.length === 0) return shown;
   const silenced = toLsp(suppressed).map((d, index) => ({
     ...d,
+    data: { ...(d.data as SpecDiagnosticData), suppressed: true },
     severity: DiagnosticSeverity.Hint,
     message: `${suppressed[index].message} (suppressed: ${suppressed[index].suppression.reason})`,
   }));
@@ -55,12 +61,14 @@ export function toLspDiagnostics(result: SpecAnalysis): Diagnostic[] {
 
 function toLsp(diagnostics: readonly SpecDiagnostic[]): Diagnostic[] {
   return diagnostics.map((d) => {
+    const facts = policyFactsOf(d);
     const data: SpecDiagnosticData = {
       path: d.path,
       jsonPath: formatJsonPath(d.path),
       documentIndex: d.documentIndex,
       ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
       ...(d.related ? { related: d.related } : {}),
+      ...(facts ? { policy: facts } : {}),
     };
     const related = d.origin && [
       { location: { uri: pathToFileURL(d.origin.path).href, range: d.origin.range }, message: d.origin.message },

@@ -17,7 +17,16 @@ export type { EnvironmentValues } from './environments';
 export type { SpecCompletion } from './completion';
 export type { QuickFix, FixRequest } from './quickFixes';
 export { FIXABLE_CODES } from './quickFixes';
+export { snippetAsPlainText } from './completion';
 export { analyzePolicy, completePolicy, hoverPolicy, type PolicyAnalysis } from './policyDocument';
+export {
+  policyFindingHover,
+  policyFixes,
+  REASON_PLACEHOLDER,
+  type HoveredSpec,
+  type PolicyFixRequest,
+  type PolicyOver,
+} from './policyFindings';
 export { DocumentReuse } from '../../core/endpointSpec/check';
 
 /**

@@ -17,6 +17,8 @@ export interface QuickFix {
   readonly edits: TextEdit[];
   /** The one obvious fix; editors apply it with the "auto fix" shortcut. */
   readonly preferred: boolean;
+  /** The edit's text is a snippet with one placeholder (`${1:reason}`) for what the user types next. */
+  readonly snippet?: boolean;
 }
 
 export interface FixRequest {
