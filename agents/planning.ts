@@ -10,6 +10,8 @@ import type { ApiClient, Endpoint } from '../core/api';
 import { stableJson } from '../core/deploy/diff';
 import { liveAsSpec, type Spec } from '../core/deploy/effective';
 import type { DeploymentPlan } from '../core/deploy/plan';
+import { readPriceCatalog } from '../core/billing/priceCatalog';
+import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import { relative } from 'node:path';
 import {
   checkSpec,
@@ -26,10 +28,11 @@ import {
   type PlanDeployResult,
   type SpecDocumentRef,
 } from '../core/operations';
-import { policyRefusal } from '../core/operations/policyGate';
+import { costLimitUnpriced, policyRefusal } from '../core/operations/policyGate';
 import { specFormatOf } from '../core/protocol';
 import {
   clientFor,
+  pinnedCatalog,
   placeDiagnostic,
   problemLine,
   readSpecAt,
@@ -66,13 +69,18 @@ export interface PlannedSpec {
 
 export async function planSpec(context: AgentContext, request: PlanRequest): Promise<PlannedSpec> {
   const file = readSpecAt(context, environmentPath(context, request));
-  const { document, checked } = await checkedDocument(context, file, request);
+  const first = await checkedDocument(context, file, request);
+  const { checked } = first;
+  let { document } = first;
   const settings = overlayEnvironment(file.path, checked.overlay);
   if (!settings.ok) throw new ToolFailure(settings.message);
   const { environment } = settings;
   const refusal = protectedImageRefusal(environment, document.body);
   if (refusal !== undefined) throw new ToolFailure(`${refusal}, then plan again (nothing was sent)`);
   const client = clientFor(context, environment);
+  // A cost limit the check could not price is judged again with the pinned snapshot's or the service's prices.
+  const prices = costLimitUnpriced(checked) ? (pinnedCatalog(context)?.catalog ?? (await readPriceCatalog(client))) : undefined;
+  if (prices) ({ document } = await checkedDocument(context, file, request, prices));
   const bindings = readSpecBindings(file.path);
   if (!bindings.ok) throw new ToolFailure(`cannot read the bindings of ${request.path}: ${bindings.error}`);
   const ref = { ...bindings.location, documentIndex: document.index };
@@ -120,12 +128,14 @@ async function checkedDocument(
   context: AgentContext,
   file: SpecFile,
   request: PlanRequest,
+  prices?: Catalog,
 ): Promise<{ document: CheckedDocument; checked: CheckSpecResult }> {
   const checked = await checkSpec({
     text: file.text,
     format: specFormatOf(file.path),
     catalog: { kind: 'none' },
     file: specFileOnDisk(file.path, context.workspaceRoot),
+    ...(prices ? { prices } : {}),
   });
   const specs = checked.documents.filter((d) => d.isSpec);
   const document = request.document === undefined ? specs.at(0) : specs.find((d) => d.index === request.document);

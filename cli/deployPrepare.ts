@@ -31,7 +31,7 @@ import {
   type OverlayEnvironment,
   type PlanDeployResult,
 } from '../core/operations';
-import { policyRefusal, type PolicyRefusal, type PolicyRefusalCode } from '../core/operations/policyGate';
+import { costLimitUnpriced, policyRefusal, type PolicyRefusal, type PolicyRefusalCode } from '../core/operations/policyGate';
 import { specFormatOf } from '../core/protocol';
 import { diagnosticLine, loadCatalogOption, readSpecFileResult, unreadableLine, type CliIo, type UnreadableCode } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
@@ -122,7 +122,7 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
     return failure(2, read.code, `cannot read ${file}: ${read.reason}`);
   }
   const { text } = read;
-  const wanted = await wantedDocuments(command, options, text, catalog, io);
+  let wanted = await wantedDocuments(command, options, text, { catalog }, io);
   if ('exitCode' in wanted) return wanted;
   const settings = overlayEnvironment(file, wanted.checked.overlay);
   if (!settings.ok) {
@@ -137,7 +137,18 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   }
 
   const client = serviceClient(command, said, { announceRateLimits: true, ...(environment ? { environment } : {}) });
-  if (typeof client === 'number') return failure(2, 'no-api-key', said.last);
+  if (typeof client === 'number') {
+    if (wanted.warnings.length > 0) io.err(wanted.warnings.join('\n'));
+    return failure(2, 'no-api-key', said.last);
+  }
+  // A cost limit the check could not price is judged again with the service's prices, before anything is sent.
+  const fetched = costLimitUnpriced(wanted.checked) ? await readPriceCatalog(client) : undefined;
+  if (fetched) {
+    const priced = await wantedDocuments(command, options, text, { prices: fetched }, io);
+    if ('exitCode' in priced) return priced;
+    wanted = priced;
+  }
+  if (wanted.warnings.length > 0) io.err(wanted.warnings.join('\n'));
   const bindings = readSpecBindings(file);
   if (!bindings.ok) {
     io.err(`endpoint-studio ${command}: ${bindings.error}`);
@@ -165,23 +176,27 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
     listed = result.listed ?? listed;
     planned.push({ index, document, body: body as Spec, planned: result });
   }
-  const prices = catalog ?? (await readPriceCatalog(client));
+  const prices = catalog ?? fetched ?? (await readPriceCatalog(client));
   return { file, text, root, key, client, planned, prices, ...(environment ? { environment } : {}) };
 }
 
-/** The documents to plan, their problems printed; or why not when there is none or one has errors. */
+/**
+ * The documents to plan with their warnings' lines, to print once the check is final; or why not, printed, when
+ * there is none or one has errors. `prices` price the team policy's cost limit when there is no catalog.
+ */
 async function wantedDocuments(
   command: string,
   options: PrepareOptions,
   text: string,
-  catalog: Catalog | undefined,
+  { catalog, prices }: { catalog?: Catalog; prices?: Catalog },
   io: CliIo,
-): Promise<{ documents: CheckedDocument[]; checked: CheckSpecResult } | PrepareFailure> {
+): Promise<{ documents: CheckedDocument[]; checked: CheckSpecResult; warnings: string[] } | PrepareFailure> {
   const checked = await checkSpec({
     text,
     format: specFormatOf(options.file),
     catalog: catalog ? { kind: 'snapshot', catalog } : { kind: 'none' },
     file: specFileOnDisk(options.file, process.cwd()),
+    ...(prices ? { prices } : {}),
   });
   const wanted = checked.documents.filter(({ index, isSpec }) => (options.document === undefined || options.document === index) && isSpec);
   if (wanted.length === 0) return nothingToPlan(command, options, checked.diagnostics, io);
@@ -194,8 +209,8 @@ async function wantedDocuments(
   if (refused) return refuseByPolicy(command, options.file, diagnostics, refused, io, inBase);
   if (diagnostics.some((d) => d.severity === 'error') || wanted.some((w) => w.body === undefined))
     return refuseErrors(command, options.file, diagnostics, io, inBase);
-  if (diagnostics.length > 0) io.err([...diagnostics.map((d) => diagnosticLine(options.file, d)), ...inBase].join('\n'));
-  return { documents: wanted, checked };
+  const warnings = diagnostics.length > 0 ? [...diagnostics.map((d) => diagnosticLine(options.file, d)), ...inBase] : [];
+  return { documents: wanted, checked, warnings };
 }
 
 /** An overlay's problems that its base wrote, on the base's lines: where a person fixes them. */

@@ -29,6 +29,11 @@ export interface CheckSpecInput {
    * in. Without it an overlay is checked as a spec on its own, which it never passes.
    */
   readonly file?: { readonly path: string; readonly view: FileView; readonly roots: readonly string[] };
+  /**
+   * Prices for the team policy's cost limit when `catalog` gives none: the service's prices a plan reads for its
+   * cost line (too few facts for the catalog rules, enough to price a spec).
+   */
+  readonly prices?: Catalog;
 }
 
 /** One document of the text, with whether it holds a spec at all (an empty document does not). */
@@ -71,7 +76,7 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
   const context = resolved.catalog ? { catalog: resolved.catalog } : {};
   const { file } = input;
   const checked: CheckResult & { overlay?: CheckedOverlay; suppressed?: readonly SuppressedDiagnostic[]; policy?: PolicyFile } = file
-    ? workspaceOf(file, input.text, context).check(file.path)
+    ? workspaceOf(file, input.text, context, resolved.catalog ?? input.prices).check(file.path)
     : checkSpecText(input.text, input.format, 'create', context);
   const { overlay } = checked;
   const governed = { suppressed: checked.suppressed ?? [], ...(checked.policy ? { policy: checked.policy } : {}) };
@@ -96,9 +101,18 @@ export async function checkSpec(input: CheckSpecInput): Promise<CheckSpecResult>
 }
 
 /** The workspace's owner of spec files, seeing `text` as the file at `file.path`. */
-function workspaceOf(file: NonNullable<CheckSpecInput['file']>, text: string, context: ValidationContext): SpecWorkspace {
+function workspaceOf(
+  file: NonNullable<CheckSpecInput['file']>,
+  text: string,
+  context: ValidationContext,
+  prices: Catalog | undefined,
+): SpecWorkspace {
   const view: FileView = { read: (path) => (path === file.path ? text : file.view.read(path)), list: (folder) => file.view.list(folder) };
-  return new SpecWorkspace(view, { roots: () => file.roots, context: () => context });
+  return new SpecWorkspace(view, {
+    roots: () => file.roots,
+    context: () => context,
+    policyContext: () => (prices ? { catalog: prices } : {}),
+  });
 }
 
 /** Whether any of these problems, in the documents given (all when absent), is an error. */

@@ -5,7 +5,8 @@
  * spec's line: a typo or a comment must never turn the policy off.
  */
 import type { SpecDiagnostic } from '../endpointSpec/check';
-import { POLICY_FILE, type PolicyFile } from '../policy';
+import { POLICY_FILE, rulesFor, type PolicyFile } from '../policy';
+import type { CheckSpecResult } from './checkSpec';
 
 export type PolicyRefusalCode = 'policy-invalid' | 'policy-violation';
 
@@ -45,4 +46,14 @@ export function brokenPolicyMessage(policy: PolicyFile): string {
   const first = policy.problems.at(0);
   const where = first ? `: line ${first.range.start.line + 1}: ${first.message}` : '';
   return `${POLICY_FILE} is broken, so deploys are refused until it is fixed${where}`;
+}
+
+/**
+ * Whether a cost limit of the policy judges the spec while its check had no catalog to price it: a deploy then
+ * reads the service's prices and checks again, so a key is enough to hold a deploy to its budget.
+ */
+export function costLimitUnpriced(checked: Pick<CheckSpecResult, 'policy' | 'catalog' | 'overlay'>): boolean {
+  const policy = checked.policy?.policy;
+  if (!policy || checked.catalog) return false;
+  return rulesFor(policy, checked.overlay?.environment).some((rule) => rule.maxCostPerHour !== undefined);
 }

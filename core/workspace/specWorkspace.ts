@@ -25,6 +25,7 @@ import {
   isGoverned,
   parsePolicy,
   type ParsedPolicy,
+  type PolicyContext,
   type PolicyLookup,
   type SuppressedDiagnostic,
 } from '../policy';
@@ -55,6 +56,11 @@ export interface SpecWorkspaceOptions {
   readonly roots: (path: string) => readonly string[];
   /** What the checks run against (the catalog); the owner is told with `invalidateChecks` when it changes. */
   readonly context: () => ValidationContext;
+  /**
+   * What the team policy's cost limit is priced with, when it differs from the checks' catalog: prices read for a
+   * deploy whose checks run without a catalog. The checks' catalog when absent.
+   */
+  readonly policyContext?: () => PolicyContext;
 }
 
 /** One environment of a base: its overlay, the overlay's own values and the body it deploys. */
@@ -318,7 +324,7 @@ export class SpecWorkspace {
       format: value.format,
       documents: () => value.documents,
       diagnostics: value.diagnostics,
-      context: this.options.context(),
+      context: this.options.policyContext?.() ?? this.options.context(),
       read: (other) => this.text(other),
       ...(policy ? { policy } : {}),
       ...(overlay

@@ -2,7 +2,8 @@
  * The agent tools under a team policy, as an MCP client drives them (`endpoint-studio mcp` over stdio, the SDK's
  * client, against the emulator): validate_spec lists a policy finding naming its rule and a finding silenced by
  * an ignore comment under suppressed with the reason; plan_deploy gives no token for a body that breaks the
- * policy (a finding graded down to a warning no longer refuses), nor for any spec while the policy file is broken.
+ * policy (a finding graded down to a warning no longer refuses, a cost limit is priced with the service's prices),
+ * nor for any spec while the policy file is broken.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +155,25 @@ describe('the agent tools under a team policy', { timeout: 60_000 }, () => {
       const result = await call('plan_deploy', { path: 'worker.endpoint.yaml' });
       assert.equal(result.isError, false, result.text);
       assert.match(String(result.structured.planToken), /\S/);
+    } finally {
+      writeFileSync(policy(), POLICY);
+    }
+  });
+
+  it('plan_deploy prices a cost limit with the service’s prices, and gives no token over it', async () => {
+    writeFileSync(join(root, 'priced.endpoint.yaml'), SPEC.replace('max: 8', 'max: 2').replace('agent-policy', 'agent-priced'));
+    writeFileSync(policy(), 'rules:\n  - name: budget\n    maxCostPerHour: 0.5\n');
+    try {
+      const over = await call('plan_deploy', { path: 'priced.endpoint.yaml' });
+      assert.equal(over.isError, true);
+      assert.match(
+        over.text,
+        /breaks the team policy .*: the cost at workers\.max, \$[\d.]+ an hour, is above \$0\.50 \(policy budget\)$/m,
+      );
+      writeFileSync(policy(), 'rules:\n  - name: budget\n    maxCostPerHour: 500\n');
+      const within = await call('plan_deploy', { path: 'priced.endpoint.yaml' });
+      assert.equal(within.isError, false, within.text);
+      assert.doesNotMatch(within.text, /policy-cost-unchecked/);
     } finally {
       writeFileSync(policy(), POLICY);
     }

@@ -3,7 +3,8 @@
  * before anything is sent (the emulator lists no endpoint), naming the finding and its rule, with the JSON code
  * `policy-violation`; the same finding silenced by an ignore comment with a reason, or graded down to a warning
  * by the policy's `severity`, deploys; a broken policy file refuses every deploy (`policy-invalid`), even where
- * a comment silences its error on the spec's line.
+ * a comment silences its error on the spec's line. A cost limit is priced with the service's prices when no
+ * catalog snapshot is given, so a key is enough to hold a deploy to it.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,25 @@ describe('plan and deploy under a team policy', { timeout: 60_000 }, () => {
     const io = captureIo(emu);
     assert.equal(await runDeploy(['--yes', 'sdxl.endpoint.yaml'], io), 0, io.stderr);
     assert.match(io.stderr, /warning policy-max-workers workers\.max 8 is above 4 \(policy team-limits\)/);
+    assert.deepEqual(await endpoints(), ['policy-sdxl']);
+  });
+
+  it('prices a cost limit with the service’s prices when no snapshot is given, and refuses a deploy over it', async () => {
+    writeFileSync(spec(), SPEC.replace('  max: 8', '  max: 2'));
+    writeFileSync(policy(), 'rules:\n  - name: budget\n    maxCostPerHour: 0.5\n');
+    const io = captureIo(emu);
+    assert.equal(await runDeploy(['--yes', 'sdxl.endpoint.yaml'], io), 1);
+    assert.match(
+      io.stderr,
+      /error policy-max-cost the cost at workers\.max, \$[\d.]+ an hour, is above \$0\.50 \(policy budget\)\n.*breaks the team policy/,
+    );
+    assert.doesNotMatch(io.stderr, /policy-cost-unchecked/);
+    assert.deepEqual(await endpoints(), []);
+
+    writeFileSync(policy(), 'rules:\n  - name: budget\n    maxCostPerHour: 500\n');
+    const within = captureIo(emu);
+    assert.equal(await runDeploy(['--yes', 'sdxl.endpoint.yaml'], within), 0, within.stderr);
+    assert.doesNotMatch(within.stderr, /policy-cost-unchecked/);
     assert.deepEqual(await endpoints(), ['policy-sdxl']);
   });
 
