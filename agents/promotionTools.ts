@@ -44,7 +44,13 @@ export const planPromotionTool = defineTool({
   run(request, context): Promise<ToolResult> {
     const file = readSpecAt(context, request.path);
     const fields = request.fields ?? [];
-    const promotion = planPromotion({ from: request.from, to: request.to, files: [file.path], fields }).at(0);
+    const promotion = planPromotion({
+      from: request.from,
+      to: request.to,
+      files: [file.path],
+      fields,
+      shown: (path) => named(context, path),
+    }).at(0);
     if (!promotion) throw new ToolFailure(`nothing to promote in ${request.path}`);
     const text = promotionText(promotion, context);
     return Promise.resolve({ text, structured: { from: request.from, to: request.to, text, ...structured(promotion, context) } });

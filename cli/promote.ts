@@ -102,7 +102,7 @@ export async function runPromote(args: readonly string[], io: ServiceIo): Promis
   if (typeof options === 'number') return options;
   const files = await promotedFiles(options, io);
   if (files === undefined) return 2;
-  const promotions = planPromotion({ from: options.from, to: options.to, files, fields: options.fields });
+  const promotions = planPromotion({ from: options.from, to: options.to, files, fields: options.fields, shown });
   const refused = promotions.filter((p) => p.kind === 'refused');
   for (const promotion of refused) io.err(`endpoint-studio promote: ${shown(promotion.file)}: not promoted: ${promotion.reason}`);
   if (!options.json)
@@ -117,7 +117,7 @@ export async function runPromote(args: readonly string[], io: ServiceIo): Promis
     if (options.json) io.out(jsonReport(options, promotions, [], null));
     return refused.length > 0 ? 1 : 0;
   }
-  const applied = applyPromotion(promotions, { read: readSpecFromDisk, write: writeFileAtomicSync });
+  const applied = applyPromotion(promotions, { read: readSpecFromDisk, write: writeFileAtomicSync, shown });
   for (const failure of applied.failed) io.err(`endpoint-studio promote: ${failure.error}`);
   if (!options.json) for (const path of applied.written) io.out(`wrote ${shown(path)}\n`);
   const planned = await targetPlan(options, promotions, io);
@@ -201,7 +201,10 @@ function jsonReport(options: PromoteOptions, promotions: readonly Promotion[], w
     promotions: promotions.map(promotionJson),
     written: written.map(shown),
     plan,
-    next: options.dryRun ? null : deployCommand(options, promotions).replace(/^run /, ''),
+    next:
+      options.dryRun || written.length + promotions.filter((p) => p.kind === 'unchanged').length === 0
+        ? null
+        : deployCommand(options, promotions).replace(/^run /, ''),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

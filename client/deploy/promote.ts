@@ -45,7 +45,13 @@ async function promote(clients: SpecClients, uri: vscode.Uri | undefined, from?:
       `promote needs two environments of ${basename(family.base)}; it has ${family.environments.join(', ') || 'none'}`,
     );
   const plan = (pair: { from: string; to: string }): Promotion | undefined =>
-    planPromotion({ ...pair, files: [family.base], view: EDITOR_FILE_VIEW, root: specRoot(vscode.Uri.file(family.base)) }).at(0);
+    planPromotion({
+      ...pair,
+      files: [family.base],
+      view: EDITOR_FILE_VIEW,
+      root: specRoot(vscode.Uri.file(family.base)),
+      shown: (path) => vscode.workspace.asRelativePath(path),
+    }).at(0);
   const pair = from !== undefined && to !== undefined ? { from, to } : await pickPair(family, start, plan);
   if (!pair) return;
   const promotion = plan(pair);

@@ -37,6 +37,8 @@ export interface PlanPromotionInput {
   readonly view?: FileView;
   /** The workspace root holding the bindings and the environments file; the nearest one to each file by default. */
   readonly root?: string;
+  /** How messages name a file (relative to the current directory, the workspace); as it is by default. */
+  readonly shown?: (path: string) => string;
 }
 
 /** What the source environment's last deploy verified. */
@@ -153,15 +155,17 @@ function fieldRefusal(field: string): string | undefined {
 }
 
 /** The base a file stands for: itself, or the base of an overlay of either environment. */
-function baseOf(workspace: SpecWorkspace, path: string, { from, to }: PlanPromotionInput): string {
+function baseOf(workspace: SpecWorkspace, path: string, input: PlanPromotionInput): string {
+  const { from, to } = input;
+  const shown = shownBy(input);
   const checked = workspace.check(path);
-  if (checked.documents.length === 0) throw new Refusal('not-a-spec', `cannot read ${path}`);
+  if (checked.documents.length === 0) throw new Refusal('not-a-spec', `cannot read ${shownBy(input)(path)}`);
   if (!checked.overlay) return path;
   const environment = environmentOfFile(path);
   if (environment !== from && environment !== to)
-    throw new Refusal('no-overlay', `${path} is the ${environment ?? 'unnamed'} overlay, neither ${from}'s nor ${to}'s`);
+    throw new Refusal('no-overlay', `${shown(path)} is the ${environment ?? 'unnamed'} overlay, neither ${from}'s nor ${to}'s`);
   const base = checked.overlay.basePath;
-  if (base === undefined) throw new Refusal('no-overlay', `${path} names no base that can be read`);
+  if (base === undefined) throw new Refusal('no-overlay', `${shown(path)} names no base that can be read`);
   return base;
 }
 
@@ -183,7 +187,7 @@ function promotionOf(context: PromotionContext): Planned {
     const known = environments.length > 0 ? ` (it has ${environments.map((e) => e.environment).join(', ')})` : '';
     throw new Refusal(
       'no-overlay',
-      `${base} has no ${name} overlay${known}: add ${overlayFileName(base, name)} (extends the base, with its own name)`,
+      `${shownBy(input)(base)} has no ${name} overlay${known}: add ${shownBy(input)(overlayFileName(base, name))} (extends the base, with its own name)`,
     );
   };
   const source = verifiedSource(overlay(input.from), input);
@@ -206,13 +210,13 @@ function verifiedSource(overlay: EnvironmentOfBase, input: PlanPromotionInput): 
   if (!binding)
     throw new Refusal(
       'not-deployed',
-      `${from} has not been deployed from here: ${overlay.path} has no binding; deploy it, test it, then promote`,
+      `${from} has not been deployed from here: ${shownBy(input)(overlay.path)} has no binding; deploy it, test it, then promote`,
     );
   const { release } = binding;
   if (!release)
     throw new Refusal(
       'untracked',
-      `${from} was deployed before releases were recorded, so what it runs is not known here: deploy ${overlay.path} again, then promote`,
+      `${from} was deployed before releases were recorded, so what it runs is not known here: deploy ${shownBy(input)(overlay.path)} again, then promote`,
     );
   const smoke = release.smoke;
   const facts: PromotionSource = {
@@ -232,6 +236,10 @@ function verifiedSource(overlay: EnvironmentOfBase, input: PlanPromotionInput): 
       facts,
     );
   return { facts, release };
+}
+
+function shownBy(input: PlanPromotionInput): (path: string) => string {
+  return input.shown ?? ((path) => path);
 }
 
 /** `staging's release 7`, or `staging's last deploy` when the service gave no version. */
@@ -267,7 +275,7 @@ function targetEdit(context: PromotionContext, target: EnvironmentOfBase, source
   const { workspace, view, base, input } = context;
   const baseData = workspace.check(base).documents.at(0)?.data;
   if (!target.merged)
-    throw new Refusal('target-broken', `${target.path} or its base has errors: fix them before promoting into it`, source);
+    throw new Refusal('target-broken', `${shownBy(input)(target.path)} or its base has errors: fix them before promoting into it`, source);
   const now = mergePatch(baseData, target.patch) as Record<string, unknown>;
   const promoted: PromotedValue[] = values.map(({ path, value }) => {
     const current = valueAt(now, path);
@@ -284,9 +292,10 @@ function targetEdit(context: PromotionContext, target: EnvironmentOfBase, source
   const unpinned = protectedImageRefusal(settings.environment, wanted);
   if (unpinned !== undefined) throw new Refusal('unpinned-image', unpinned, source);
   const before = view.read(target.path);
-  if (before === undefined) throw new Refusal('unwritable', `cannot read ${target.path}`, source);
+  if (before === undefined) throw new Refusal('unwritable', `cannot read ${shownBy(input)(target.path)}`, source);
   const changing = values.filter((_, i) => promoted[i].changes);
-  const text = changing.length === 0 ? before : writtenText(target.path, before, changing, { baseData, wanted }, source);
+  const text =
+    changing.length === 0 ? before : writtenText(target.path, before, changing, { baseData, wanted, shown: shownBy(input) }, source);
   return {
     kind: changing.length === 0 ? 'unchanged' : 'write',
     file: context.file,
@@ -304,17 +313,17 @@ function writtenText(
   path: string,
   before: string,
   values: readonly SpecValue[],
-  expected: { baseData: unknown; wanted: Record<string, unknown> },
+  expected: { baseData: unknown; wanted: Record<string, unknown>; shown: (path: string) => string },
   source: PromotionSource,
 ): string {
   const format = specFormatOf(path);
   const rewritten = writeValuesIntoSpec(before, format, 0, values);
-  if (!rewritten) throw new Refusal('unwritable', `${path} cannot be read as a mapping to write into`, source);
+  if (!rewritten) throw new Refusal('unwritable', `${expected.shown(path)} cannot be read as a mapping to write into`, source);
   const after = mergePatch(expected.baseData, overlayPatch(parseSpecText(rewritten.text, format).at(0)?.data));
   if (!sameData(after, expected.wanted))
     throw new Refusal(
       'unwritable',
-      `writing ${values.map((v) => v.path.join('.')).join(', ')} into ${path} would change more than that (the overlay removes or replaces what holds it): set it there by hand`,
+      `writing ${values.map((v) => v.path.join('.')).join(', ')} into ${expected.shown(path)} would change more than that (the overlay removes or replaces what holds it): set it there by hand`,
       source,
     );
   return rewritten.text;
@@ -329,6 +338,8 @@ export interface ApplyPromotionResult {
 export interface PromotionFiles {
   readonly read: (path: string) => string | undefined;
   readonly write: (path: string, text: string) => void;
+  /** How messages name a file; as it is by default. */
+  readonly shown?: (path: string) => string;
 }
 
 /** Writes each planned overlay whose text is still the one planned; a file changed since is left alone and named. */
@@ -338,15 +349,16 @@ export function applyPromotion(promotions: readonly Promotion[], files: Promotio
   for (const promotion of promotions) {
     if (promotion.kind !== 'write') continue;
     const { path } = promotion.target;
+    const shown = files.shown?.(path) ?? path;
     if (files.read(path) !== promotion.before) {
-      failed.push({ path, error: `${path} changed since the promotion was planned; nothing was written to it` });
+      failed.push({ path, error: `${shown} changed since the promotion was planned; nothing was written to it` });
       continue;
     }
     try {
       files.write(path, promotion.text);
       written.push(path);
     } catch (error) {
-      failed.push({ path, error: `cannot write ${path}: ${(error as Error).message}` });
+      failed.push({ path, error: `cannot write ${shown}: ${(error as Error).message}` });
     }
   }
   return { written, failed };
