@@ -71,6 +71,10 @@ editorTest(
     const written = readFileSync(prodPath, 'utf8');
     assert.ok(written.startsWith('# The prod environment of sdxl-worker.endpoint.yaml'), written);
     assert.match(written, /\nname: sdxl-worker-prod\n/);
+    // Said at once, while prod's plan opens.
+    await workbench.notification(
+      /Promoted staging's release \d+ into sdxl-worker\.prod\.endpoint\.yaml: image "myorg\/sdxl-worker:1\.5\.0-rc\.1"/,
+    );
     await workbench.page
       .locator('.tab.active')
       .filter({ hasText: /environment prod · profile environment · new endpoint/ })
@@ -90,8 +94,5 @@ editorTest(
     const prod = await api.serverless.get(boundId(session.workspace, PROD) ?? '');
     assert.equal(prod.name, 'sdxl-worker-prod');
     assert.equal(prod.image, STAGING_IMAGE, 'prod runs exactly what staging deployed');
-    await workbench.notification(
-      /Promoted staging's release \d+ into sdxl-worker\.prod\.endpoint\.yaml: image "myorg\/sdxl-worker:1\.5\.0-rc\.1"/,
-    );
   },
 );
