@@ -34,6 +34,14 @@ export interface DeployedRelease {
   readonly body: Readonly<Record<string, unknown>>;
   readonly readiness?: ReleaseReadiness;
   readonly smoke?: ReleaseSmoke;
+  /** The release this one replaced with its time to ready, so the next report has a figure to compare with. */
+  readonly previous?: PreviousRelease;
+}
+
+/** The release a binding recorded before its current one, kept only for its time to ready. */
+export interface PreviousRelease {
+  readonly version?: number;
+  readonly readiness: ReleaseReadiness;
 }
 
 /** Milliseconds from the deploy to each step the service let us see; a step not seen is absent. */
@@ -147,12 +155,21 @@ function releaseOf(value: unknown): DeployedRelease | undefined {
   if (!release || !body) return undefined;
   const readiness = readinessOf(release.readiness);
   const smoke = smokeOf(release.smoke);
+  const previous = previousOf(release.previous);
   return {
     ...(Number.isInteger(release.version) ? { version: release.version as number } : {}),
     body,
     ...(readiness ? { readiness } : {}),
     ...(smoke ? { smoke } : {}),
+    ...(previous ? { previous } : {}),
   };
+}
+
+function previousOf(value: unknown): PreviousRelease | undefined {
+  const record = asRecord(value);
+  const readiness = readinessOf(record?.readiness);
+  if (!record || !readiness) return undefined;
+  return { ...(Number.isInteger(record.version) ? { version: record.version as number } : {}), readiness };
 }
 
 const READINESS_STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJobCompletedMs'] as const;
@@ -160,8 +177,8 @@ const READINESS_STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJo
 function readinessOf(value: unknown): ReleaseReadiness | undefined {
   const record = asRecord(value);
   if (!record) return undefined;
-  const steps = READINESS_STEPS.filter((step) => typeof record[step] === 'number' && (record[step] as number) >= 0);
-  return steps.length > 0 ? Object.fromEntries(steps.map((step) => [step, record[step] as number])) : undefined;
+  const steps = READINESS_STEPS.filter((step) => typeof record[step] === 'number' && record[step] >= 0);
+  return steps.length > 0 ? Object.fromEntries(steps.map((step) => [step, record[step]])) : undefined;
 }
 
 function smokeOf(value: unknown): ReleaseSmoke | undefined {
@@ -178,8 +195,25 @@ export function getBinding(store: BindingStore, key: string, documentIndex: numb
   return (store[key] ?? {})[String(documentIndex)];
 }
 
+/** The store with the document bound anew; a new release keeps the one it replaces as `previous`. */
 export function withBinding(store: BindingStore, key: string, documentIndex: number, binding: Binding): BindingStore {
-  return { ...store, [key]: { ...(store[key] ?? {}), [String(documentIndex)]: binding } };
+  const before = getBinding(store, key, documentIndex)?.release;
+  const next = binding.release ? { ...binding, release: succeedingRelease(before, binding.release) } : binding;
+  return { ...store, [key]: { ...(store[key] ?? {}), [String(documentIndex)]: next } };
+}
+
+/**
+ * The release a binding records after `before`: the same release keeps what was learnt of it (its time to ready,
+ * its smoke job); a new one keeps the time to ready of the one it replaces, so a slower release can be told.
+ */
+export function succeedingRelease(before: DeployedRelease | undefined, next: DeployedRelease): DeployedRelease {
+  if (!before) return next;
+  if (next.version !== undefined && before.version === next.version) {
+    const { readiness, smoke, previous } = before;
+    return { ...(readiness ? { readiness } : {}), ...(smoke ? { smoke } : {}), ...(previous ? { previous } : {}), ...next };
+  }
+  if (!before.readiness) return next;
+  return { ...next, previous: { ...(before.version !== undefined ? { version: before.version } : {}), readiness: before.readiness } };
 }
 
 /** The store without one document's binding; a spec file left with none drops out, the others keep their order. */

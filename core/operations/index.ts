@@ -58,6 +58,7 @@ export { billingRequestOf, queryBilling } from './billing';
 export type { BillingRequestResult, QueryBillingInput, QueryBillingKind, QueryBillingResult } from './billing';
 export { budgetDelayMs, readRollout, readRolloutState, ROLLOUT_DEFAULTS, rolloutProgress, watchRollout } from './rollout';
 export type { RolloutOutcome, RolloutProgress, RolloutState, WatchRolloutInput } from './rollout';
+export { noteJobCompleted, readinessOfRelease, recordedReadiness } from './readiness';
 export { CAUSE_LOG_LINES, causeMessage, endpointNotServing, explainCrash, notServingCause, withAlternatives } from './notServing';
 export type {
   CrashLoopingCause,

@@ -18,7 +18,9 @@ import {
   type Worker,
   type WorkerList,
 } from '../api';
+import type { ReadinessReport } from '../deploy/readiness';
 import { explainCrash, notServingCause, withAlternatives, type NotServingCause } from './notServing';
+import { ReadinessWatch } from './readiness';
 
 export interface RolloutProgress {
   readonly endpointId: string;
@@ -42,7 +44,12 @@ export interface RolloutProgress {
   readonly text: string;
 }
 
-export type RolloutOutcome =
+export type RolloutOutcome = RolloutEnd & {
+  /** The release's time to ready as the watch saw it and the workspaces' bindings recorded it (`readiness.ts`). */
+  readonly readiness?: ReadinessReport;
+};
+
+type RolloutEnd =
   | { readonly kind: 'done'; readonly progress: RolloutProgress; readonly elapsedMs: number }
   /** No progress for `stallAfterMs`: names the workers that hold it up (unhealthy, throttled, starting). */
   | {
@@ -80,6 +87,8 @@ export interface WatchRolloutInput {
   /** First poll interval; ROLLOUT_DEFAULTS.pollMs unless given. */
   readonly pollMs?: number;
   readonly onProgress?: (progress: RolloutProgress) => void;
+  /** Workspace roots whose bindings of the release keep its time to ready when the watch ends; none records nothing. */
+  readonly recordReadinessIn?: readonly string[];
 }
 
 /**
@@ -400,8 +409,18 @@ function allUnhealthy(p: RolloutProgress): boolean {
   return p.unhealthy.length > 0 && p.ready === 0 && p.starting === 0 && p.unhealthy.length + p.stale === p.total;
 }
 
-/** Polls with backoff inside the rate-limit budget (client.rateLimit), until done, stalled, failed or dismissed. */
+/**
+ * Polls with backoff inside the rate-limit budget (client.rateLimit), until done, stalled, failed or dismissed;
+ * then records the release's time to ready as its reads saw it.
+ */
 export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOutcome> {
+  const readiness = new ReadinessWatch(input.endpointId, input.recordReadinessIn ?? []);
+  const outcome = await followRollout(input, readiness);
+  const report = readiness.end();
+  return report ? { ...outcome, readiness: report } : outcome;
+}
+
+async function followRollout(input: WatchRolloutInput, readiness: ReadinessWatch): Promise<RolloutEnd> {
   const { client, signal } = input;
   const stallAfterMs = input.stallAfterMs ?? ROLLOUT_DEFAULTS.stallAfterMs;
   const failAfterMs = input.failAfterMs ?? ROLLOUT_DEFAULTS.failAfterMs;
@@ -436,6 +455,7 @@ export async function watchRollout(input: WatchRolloutInput): Promise<RolloutOut
       continue;
     }
     progress = read.progress;
+    readiness.observe(progress.version, read.releases, read.workers, Date.now());
     input.onProgress?.(progress);
     if (progress.done) return { kind: 'done', progress, elapsedMs: Date.now() - started };
 
