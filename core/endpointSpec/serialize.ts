@@ -117,7 +117,8 @@ function rewriteYaml(text: string, documentIndex: number, configuration: Mapping
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const start = documentIndex === 0 ? bom : (documents[documentIndex - 1]?.range[2] ?? bom);
   const end = documentIndex === documents.length - 1 ? text.length : document.range[2];
-  return `${text.slice(0, start)}${document.toString({ lineWidth: 0 })}${text.slice(end)}`;
+  // Flow collections as people write them (`[ADA_24]`), so an untouched list keeps its text.
+  return `${text.slice(0, start)}${document.toString({ lineWidth: 0, flowCollectionPadding: false })}${text.slice(end)}`;
 }
 
 /** Makes each change on the parsed document; false when that fails or does not give `wanted`. */

@@ -112,7 +112,7 @@ describe('endpoint-studio promote', { timeout: 120_000 }, () => {
     assert.equal(await runPromote(['--from', 'staging', '--to', 'prod', 'specs/sdxl.endpoint.yaml'], promoted), 0, promoted.stderr);
     const written = readFileSync(prodFile(), 'utf8');
     // The yaml library prints a flow list it re-emits with inner spaces; every comment and key stays where it was.
-    assert.equal(written.replace('[ AMPERE_48 ]', '[AMPERE_48]'), `${PROD}image: myorg/sdxl:1.1\n`, 'the image added last');
+    assert.equal(written, `${PROD}image: myorg/sdxl:1.1\n`, 'the image added last');
     const out = promoted.stdout;
     assert.match(out, /^promote staging → prod \(protected\): specs\/sdxl\.endpoint\.yaml\n/);
     assert.match(out, /verified: staging's release 1, deployed [^;]+; no smoke job ran on it/);

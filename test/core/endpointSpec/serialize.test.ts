@@ -66,6 +66,12 @@ describe('writeValuesIntoSpec', () => {
     );
   });
 
+  it('leaves flow lists and mappings it does not change as they were typed', () => {
+    const text = 'extends: ./w.endpoint.yaml\ngpu:\n  pools: [AMPERE_48, ADA_24]\nenv: {LOG_LEVEL: info}\n';
+    const written = writeValuesIntoSpec(text, 'yaml', 0, [{ path: ['image'], value: 'myorg/w:1.1' }]);
+    assert.equal(written?.text, `${text}image: myorg/w:1.1\n`);
+  });
+
   it('removes a key whose value is undefined, and writes JSON too', () => {
     assert.equal(writeValuesIntoSpec(overlay, 'yaml', 0, [{ path: ['workers', 'max'], value: undefined }])?.text.includes('max:'), false);
     const json = '{\n  "name": "w",\n  "workers": { "max": 8 }\n}\n';
