@@ -14,6 +14,7 @@ import { activationInCodeServer, BENCH_EDITOR, openSpecToFirstDiagnostic, type S
 import { assertFixtures, multiDocumentCases, typicalCases, type EditCase } from './fixtures';
 import { FOLDER_BASES, typeInFolder, validateFolderThroughput } from './folder';
 import { percentile, type BenchLspClient } from './lsp';
+import { policyRows, typeWithPolicy } from './policy';
 import { mb, ms, notes, print, results, row, rows, side, times } from './table';
 import {
   cliThroughput,
@@ -133,6 +134,13 @@ async function main(): Promise<void> {
       results[`keystrokes.${id}`] = figures;
     });
   }
+  // The typical spec typed under a 10-rule team policy beside the same spec without one: `--only policy` runs it.
+  await section('keystrokes policy:typical:replace:middle', async () => {
+    const c = cases.typical[0];
+    const figures = await typeWithPolicy(c, cacheDir, KEYSTROKE_PLAN.typicalInPlace);
+    policyRows(c, figures);
+    results['keystrokes.policy:replace:middle'] = figures;
+  });
   if (Object.keys(results).some((key) => key.startsWith('keystrokes.')))
     notes.push(
       `keystrokes: bursts of ${String(KEYS_PER_BURST)} keys ${String(KEY_INTERVAL_MS)} ms apart, then ${String(PAUSE_MS)} ms; yaml-language-server publishes ${String(YLS_VALIDATION_DELAY_MS)} ms after the last key, so only a burst's last keystroke has its own diagnostics.`,
