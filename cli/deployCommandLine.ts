@@ -54,7 +54,8 @@ The service is $ENDPOINT_STUDIO_API_URL with the key in $ENDPOINT_STUDIO_API_KEY
 
 deploy --wait then watches each endpoint's rollout, a line on stderr for each change,
 until every worker runs the new release (an endpoint already matching the spec is
-watched too):
+watched too), then says the release's time to ready beside the release before's (kept in
+deployments.json), with a warning when it is 50% slower:
 ${WATCH_FLAGS_HELP}
 --smoke FILE     once rolled out, run the job request FILE ({"input": ...}, as run sends
                  it) on the endpoint: it passes when it completes on the new release.
@@ -64,7 +65,8 @@ ${WATCH_FLAGS_HELP}
                  asking) and watch that rollout; the exit status still says the failure.
                  Without it, the rollback command to run is printed.
 --format F       text (default), or json: one JSON object on stdout with each document's
-                 plan, apply, rollout, smoke check and rollback; the rest goes to stderr.
+                 plan, apply, rollout, smoke check, rollback and readiness (the time to
+                 ready); the rest goes to stderr.
 
 Exit status: 0 done, 1 invalid spec, refused plan, unbound namesake or API problem,
 2 usage error, 3 confirmation needed (run deploy with --yes when there is no terminal to ask),

@@ -6,10 +6,12 @@
  * them together and reports each.
  */
 import type { ApiClient, JobRequest } from '../core/api';
-import { recordSmoke, smokeCheck, type RolloutOutcome, type SmokeOutcome } from '../core/operations';
+import type { ReadinessReport } from '../core/deploy/readiness';
+import { noteJobCompleted, recordSmoke, smokeCheck, type RolloutOutcome, type SmokeOutcome } from '../core/operations';
+import { formatDuration } from '../core/util/duration';
 import type { CliIo } from './inputs';
 import { rollBackAfterFailure, type RollbackReport } from './rollback';
-import { EXIT_FAILED, EXIT_STALLED, exitCodeOf, rolloutJson, watchAndReport, type WatchLimits } from './rolloutReport';
+import { EXIT_FAILED, EXIT_STALLED, exitCodeOf, readinessJson, rolloutJson, watchAndReport, type WatchLimits } from './rolloutReport';
 
 export interface WaitOptions {
   readonly limits: WatchLimits;
@@ -39,6 +41,8 @@ export interface FollowReport {
   readonly rollout: RolloutOutcome;
   readonly smoke?: SmokeOutcome;
   readonly rollback?: RollbackReport;
+  /** The release's time to ready as recorded after the watch and the smoke job. */
+  readonly readiness?: ReadinessReport;
 }
 
 /** Watches, smoke-checks and, when asked, rolls back one deployed document. */
@@ -49,7 +53,16 @@ export async function followDeployed(
   io: CliIo,
 ): Promise<FollowReport> {
   const { client, endpointId, ref, prefix } = deployed;
-  const watch = { command: 'deploy', client, endpointId, ref, prefix, limits: options.limits, ...(signal ? { signal } : {}) };
+  const watch = {
+    command: 'deploy',
+    client,
+    endpointId,
+    ref,
+    prefix,
+    limits: options.limits,
+    root: deployed.root,
+    ...(signal ? { signal } : {}),
+  };
   const rollout = await watchAndReport(watch, io);
   let exitCode = exitCodeOf(rollout);
   let smoke: SmokeOutcome | undefined;
@@ -62,9 +75,30 @@ export async function followDeployed(
       exitCode = EXIT_FAILED;
     }
   }
-  if (exitCode !== EXIT_STALLED && exitCode !== EXIT_FAILED) return { exitCode, rollout, ...(smoke ? { smoke } : {}) };
+  const readiness = (smoke && (await firstJobOf(deployed, smoke, io))) ?? rollout.readiness;
+  const learnt = { ...(smoke ? { smoke } : {}), ...(readiness ? { readiness } : {}) };
+  if (exitCode !== EXIT_STALLED && exitCode !== EXIT_FAILED) return { exitCode, rollout, ...learnt };
   const rollback = await afterFailure(deployed, options, signal, io);
-  return { exitCode, rollout, ...(smoke ? { smoke } : {}), ...(rollback ? { rollback } : {}) };
+  return { exitCode, rollout, ...learnt, ...(rollback ? { rollback } : {}) };
+}
+
+/**
+ * A smoke job that completed on a worker of the endpoint's current release is that release's first job known:
+ * recorded with its time to ready, and said when it is the first.
+ */
+async function firstJobOf(deployed: DeployedDocument, smoke: SmokeOutcome, io: CliIo): Promise<ReadinessReport | undefined> {
+  const { workerVersion, endpointVersion } = smoke;
+  if (!smoke.passed || workerVersion === undefined || workerVersion !== endpointVersion) return undefined;
+  const completedAt = Date.now();
+  const report = await noteJobCompleted(deployed.client, {
+    roots: [deployed.root],
+    endpointId: deployed.endpointId,
+    version: workerVersion,
+    completedAt,
+  });
+  const firstJobMs = report?.readiness?.firstJobCompletedMs;
+  if (firstJobMs !== undefined) io.out(`${deployed.prefix}first job completed ${formatDuration(firstJobMs)} after the deploy\n`);
+  return report;
 }
 
 /** The smoke job's verdict, kept on the binding that recorded the release it ran on, for a promotion to read. */
@@ -140,5 +174,6 @@ export function followJson(report: FollowReport | undefined): Record<string, unk
     rollout: report ? rolloutJson(report.rollout) : null,
     smoke: report?.smoke ? smokeJson(report.smoke) : null,
     rollback: report?.rollback ?? null,
+    readiness: readinessJson(report?.readiness ?? report?.rollout.readiness),
   };
 }

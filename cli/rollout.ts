@@ -5,7 +5,7 @@
  * Exit codes: 0 read (with --watch: rolled out), 1 the service could not be read, 2 usage error, unbound spec or
  * no key; with --watch also 4 stalled, 5 failed, 130 stopped with Ctrl-C.
  */
-import { readRolloutState, type RolloutState } from '../core/operations';
+import { readRolloutState, readSpecBindings, recordedReadiness, type RolloutState } from '../core/operations';
 import { readCommandLine, usageError } from './args';
 import type { CliIo } from './inputs';
 import {
@@ -13,6 +13,8 @@ import {
   culpritLine,
   exitCodeOf,
   progressJson,
+  readinessJson,
+  readinessLine,
   rolloutJson,
   targetRef,
   textOnStderr,
@@ -34,6 +36,8 @@ ready, how many are still starting or unhealthy, and how many still run an older
 (draining: busy finishing their work). While it is not done it says why the new workers are
 not serving: crash-looping (with the last lines of a crashing worker's log), no capacity
 (waiting THROTTLED for stock), or still starting (image pull or boot, and for how long).
+For a spec it says the release's time to ready beside the release before's, as a watch
+of it (deploy --wait, rollout --watch) recorded it.
 The endpoint is the one a spec file is bound to, or an
 endpoint id; an environment's overlay is read with that environment's key variable.
 
@@ -42,9 +46,12 @@ endpoint id; an environment's overlay is read with that environment's key variab
 ${WATCH_FLAGS_HELP}
 --format F       text (default), or json: one JSON object, the progress ({endpointId,
                  version, ready, starting, unhealthy, stale, draining, total, done, text,
-                 cause}); with --watch the outcome ({endpointId, outcome, elapsedMs,
-                 progress, message, culprits, cause}). cause is null or {kind:
-                 crash-looping|no-capacity|starting, message, workers, ...}.
+                 cause, readiness}); with --watch the outcome ({endpointId, outcome,
+                 elapsedMs, progress, message, culprits, cause, readiness}). cause is null
+                 or {kind: crash-looping|no-capacity|starting, message, workers, ...};
+                 readiness is null or the release's time to ready ({version,
+                 firstWorkerStartingMs, firstWorkerReadyMs, firstJobCompletedMs, previous,
+                 change}), kept in deployments.json for a spec's releases.
 --document N     the document (0-based) of a multi-document spec; by default its one bound
                  document.
 
@@ -100,12 +107,17 @@ async function reportTarget(target: Target, options: RolloutOptions, io: Lifecyc
     return 1;
   }
   const { progress, cause } = state;
+  const root = rootOf(target);
+  const readiness =
+    root !== undefined && progress.version !== undefined ? recordedReadiness([root], target.endpointId, progress.version) : undefined;
   if (options.json) {
-    io.out(`${JSON.stringify({ ...progressJson(progress), cause: cause ?? null }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ ...progressJson(progress), cause: cause ?? null, readiness: readinessJson(readiness) }, null, 2)}\n`);
     return 0;
   }
   io.out(`${targetName(target)}: ${progress.text}\n`);
   io.out(progress.done ? '  rolled out: every worker runs it and is ready\n' : '  rolling out\n');
+  const ready = readiness && readinessLine(readiness);
+  if (ready !== undefined) io.out(`  ${ready}\n`);
   const ref = targetRef(target, options.target);
   for (const worker of progress.unhealthy) io.out(`${culpritLine(worker, ref)}\n`);
   if (cause) io.out(`${causeLines(cause, ref).join('\n')}\n`);
@@ -124,9 +136,23 @@ async function watchTarget(target: Target, options: RolloutOptions, io: Lifecycl
       ref: targetRef(target, options.target),
       limits: options.limits,
       ...(io.signal ? { signal: io.signal } : {}),
+      ...withRoot(target),
     },
     shown,
   );
   if (options.json) io.out(`${JSON.stringify({ endpointId: target.endpointId, ...rolloutJson(outcome) }, null, 2)}\n`);
   return exitCodeOf(outcome);
+}
+
+/**
+ * The workspace root whose bindings keep the time to ready of the spec's releases; none for an endpoint named by its
+ * id, whose readiness is neither shown from nor recorded in any workspace.
+ */
+function rootOf(target: Target): string | undefined {
+  return target.spec ? readSpecBindings(target.spec.file).location?.root : undefined;
+}
+
+function withRoot(target: Target): { root?: string } {
+  const root = rootOf(target);
+  return root !== undefined ? { root } : {};
 }

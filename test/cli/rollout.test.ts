@@ -163,7 +163,14 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
         done: true,
         text: 'release 2: 2 of 2 workers on it',
         cause: null,
+        readiness: progress.readiness,
       });
+      const readiness = progress.readiness as { version: number; previous: { version: number } | null };
+      assert.deepEqual(
+        [readiness.version, readiness.previous?.version],
+        [2, 1],
+        "the time to ready its watch recorded, beside release 1's",
+      );
 
       const [readText, text] = await run(runRollout, emu, [endpoint.id]);
       assert.equal(readText, 0);
