@@ -6,7 +6,8 @@
  * rollback at hand. A stall or failure names why the workers are not serving (crash-looping with the line its
  * container died on, no capacity, still starting), and the Endpoints tree keeps saying it beside the endpoint
  * until the next rollout of it. The core's `watchRollout` polls, with backoff and inside the rate-limit budget,
- * and decides done, stalled or failed and their cause; this module only shows it.
+ * decides done, stalled or failed and their cause, and records the release's time to ready in the bindings of the
+ * workspace's folders (the Endpoints tree shows it on the release); this module only shows it.
  */
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../core/api';
@@ -33,6 +34,8 @@ export interface RolloutEndpoint {
 export interface WatchRolloutOptions {
   /** The client the change was applied with (an environment's profile, say); the session's when left out. */
   readonly api?: ApiClient;
+  /** The folders whose bindings keep the release's time to ready; the workspace's folders when left out. */
+  readonly roots?: readonly string[];
 }
 
 /**
@@ -70,6 +73,8 @@ export async function watchRolloutInEditor(
             stallAfterMs,
             // A failed release (a crash loop) is never called later than a stall.
             failAfterMs: Math.min(ROLLOUT_DEFAULTS.failAfterMs, stallAfterMs),
+            // Only the bindings that recorded this endpoint's release are written.
+            recordReadinessIn: options.roots ?? (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
             onProgress: (current) => {
               progress.report({ message: current.text });
               watchedRollouts.update(endpoint.id, controller, current);

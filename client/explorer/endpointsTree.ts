@@ -5,11 +5,13 @@
  * error) is published as a context key for the welcome views. Workers that are not serving are named for
  * what keeps them (crash-looping, no capacity, still starting) on their endpoint after a watched rollout
  * stalled or failed, on their release (a crash-looping release opens its workers' logs in one click), and
- * on each worker.
+ * on each worker. A release says how long it took to serve, as a watch of it recorded in the spec's binding.
  */
 import * as vscode from 'vscode';
 import type { Endpoint, Release, ReleaseDiffEntry, Worker, WorkerList, WorkerStatus } from '../../core/api';
-import type { NotServingCause } from '../../core/operations';
+import type { Binding } from '../../core/deploy';
+import type { ReadinessReport } from '../../core/deploy/readiness';
+import { readinessOfRelease, readSpecBindings, type NotServingCause } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { findBoundSpecs, type BoundSpec } from './boundSpecs';
 import {
@@ -48,7 +50,7 @@ export type EndpointNode =
   | { kind: 'fact'; endpoint: Endpoint; fact: Fact }
   | { kind: 'url'; endpoint: Endpoint; name: string; url: string }
   | { kind: 'worker'; endpoint: Endpoint; worker: Worker; endpointVersion: number | null | undefined }
-  | { kind: 'release'; endpoint: Endpoint; release: Release; cause?: NotServingCause }
+  | { kind: 'release'; endpoint: Endpoint; release: Release; cause?: NotServingCause; readiness?: ReadinessReport }
   | { kind: 'diff'; endpoint: Endpoint; release: Release; entry: ReleaseDiffEntry }
   | { kind: 'message'; id: string; text: string; icon: string; command?: vscode.Command; retry?: EndpointNode };
 
@@ -367,7 +369,11 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
             },
           ]
         : [];
-      return [...rollout, ...list.releases.map((release) => releaseNode(endpoint, release, workers?.workers))];
+      const binding = this.bindingOf(endpoint);
+      return [
+        ...rollout,
+        ...list.releases.map((release) => releaseNode(endpoint, release, workers?.workers, readinessOfRelease(binding, release.version))),
+      ];
     } catch (error) {
       if (wasAbandoned(error, signal)) return [];
       const what = node.group === 'workers' ? 'workers' : 'releases';
@@ -384,6 +390,14 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
         },
       ];
     }
+  }
+
+  /** The binding of the spec that deploys to the endpoint, which keeps its releases' time to ready; read afresh. */
+  private bindingOf(endpoint: Endpoint): Binding | undefined {
+    const spec = this.shownEndpoints.get(endpoint.id)?.spec;
+    if (!spec) return undefined;
+    const bindings = readSpecBindings(spec.uri.fsPath, spec.root);
+    return bindings.ok ? bindings.binding(spec.documentIndex) : undefined;
   }
 
   /** The workers, to say which release does not serve: the Workers group's read, shared; none when it fails. */
