@@ -11,11 +11,13 @@ import { z } from 'zod';
 import type { ApiClient, Worker } from '../core/api';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { stableJson } from '../core/deploy/diff';
+import { readinessSummary, type ReadinessReport } from '../core/deploy/readiness';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import {
   applyDeploy,
   planRollback,
   readRolloutState,
+  recordedReadiness,
   ROLLOUT_DEFAULTS,
   watchRollout,
   type NotServingCause,
@@ -44,6 +46,30 @@ function progressData(progress: RolloutProgress | undefined): Record<string, unk
     draining: progress.draining,
     total: progress.total,
   };
+}
+
+/** The release's time to ready in ms from the deploy per step seen, with the release before's and how they compare. */
+function readinessData(report: ReadinessReport | undefined): Record<string, unknown> {
+  if (!report) return {};
+  const { previous, change } = report;
+  return {
+    readiness: {
+      version: report.version,
+      ...report.readiness,
+      ...(previous
+        ? { previous: { ...(previous.version !== undefined ? { version: previous.version } : {}), ...previous.readiness } }
+        : {}),
+      ...(change ? { change: Math.round(change.change * 1000) / 1000, muchSlower: change.muchSlower } : {}),
+    },
+  };
+}
+
+/** `time to ready of release 4: first worker started after 3.0 s; ready in 42 s (previous release 30 s): 40% slower` */
+function readinessLines(report: ReadinessReport | undefined): string[] {
+  const summary = report && readinessSummary(report);
+  if (!report || summary === undefined) return [];
+  const warning = report.change?.muchSlower ? ' (much slower than the release before: tell the user)' : '';
+  return [`time to ready of release ${report.version}: ${summary}${warning}`];
 }
 
 function workerData(worker: Worker): Record<string, unknown> {
@@ -78,12 +104,20 @@ interface Watched {
   readonly cause?: NotServingCause;
 }
 
-async function readOnce(client: ApiClient, endpointId: string, signal: AbortSignal | undefined): Promise<Watched> {
+async function readOnce(client: ApiClient, endpointId: string, context: AgentContext): Promise<Watched> {
   const started = Date.now();
+  const { signal } = context;
   try {
     const { progress, cause } = await readRolloutState(client, endpointId, signal ? { signal } : {});
+    // One read cannot time a release; what a watch of it recorded in the workspace is said.
+    const readiness = progress.version !== undefined ? recordedReadiness([context.workspaceRoot], endpointId, progress.version) : undefined;
     return {
-      outcome: { kind: progress.done ? 'done' : 'dismissed', progress, elapsedMs: Date.now() - started },
+      outcome: {
+        kind: progress.done ? 'done' : 'dismissed',
+        progress,
+        elapsedMs: Date.now() - started,
+        ...(readiness ? { readiness } : {}),
+      },
       ...(cause ? { cause } : {}),
     };
   } catch (error) {
@@ -117,6 +151,8 @@ function watchFor(
     stallAfterMs: input.stallAfterSeconds !== undefined ? input.stallAfterSeconds * 1000 : waitMs + 1000,
     // A crash loop shows within a read or two; the model should hear of it inside its wait.
     failAfterMs: Math.min(ROLLOUT_DEFAULTS.failAfterMs, waitMs / 2),
+    // Only the workspace's bindings of this endpoint's release are written.
+    recordReadinessIn: [context.workspaceRoot],
   });
 }
 
@@ -124,7 +160,7 @@ export const watchRolloutTool = defineTool({
   name: 'watch_rollout',
   title: 'Watch a rollout',
   description:
-    "Watch the rollout of an endpoint's latest release after a deploy: the service replaces the workers of older releases one by one, so a deploy is serving only once the rollout is done. Waits up to waitSeconds (default 30, at most 120; 0 reads once) and returns the state: done, in-progress (call again to keep watching), stalled (no progress, naming the workers that hold it up) or failed (every new worker unhealthy, as with an image that crash-loops, or the endpoint is gone). A rollout not done says why its workers are not serving (cause): crash-looping (with the crashing worker's last log lines), no-capacity (waiting THROTTLED for stock) or starting (image pull or boot, and for how long). For a stalled or failed rollout, read the named workers' logs with read_worker_logs and tell the user; a person decides whether to roll back.",
+    "Watch the rollout of an endpoint's latest release after a deploy: the service replaces the workers of older releases one by one, so a deploy is serving only once the rollout is done. Waits up to waitSeconds (default 30, at most 120; 0 reads once) and returns the state: done, in-progress (call again to keep watching), stalled (no progress, naming the workers that hold it up) or failed (every new worker unhealthy, as with an image that crash-loops, or the endpoint is gone). A rollout not done says why its workers are not serving (cause): crash-looping (with the crashing worker's last log lines), no-capacity (waiting THROTTLED for stock) or starting (image pull or boot, and for how long). readiness is the release's time to ready (ms from the deploy to the first worker started, ready, first job completed), beside the release before's; tell the user when muchSlower. For a stalled or failed rollout, read the named workers' logs with read_worker_logs and tell the user; a person decides whether to roll back.",
   writes: false,
   input: z.object({
     endpointId: z.string().min(1),
@@ -154,13 +190,14 @@ export const watchRolloutTool = defineTool({
     const waitMs = (input.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
     const { outcome, cause } =
       waitMs === 0
-        ? await readOnce(client, input.endpointId, context.signal)
+        ? await readOnce(client, input.endpointId, context)
         : await causeAfter(client, input.endpointId, await watchFor(waitMs, input, context), context);
     const { state, lines, culprits } = describe(outcome, input.endpointId);
     return {
       text: [
         `rollout of endpoint ${input.endpointId}: ${state}`,
         ...lines,
+        ...readinessLines(outcome.readiness),
         ...(cause ? causeText(cause, input.endpointId, 'not serving') : []),
       ].join('\n'),
       structured: {
@@ -169,6 +206,7 @@ export const watchRolloutTool = defineTool({
         ...progressData(outcome.progress),
         culprits: culprits.map(workerData),
         ...(cause ? { cause: causeData(cause) } : {}),
+        ...readinessData(outcome.readiness),
         elapsedMs: outcome.elapsedMs,
       },
     };

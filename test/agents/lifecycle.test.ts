@@ -1,8 +1,9 @@
 /**
  * The agent tools after a deploy, run as every front-end runs them (`runTool`) against the emulator over
- * HTTP: watch_rollout reads a rollout once, follows one to done within its wait, and names the workers of a
- * crash-looping release; plan_rollback plans going back to a release with a token, rollback_endpoint applies
- * exactly that plan once, refuses it when the endpoint moved on, and neither takes the other's tokens.
+ * HTTP: watch_rollout reads a rollout once, follows one to done within its wait (with the release's time to
+ * ready), and names the workers of a crash-looping release; plan_rollback plans going back to a release with a
+ * token, rollback_endpoint applies exactly that plan once, refuses it when the endpoint moved on, and neither
+ * takes the other's tokens.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -60,6 +61,11 @@ describe('watch_rollout', { timeout: 120_000 }, () => {
       assert.equal(followed.structured.state, 'done', followed.text);
       assert.equal(followed.structured.version, 2);
       assert.equal(followed.structured.ready, 1);
+      // Measured by the watch; no binding of this endpoint in the workspace, so nothing is written.
+      const readiness = followed.structured.readiness as { version: number; firstWorkerReadyMs?: number };
+      assert.equal(readiness.version, 2);
+      assert.equal(typeof readiness.firstWorkerReadyMs, 'number', followed.text);
+      assert.match(followed.text, /time to ready of release 2: .*ready in [\d.]+ m?s/);
 
       await client.serverless.update(endpoint.id, { image: 'example/crashloop:3.0' });
       const failed = await call('watch_rollout', { endpointId: endpoint.id, waitSeconds: 30 }, context);
