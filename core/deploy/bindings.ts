@@ -34,6 +34,8 @@ export interface DeployedRelease {
   readonly body: Readonly<Record<string, unknown>>;
   readonly readiness?: ReleaseReadiness;
   readonly smoke?: ReleaseSmoke;
+  /** Set when the endpoint read back after the deploy did not match what it sent (or could not be read). */
+  readonly unverified?: true;
   /** The release this one replaced with its time to ready, so the next report has a figure to compare with. */
   readonly previous?: PreviousRelease;
 }
@@ -162,6 +164,7 @@ function releaseOf(value: unknown): DeployedRelease | undefined {
     ...(readiness ? { readiness } : {}),
     ...(smoke ? { smoke } : {}),
     ...(previous ? { previous } : {}),
+    ...(release.unverified === true ? { unverified: true as const } : {}),
   };
 }
 

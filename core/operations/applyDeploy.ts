@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from '../api';
 import { applyPlan, type ApplyAction, type ApplyOptions, type ApplyResult, type ApplyStep } from '../deploy/apply';
+import type { DeployedRelease } from '../deploy/bindings';
 import { sameValue } from '../deploy/diff';
 import type { DeploymentPlan } from '../deploy/plan';
 import type { EndpointSummary, PlanTarget } from './planDeploy';
@@ -47,12 +48,18 @@ export async function applyDeploy(input: ApplyDeployInput): Promise<ApplyDeployR
   });
   if (!applied.ok) return { ok: false, applied };
   if (input.rolledBackIn !== undefined && applied.action === 'updated') {
-    const release = { ...(await versionAfter(input, applied.endpoint.id)), body: input.plan.spec };
+    const release = await releaseMade(input, applied);
     return { ok: true, applied, binding: recordRelease(input.rolledBackIn, applied.endpoint.id, release) };
   }
   if (!input.document || !rebinds(input, applied.action)) return { ok: true, applied, binding: undefined };
-  const release = { ...(await versionAfter(input, applied.endpoint.id)), body: input.plan.spec };
+  const release = await releaseMade(input, applied);
   return { ok: true, applied, binding: saveBinding(input.document, applied.endpoint, release) };
+}
+
+/** The release to record: its version, what was sent, and whether reading the endpoint back confirmed it. */
+async function releaseMade(input: ApplyDeployInput, applied: Extract<ApplyResult, { ok: true }>): Promise<DeployedRelease> {
+  const version = await versionAfter(input, applied.endpoint.id);
+  return { ...version, body: input.plan.spec, ...(applied.verified ? {} : { unverified: true as const }) };
 }
 
 /**

@@ -69,6 +69,7 @@ export type PromotionRefusal =
   | 'not-deployed'
   | 'untracked'
   | 'smoke-failed'
+  | 'read-back-differed'
   | 'missing-value'
   | 'target-broken'
   | 'environments-invalid'
@@ -229,6 +230,12 @@ function verifiedSource(overlay: EnvironmentOfBase, input: PlanPromotionInput): 
       ? { state: smoke.passed ? 'passed' : 'failed', at: smoke.at, ...(smoke.jobId !== undefined ? { jobId: smoke.jobId } : {}) }
       : { state: 'none' },
   };
+  if (release.unverified)
+    throw new Refusal(
+      'read-back-differed',
+      `${releaseName(facts)} did not read back as it was deployed, so it is not verified: deploy ${shownBy(input)(overlay.path)} again, then promote`,
+      facts,
+    );
   if (smoke && !smoke.passed)
     throw new Refusal(
       'smoke-failed',

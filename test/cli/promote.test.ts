@@ -95,6 +95,19 @@ describe('endpoint-studio promote', { timeout: 120_000 }, () => {
     assert.equal(readFileSync(prodFile(), 'utf8'), PROD);
   });
 
+  it('refuses a release that did not read back as it was deployed', async () => {
+    const key = 'specs/sdxl.staging.endpoint.yaml';
+    const release = { version: 4, body: { name: 'sdxl-staging', image: 'myorg/sdxl:9.9' }, unverified: true as const };
+    updateBindings(root, (store) =>
+      withBinding(store, key, 0, { endpointId: 'ep', endpointName: 'sdxl-staging', deployedAt: '', release }),
+    );
+    const refused = io();
+    assert.equal(await runPromote(['--from', 'staging', '--to', 'prod', key], refused), 1);
+    assert.match(refused.stderr, /not promoted: staging's release 4 did not read back as it was deployed, so it is not verified/);
+    updateBindings(root, () => ({}));
+    assert.equal(readFileSync(prodFile(), 'utf8'), PROD);
+  });
+
   it('promotes the image staging deployed into prod’s overlay, comments kept, and prints prod’s plan with the change', async () => {
     // Prod runs the old image; staging is deployed with the new tag.
     const prod = io();

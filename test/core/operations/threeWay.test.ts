@@ -76,6 +76,28 @@ describe('the three-way plan', () => {
     });
   });
 
+  it('marks the recorded release unverified when the endpoint did not read back as sent', async () => {
+    await withEmulator({}, async (_emu, client) => {
+      const ws = workspace(YAML.stringify(spec));
+      try {
+        const api = client();
+        await deploy(api, ws, spec);
+        assert.equal(ws.bindings()['specs/worker.endpoint.yaml']['0'].release?.unverified, undefined, 'a verified deploy');
+        const wanted = gpuQueueSpec({ workers: { min: 1, max: 8, idleTimeout: 30 } });
+        const planned = await planDeploy({ client: api, spec: wanted, binding: ws.bindings()['specs/worker.endpoint.yaml']['0'] });
+        assert.ok(planned.ok);
+        // A PATCH that forgets a field stands in for a service that did not take it.
+        const partial = { ...planned.plan, patch: {} };
+        const applied = await applyDeploy({ client: api, plan: partial, target: planned.target, document: documentOf(ws) });
+        assert.ok(applied.ok && !applied.applied.verified);
+        const release = ws.bindings()['specs/worker.endpoint.yaml']['0'].release;
+        assert.equal(release?.unverified, true);
+      } finally {
+        ws.cleanup();
+      }
+    });
+  });
+
   it('names a change made outside, with its release, and says the unchanged spec would revert it', async () => {
     await deployedThenChangedOutside(async (api, ws) => {
       const planned = await plan(api, ws, spec);
