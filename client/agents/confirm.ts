@@ -103,6 +103,7 @@ function progressMessage(name: string, input: Record<string, unknown>): string {
     plan_deploy: 'Planning the deploy of',
     watch_rollout: 'Watching the rollout of',
     plan_rollback: 'Planning the rollback of',
+    plan_promotion: 'Planning the promotion of',
     list_endpoints: 'Listing the endpoints',
     get_endpoint: 'Reading endpoint',
     read_worker_logs: 'Reading the worker logs of',
