@@ -124,6 +124,7 @@ export async function runRollback(args: string[], io: DeployIo): Promise<number>
       endpointId: target.endpointId,
       ref: targetRef(target, options.target),
       limits: options.limits,
+      ...(root !== undefined ? { root } : {}),
       ...signalOf(io),
     },
     io,

@@ -8,6 +8,7 @@ import {
   getBinding,
   readBindings,
   specKey,
+  succeedingRelease,
   updateBindings,
   withBinding,
   withoutBinding,
@@ -80,7 +81,7 @@ export function recordRelease(root: string, endpointId: string, release: Deploye
   return rewriteBindings(
     root,
     (binding) => binding.endpointId === endpointId,
-    (binding) => ({ ...binding, release }),
+    (binding) => ({ ...binding, release: succeedingRelease(binding.release, release) }),
   );
 }
 

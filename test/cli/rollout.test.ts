@@ -16,7 +16,7 @@ import { runRollback } from '../../cli/rollback';
 import { runRollout } from '../../cli/rollout';
 import { EXIT_FAILED, EXIT_STALLED } from '../../cli/rolloutReport';
 import type { ApiClient } from '../../core/api';
-import { liveAsSpec } from '../../core/deploy';
+import { getBinding, liveAsSpec, readBindings } from '../../core/deploy';
 import { TEST_KEY, withEmulator, type Emulator } from '../core/api/support';
 import { captureIo, type CapturedIo } from './support';
 
@@ -341,6 +341,12 @@ describe('endpoint-studio deploy --wait, rollout, rollback', () => {
       assert.match(back.stdout, /verified: the endpoint read back matches release 1\n/);
       assert.match(back.stdout, /the spec still describes release 2: deploying it again undoes the rollback; run with --write-spec/);
       assert.match(back.stdout, /rollout done after [\d.]+ m?s: release 3: 2 of 2 workers on it/);
+      // The rollback's release is recorded with the time its workers took, the release before it kept beside it.
+      const read = readBindings(ws.root);
+      assert.ok(read.ok);
+      const recorded = getBinding(read.store, 'specs/worker.endpoint.yaml', 0)?.release;
+      assert.equal(recorded?.version, 3);
+      assert.ok(recorded.readiness?.firstWorkerStartingMs !== undefined, JSON.stringify(recorded));
       assert.deepEqual(liveAsSpec(await api.serverless.get(id)), releaseOne, 'the endpoint is release 1 again');
       assert.equal(readFileSync(ws.file, 'utf8'), releaseTwoText, 'the spec is untouched');
 
