@@ -237,7 +237,7 @@ editorTest('a crash-looping image fails the rollout naming its worker; Open Logs
 
   // The endpoint and its release 2 say why they are not serving; a click on the release opens its worker's log again.
   await workbench.runCommand('View: Hide Panel');
-  await frame.locator('#lines').waitFor({ state: 'hidden' });
+  await workbench.page.locator('.part.panel').waitFor({ state: 'hidden' });
   row = await endpointRow(workbench, name);
   assert.match(row, new RegExp(`^${name} crash-looping · `), 'the endpoint says why after the failed rollout');
   await collapseAll(workbench, 'Endpoints');
