@@ -7,7 +7,7 @@
  */
 import type { ApiClient, JobRequest } from '../core/api';
 import type { ReadinessReport } from '../core/deploy/readiness';
-import { noteJobCompleted, recordSmoke, smokeCheck, type RolloutOutcome, type SmokeOutcome } from '../core/operations';
+import { recordSmoke, smokeCheck, type RolloutOutcome, type SmokeOutcome } from '../core/operations';
 import { formatDuration } from '../core/util/duration';
 import type { CliIo } from './inputs';
 import { rollBackAfterFailure, type RollbackReport } from './rollback';
@@ -66,16 +66,17 @@ export async function followDeployed(
   const rollout = await watchAndReport(watch, io);
   let exitCode = exitCodeOf(rollout);
   let smoke: SmokeOutcome | undefined;
+  let firstJob: ReadinessReport | undefined;
   if (rollout.kind === 'done' && options.smoke) {
     smoke = await smokeCheck({ client, endpointId, request: options.smoke, ...(signal ? { signal } : {}) });
-    await noteSmoke(deployed, rollout, smoke, signal, io);
+    firstJob = await noteSmoke(deployed, rollout, smoke, signal, io);
     if (smoke.passed) io.out(`${prefix}smoke check passed: ${smoke.message}\n`);
     else {
       io.err(`endpoint-studio deploy: ${prefix}smoke check failed: ${smoke.message}`);
       exitCode = EXIT_FAILED;
     }
   }
-  const readiness = (smoke && (await firstJobOf(deployed, smoke, io))) ?? rollout.readiness;
+  const readiness = firstJob ?? rollout.readiness;
   const learnt = { ...(smoke ? { smoke } : {}), ...(readiness ? { readiness } : {}) };
   if (exitCode !== EXIT_STALLED && exitCode !== EXIT_FAILED) return { exitCode, rollout, ...learnt };
   const rollback = await afterFailure(deployed, options, signal, io);
@@ -83,41 +84,31 @@ export async function followDeployed(
 }
 
 /**
- * A smoke job that completed on a worker of the endpoint's current release is that release's first job known:
- * recorded with its time to ready, and said when it is the first.
+ * The smoke job's verdict, kept on the binding that recorded the release it ran on, for a promotion to read; when
+ * it completed on a worker of that release, also the release's first job, said when it is the first.
  */
-async function firstJobOf(deployed: DeployedDocument, smoke: SmokeOutcome, io: CliIo): Promise<ReadinessReport | undefined> {
-  const { workerVersion, endpointVersion } = smoke;
-  if (!smoke.passed || workerVersion === undefined || workerVersion !== endpointVersion) return undefined;
-  const completedAt = Date.now();
-  const report = await noteJobCompleted(deployed.client, {
-    roots: [deployed.root],
-    endpointId: deployed.endpointId,
-    version: workerVersion,
-    completedAt,
-  });
-  const firstJobMs = report?.readiness?.firstJobCompletedMs;
-  if (firstJobMs !== undefined) io.out(`${deployed.prefix}first job completed ${formatDuration(firstJobMs)} after the deploy\n`);
-  return report;
-}
-
-/** The smoke job's verdict, kept on the binding that recorded the release it ran on, for a promotion to read. */
 async function noteSmoke(
   deployed: DeployedDocument,
   rollout: RolloutOutcome,
   smoke: SmokeOutcome,
   signal: AbortSignal | undefined,
   io: CliIo,
-): Promise<void> {
+): Promise<ReadinessReport | undefined> {
   const recorded = await recordSmoke({
     outcome: smoke,
     endpointId: deployed.endpointId,
     roots: [deployed.root],
+    client: deployed.client,
     ...(rollout.progress?.version !== undefined ? { release: rollout.progress.version } : {}),
     stopped: signal?.aborted === true,
   });
-  for (const result of recorded)
+  for (const result of recorded.saved)
     if (!result.saved) io.err(`endpoint-studio deploy: ${deployed.prefix}the smoke check was not recorded: ${result.error}`);
+  const firstJobMs = recorded.readiness?.readiness?.firstJobCompletedMs;
+  if (firstJobMs !== undefined)
+    io.out(`${deployed.prefix}first job completed ${formatDuration(firstJobMs)} after the deploy
+`);
+  return recorded.readiness;
 }
 
 /** Rolls back to the release before the deploy, or says how to (or why there is none). */

@@ -44,7 +44,7 @@ export async function runSmokeCheck(session: Session, endpoint: Endpoint, reques
 async function noteSmoke(session: Session, client: ApiClient, endpoint: Endpoint, outcome: SmokeOutcome): Promise<void> {
   const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   const recorded = await recordSmoke({ outcome, endpointId: endpoint.id, roots, client });
-  const failure = recorded.flatMap((result) => (result.saved ? [] : [result.error])).at(0);
+  const failure = recorded.saved.flatMap((result) => (result.saved ? [] : [result.error])).at(0);
   if (failure !== undefined) session.reportError(`Recording the smoke check on ${endpoint.name}`, new Error(failure));
 }
 
