@@ -121,7 +121,14 @@ editorTest(
     await workbench.openFile('sdxl-worker.endpoint.yaml');
     const reach = workbench.page.locator('.codelens-decoration').filter({ hasText: /staging: 1 change pending from the base/ });
     await reach.first().waitFor({ state: 'visible' });
-    assert.ok(!/prod:/.test(await workbench.page.locator('.codelens-decoration').allInnerTexts().then((t) => t.join('\n'))));
+    assert.ok(
+      !/prod:/.test(
+        await workbench.page
+          .locator('.codelens-decoration')
+          .allInnerTexts()
+          .then((t) => t.join('\n')),
+      ),
+    );
     await workbench.openFile(STAGING);
     await workbench.runCommand('Endpoint Studio: Deploy Spec');
     await activeTabTitle(workbench, new RegExp(`environment staging · profile environment · ${id}`));
