@@ -7,16 +7,13 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createApiClient, type ApiClient } from '../../core/api';
 import { startEmulator } from '../../emulator';
 import { eventually, gpuEndpoint, TEST_KEY } from '../core/api/support';
-import { structuredContentChecker } from './strictSchemas';
+import { startMcpSession, succeeded, type McpSession, type ToolOutcome } from './mcpSession';
 
-const CLI = resolve(__dirname, '../../dist/cli.js');
 const CRASH_LINE = "ModuleNotFoundError: No module named 'torch'";
 
 interface Cause {
@@ -28,58 +25,37 @@ interface Cause {
   logs?: { line: string }[];
 }
 
-interface Outcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-}
-
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 describe('why workers are not serving, over MCP', { timeout: 120_000 }, () => {
   let emulator: Emulator;
   let api: ApiClient;
   let root: string;
-  let client: Client;
-  let checkOutput: ReturnType<typeof structuredContentChecker>;
+  let mcp: McpSession;
 
   before(async () => {
     emulator = await startEmulator({ port: 0, jobsPort: 0, timeScale: 50, seed: 7, apiKey: TEST_KEY });
     api = createApiClient({ apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl, apiKey: TEST_KEY });
     root = mkdtempSync(join(tmpdir(), 'es-mcp-cause-'));
     mkdirSync(join(root, '.git'));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--allow-writes'],
+    mcp = await startMcpSession({
       cwd: root,
-      stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ENDPOINT_STUDIO_API_URL: emulator.restUrl,
-        ENDPOINT_STUDIO_JOBS_URL: emulator.jobsUrl,
-        ENDPOINT_STUDIO_API_KEY: TEST_KEY,
-      },
+      allowWrites: true,
+      env: { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_JOBS_URL: emulator.jobsUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY },
     });
-    client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
-    await client.connect(transport);
-    checkOutput = structuredContentChecker((await client.listTools()).tools);
   });
 
   after(async () => {
-    await client.close();
+    await mcp.close();
     await emulator.close();
     rmSync(root, { recursive: true, force: true });
   });
 
-  async function call(name: string, args: Record<string, unknown>): Promise<Outcome> {
-    const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
-    const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-    assert.equal(result.isError, undefined, text);
-    assert.equal(checkOutput(name, result.structuredContent), undefined, `${name}: valid under its output schema`);
-    assert.ok(!text.includes(TEST_KEY) && !JSON.stringify(structured).includes(TEST_KEY));
-    return { isError: false, text, structured };
+  /** A result that is no error, with no key in it. */
+  async function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const outcome = succeeded(await mcp.call(name, args));
+    assert.ok(!outcome.text.includes(TEST_KEY) && !JSON.stringify(outcome.structured).includes(TEST_KEY));
+    return outcome;
   }
 
   it('watch_rollout names a crash loop with its last log lines; get_job and run_job say why a job waits', async () => {

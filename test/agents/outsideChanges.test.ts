@@ -7,14 +7,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createApiClient } from '../../core/api';
+import { startMcpSession, succeeded, type McpSession } from './mcpSession';
 import { DEFAULT_DEV_API_KEY, startEmulator, type RunningEmulator } from '../../emulator/index';
-
-const CLI = resolve(__dirname, '../../dist/cli.js');
 
 const SPEC = `name: outside-worker
 type: QUEUE
@@ -27,32 +24,11 @@ scaling:
   queueDelay: 4
 `;
 
-interface Outcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-}
-
 describe('deploy_spec and a change made outside', { timeout: 120_000 }, () => {
   let emulator: RunningEmulator;
   let root: string;
-  let client: Client;
-
-  async function call(name: string, args: Record<string, unknown>): Promise<Outcome> {
-    const result = await client.callTool({ name, arguments: args });
-    const content = (result.content as { text?: string }[]).map((c) => c.text ?? '');
-    const details = result.isError === true && content.length > 1 ? content.pop() : undefined;
-    return {
-      isError: result.isError === true,
-      text: content.join('\n'),
-      structured: (details !== undefined ? JSON.parse(details) : (result.structuredContent ?? {})) as Record<string, unknown>,
-    };
-  }
-
-  const ok = (outcome: Outcome): Outcome => {
-    assert.equal(outcome.isError, false, outcome.text);
-    return outcome;
-  };
+  let mcp: McpSession;
+  const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
 
   before(async () => {
     emulator = await startEmulator({ port: 0, jobsPort: 0 });
@@ -60,36 +36,27 @@ describe('deploy_spec and a change made outside', { timeout: 120_000 }, () => {
     mkdirSync(join(root, '.git'));
     mkdirSync(join(root, 'specs'));
     writeFileSync(join(root, 'specs', 'worker.endpoint.yaml'), SPEC);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--allow-writes'],
+    mcp = await startMcpSession({
       cwd: root,
-      stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ENDPOINT_STUDIO_API_URL: emulator.restUrl,
-        ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY,
-      },
+      allowWrites: true,
+      env: { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY },
     });
-    client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
-    await client.connect(transport);
   });
 
   after(async () => {
-    await client.close();
+    await mcp.close();
     await emulator.close();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('names the change, and deploys over it only once the choice is stated', async () => {
-    const first = ok(await call('plan_deploy', { path: 'specs/worker.endpoint.yaml' }));
-    const created = ok(await call('deploy_spec', { planToken: first.structured.planToken }));
+    const first = succeeded(await call('plan_deploy', { path: 'specs/worker.endpoint.yaml' }));
+    const created = succeeded(await call('deploy_spec', { planToken: first.structured.planToken }));
     const id = String(created.structured.endpointId);
     const api = createApiClient({ apiUrl: emulator.restUrl, apiKey: DEFAULT_DEV_API_KEY });
     await api.serverless.update(id, { workers: { min: 0, max: 6, idleTimeout: 5 } });
 
-    const plan = ok(await call('plan_deploy', { path: 'specs/worker.endpoint.yaml' }));
+    const plan = succeeded(await call('plan_deploy', { path: 'specs/worker.endpoint.yaml' }));
     const outside = plan.structured.outside as { changes: { path: string; live: unknown; effect: string }[]; releases: unknown[] };
     assert.deepEqual(
       outside.changes.map((c) => [c.path, c.live, c.effect]),
@@ -105,7 +72,7 @@ describe('deploy_spec and a change made outside', { timeout: 120_000 }, () => {
     assert.match(refused.text, /overwrites changes made outside since the last deploy \(workers\.max\); nothing was sent/);
     assert.equal((await api.serverless.get(id)).workers.max, 6, 'nothing was sent');
 
-    const applied = ok(await call('deploy_spec', { planToken: plan.structured.planToken, outsideChanges: 'overwrite' }));
+    const applied = succeeded(await call('deploy_spec', { planToken: plan.structured.planToken, outsideChanges: 'overwrite' }));
     assert.equal(applied.structured.action, 'updated');
     assert.equal((await api.serverless.get(id)).workers.max, 2);
   });

@@ -8,16 +8,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createApiClient } from '../../core/api';
 import { startEmulator } from '../../emulator';
 import { TEST_KEY, type Emulator } from '../core/api/support';
-import { structuredContentChecker } from './strictSchemas';
-
-const CLI = resolve(__dirname, '../../dist/cli.js');
+import { startMcpSession, type McpSession, type ToolOutcome } from './mcpSession';
 
 const SPEC = `name: agent-policy
 type: QUEUE
@@ -37,12 +33,6 @@ const POLICY = `rules:
     pinnedImage: true
 `;
 
-interface Outcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-}
-
 interface Problem {
   line: number;
   severity: string;
@@ -54,8 +44,8 @@ interface Problem {
 describe('the agent tools under a team policy', { timeout: 60_000 }, () => {
   let emu: Emulator;
   let root: string;
-  let client: Client;
-  let call: (name: string, args: Record<string, unknown>) => Promise<Outcome>;
+  let mcp: McpSession;
+  let call: (name: string, args: Record<string, unknown>) => Promise<ToolOutcome>;
   const policy = () => join(root, '.endpoint-studio', 'policy.yaml');
 
   before(async () => {
@@ -65,36 +55,12 @@ describe('the agent tools under a team policy', { timeout: 60_000 }, () => {
     mkdirSync(join(root, '.endpoint-studio'));
     writeFileSync(policy(), POLICY);
     writeFileSync(join(root, 'worker.endpoint.yaml'), SPEC);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      cwd: root,
-      stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ENDPOINT_STUDIO_API_URL: emu.restUrl,
-        ENDPOINT_STUDIO_API_KEY: TEST_KEY,
-      },
-    });
-    client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
-    await client.connect(transport);
-    const checkOutput = structuredContentChecker((await client.listTools()).tools);
-    call = async (name, args) => {
-      const result = await client.callTool({ name, arguments: args });
-      const content = (result.content as { text?: string }[]).map((c) => c.text ?? '');
-      const details = result.isError === true && content.length > 1 ? content.pop() : undefined;
-      if (result.isError !== true) assert.equal(checkOutput(name, result.structuredContent), undefined);
-      return {
-        isError: result.isError === true,
-        text: content.join('\n'),
-        structured: (details !== undefined ? JSON.parse(details) : (result.structuredContent ?? {})) as Record<string, unknown>,
-      };
-    };
+    mcp = await startMcpSession({ cwd: root, env: { ENDPOINT_STUDIO_API_URL: emu.restUrl, ENDPOINT_STUDIO_API_KEY: TEST_KEY } });
+    call = (name, args) => mcp.call(name, args);
   });
 
   after(async () => {
-    await client.close();
+    await mcp.close();
     await emu.close();
     rmSync(root, { recursive: true, force: true });
   });

@@ -6,14 +6,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { updateBindings, withBinding, type DeployedRelease } from '../../core/deploy';
-import { structuredContentChecker } from './strictSchemas';
-
-const CLI = resolve(__dirname, '../../dist/cli.js');
+import { startMcpSession, type McpSession, type ToolOutcome } from './mcpSession';
 
 const BASE = `name: agent-sdxl
 type: QUEUE
@@ -30,16 +26,10 @@ env:
 const PROD = 'extends: ./sdxl.endpoint.yaml\n# prod keeps one worker warm\nname: agent-sdxl-prod\nworkers:\n  min: 1\n';
 const STAGING_KEY = 'specs/sdxl.staging.endpoint.yaml';
 
-interface Outcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-}
-
 describe('plan_promotion', { timeout: 60_000 }, () => {
   let root: string;
-  let client: Client;
-  let call: (args: Record<string, unknown>) => Promise<Outcome>;
+  let mcp: McpSession;
+  let call: (args: Record<string, unknown>) => Promise<ToolOutcome>;
 
   const record = (release?: DeployedRelease) => {
     const written = updateBindings(root, (store) =>
@@ -63,36 +53,17 @@ describe('plan_promotion', { timeout: 60_000 }, () => {
     writeFileSync(join(root, 'specs', 'sdxl.staging.endpoint.yaml'), 'extends: ./sdxl.endpoint.yaml\nname: agent-sdxl-staging\n');
     writeFileSync(join(root, 'specs', 'sdxl.prod.endpoint.yaml'), PROD);
     writeFileSync(join(root, '.endpoint-studio', 'environments.yaml'), 'environments:\n  prod:\n    protected: true\n');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      cwd: root,
-      stderr: 'pipe',
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-    });
-    client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
-    await client.connect(transport);
-    const checkOutput = structuredContentChecker((await client.listTools()).tools);
-    call = async (args) => {
-      const result = await client.callTool({ name: 'plan_promotion', arguments: args });
-      const content = (result.content as { text?: string }[]).map((c) => c.text ?? '');
-      const details = result.isError === true && content.length > 1 ? content.pop() : undefined;
-      if (result.isError !== true) assert.equal(checkOutput('plan_promotion', result.structuredContent), undefined);
-      return {
-        isError: result.isError === true,
-        text: content.join('\n'),
-        structured: (details !== undefined ? JSON.parse(details) : (result.structuredContent ?? {})) as Record<string, unknown>,
-      };
-    };
+    mcp = await startMcpSession({ cwd: root });
+    call = (args) => mcp.call('plan_promotion', args);
   });
 
   after(async () => {
-    await client.close();
+    await mcp.close();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('is listed read-only', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     assert.equal(tools.find((t) => t.name === 'plan_promotion')?.annotations?.readOnlyHint, true);
   });
 

@@ -6,13 +6,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startMcpSession, type McpSession } from './mcpSession';
 import { DEFAULT_DEV_API_KEY, startEmulator, type RunningEmulator } from '../../emulator/index';
-
-const CLI = resolve(__dirname, '../../dist/cli.js');
 
 const SPEC = `name: stockless-worker
 type: QUEUE
@@ -25,50 +22,26 @@ scaling:
   queueDelay: 4
 `;
 
-interface Outcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: Record<string, unknown>;
-}
-
 describe('plan_deploy and a pool without stock', { timeout: 120_000 }, () => {
   let emulator: RunningEmulator;
   let root: string;
-  let client: Client;
-
-  async function call(name: string, args: Record<string, unknown>): Promise<Outcome> {
-    const result = await client.callTool({ name, arguments: args });
-    const content = (result.content as { text?: string }[]).map((c) => c.text ?? '');
-    return {
-      isError: result.isError === true,
-      text: content.join('\n'),
-      structured: (result.structuredContent ?? {}) as Record<string, unknown>,
-    };
-  }
+  let mcp: McpSession;
+  const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
 
   before(async () => {
     emulator = await startEmulator({ port: 0, jobsPort: 0 });
     root = mkdtempSync(join(tmpdir(), 'es-agent-stock-'));
     mkdirSync(join(root, '.git'));
     writeFileSync(join(root, 'worker.endpoint.yaml'), SPEC);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--allow-writes'],
+    mcp = await startMcpSession({
       cwd: root,
-      stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ENDPOINT_STUDIO_API_URL: emulator.restUrl,
-        ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY,
-      },
+      allowWrites: true,
+      env: { ENDPOINT_STUDIO_API_URL: emulator.restUrl, ENDPOINT_STUDIO_API_KEY: DEFAULT_DEV_API_KEY },
     });
-    client = new Client({ name: 'endpoint-studio-test', version: '1.0.0' });
-    await client.connect(transport);
   });
 
   after(async () => {
-    await client.close();
+    await mcp.close();
     await emulator.close();
     rmSync(root, { recursive: true, force: true });
   });
