@@ -92,7 +92,7 @@ export function overlayOwns(patch: unknown, path: JsonPath): boolean {
 }
 
 /** Whether `data` has a value at `path`. */
-function holdsPath(data: unknown, path: JsonPath): boolean {
+export function holdsPath(data: unknown, path: JsonPath): boolean {
   let node = data;
   for (const segment of path) {
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
@@ -315,7 +315,8 @@ function ownProblems(patch: Record<string, unknown>, document: SpecDocument, tex
     .map((problem) => text.locate(document, problem));
 }
 
-const problemKey = (problem: SpecProblem): string => `${problem.code}|${JSON.stringify(problem.path)}|${problem.message}`;
+/** The same problem of the same rule at the same place: what the base alone has is not said again for an overlay. */
+export const problemKey = (problem: SpecProblem): string => `${problem.code}|${JSON.stringify(problem.path)}|${problem.message}`;
 
 interface LocatedText {
   readonly documents: SpecDocument[];

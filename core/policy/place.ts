@@ -8,9 +8,9 @@ import { basename } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnosticAt, type SpecDiagnostic } from '../endpointSpec/check';
 import { locatePath } from '../endpointSpec/locate';
-import { extendsEntry, overlayOwns, overlayPatch } from '../endpointSpec/overlay';
+import { extendsEntry, holdsPath, overlayOwns, overlayPatch, problemKey } from '../endpointSpec/overlay';
 import type { SpecProblem } from '../endpointSpec/problem';
-import { formatFieldPath, type JsonPath, type SpecDocument } from '../endpointSpec/tree';
+import { formatFieldPath, type SpecDocument } from '../endpointSpec/tree';
 import { withFacts } from './facts';
 
 /** A file's text with the documents parsed from it (offsets into the text). */
@@ -114,17 +114,4 @@ export function placeForOverlay(
     });
   }
   return placed;
-}
-
-/** The same finding from the same rule: the rule's name is in the message. */
-const problemKey = (problem: SpecProblem): string => `${problem.code}|${JSON.stringify(problem.path)}|${problem.message}`;
-
-/** Whether `data` has a value at `path`. */
-function holdsPath(data: unknown, path: JsonPath): boolean {
-  let node = data;
-  for (const segment of path) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return true;
 }
