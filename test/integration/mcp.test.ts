@@ -83,7 +83,7 @@ suite('Endpoint Studio MCP server in the editor', () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
 
-  test('the editor starts the server our provider defines and lists its 14 tools', async () => {
+  test('the editor starts the server our provider defines and lists its 15 tools', async () => {
     // The editor asks extensions' providers for their servers when MCP servers are listed (a chat request
     // does the same): list them as a user would, then start every known server and wait for its tools.
     void vscode.commands.executeCommand('workbench.mcp.listServer');
@@ -95,7 +95,7 @@ suite('Endpoint Studio MCP server in the editor', () => {
     }
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.deepEqual([...mcpTools().keys()].sort(), [...toolNames].sort());
-    assert.equal(toolNames.length, 14);
+    assert.equal(toolNames.length, 15);
     // The process the editor started is the one our definition describes: the CLI's MCP server on this
     // workspace, writes allowed as the workspace is trusted.
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
