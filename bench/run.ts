@@ -418,7 +418,7 @@ const OPEN_SPEC_RUNS = 9;
 async function activationRows(): Promise<void> {
   const opened = await openSpecToFirstDiagnostic(OPEN_SPEC_RUNS);
   const spread = (s: Spread): string =>
-    `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})${s.missed > 0 ? `, ${String(s.missed)} runs never showed it` : ''}`;
+    `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})${s.missed > 0 ? `, ${String(s.missed)} runs missed it` : ''}`;
   const target = (ratio: number): [string, string, boolean] => [`${ratio.toFixed(2)}×`, '≤ 1.3×', ratio <= 1.3];
   row(
     'activation',
