@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
 import {
   CATALOG_STATUS_NOTIFICATION,
+  isSpecFile,
   onNotification,
   POLICY_FILE_GLOB,
   SPEC_DOCUMENT_PATTERNS,
@@ -129,11 +130,7 @@ export class LanguageServerHost implements vscode.Disposable {
    * most, with true; at once, with false, when no spec is open.
    */
   firstDiagnostics(): Promise<boolean> {
-    const wanted = new Set(
-      vscode.workspace.textDocuments
-        .filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0)
-        .map((document) => document.uri.toString()),
-    );
+    const wanted = openSpecUris();
     if (wanted.size === 0) return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = (): void => {
@@ -187,4 +184,20 @@ export class LanguageServerHost implements vscode.Disposable {
     this.listeners.clear();
     this.catalogListeners.clear();
   }
+}
+
+/**
+ * The specs open now, by their tabs as well as their documents: the spec whose opening activated the extension
+ * has its tab from the start, but in a remote window (code-server) its document can reach the extension host
+ * seconds later, after activation has asked.
+ */
+function openSpecUris(): Set<string> {
+  const documents = vscode.workspace.textDocuments
+    .filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0)
+    .map((document) => document.uri);
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .flatMap(({ input }) => (input instanceof vscode.TabInputText ? [input.uri] : []))
+    .filter((uri) => uri.scheme === 'file' && isSpecFile(uri.path));
+  return new Set([...documents, ...tabs].map((uri) => uri.toString()));
 }
