@@ -67,7 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   log.info(
     `activated in ${(performance.now() - LOAD_STARTED).toFixed(1)} ms, language server ${serverStarted ? 'running' : 'failed'} after ${serverRunning.toFixed(1)} ms (counted from the first line of dist/client.js; the editor reading and compiling that file comes before)${waitedForProblems ? `; the rest loaded ${String(EDITOR_DRAWS_PROBLEMS_MS)} ms after the open specs' first problems` : ''}`,
   );
-  openWalkthroughOnFirstActivation(context, log);
+  context.subscriptions.push(openWalkthroughOnFirstActivation(context, log));
 }
 
 export function deactivate(): void {

@@ -19,6 +19,13 @@ const OPEN_ON_INSTALL_SETTING = 'workbench.welcomePage.walkthroughs.openOnInstal
 const FOCUS_GROUP_COMMANDS = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth'].map(
   (nth) => `workbench.action.focus${nth}EditorGroup`,
 );
+/**
+ * How long after activation the walkthrough opens. The extension host has the open spec's problems when
+ * activation ends, but the editor draws them later, seconds later on one slow core; laid out beside the spec
+ * before that, the walkthrough's page takes the editor's time first (measured on one core: the first squiggle
+ * drawn 2–4 s after the walkthrough instead of before it).
+ */
+const WALKTHROUGH_DELAY_MS = 2000;
 /** How long after the walkthrough opened beside an editor its page taking the focus is undone. */
 const FOCUS_BACK_WINDOW_MS = 5000;
 
@@ -42,15 +49,24 @@ export function registerWalkthrough(context: vscode.ExtensionContext, log: vscod
 }
 
 /**
- * Opens the walkthrough if this is the extension's first activation for this user. Called once activation is
- * over, when the spec that activated it (the usual way) is on screen with its problems, so that spec is never
- * covered: the walkthrough opens beside whatever editor is open, the keyboard staying there, and in the editor
- * area only when nothing is open in it.
+ * Opens the walkthrough, a while after activation, if this is the extension's first activation for this user.
+ * Activation ends once the spec that activated it (the usual way) has its problems, so that spec is never
+ * covered: the walkthrough opens beside whatever editor is open then, the keyboard staying there, and in the
+ * editor area only when nothing is open in it. The returned Disposable cancels an opening still to come.
  */
-export function openWalkthroughOnFirstActivation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+export function openWalkthroughOnFirstActivation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
   context.globalState.setKeysForSync([SHOWN_KEY]);
   if (context.globalState.get<boolean>(SHOWN_KEY) || !vscode.workspace.getConfiguration().get<boolean>(OPEN_ON_INSTALL_SETTING, true))
-    return;
+    return new vscode.Disposable(() => undefined);
+  const timer = setTimeout(() => {
+    openWalkthroughNow(context, log);
+  }, WALKTHROUGH_DELAY_MS);
+  return new vscode.Disposable(() => {
+    clearTimeout(timer);
+  });
+}
+
+function openWalkthroughNow(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   void context.globalState.update(SHOWN_KEY, true);
   const active = vscode.window.tabGroups.activeTabGroup;
   const beside = active.activeTab !== undefined;
