@@ -21,7 +21,6 @@ import { emptyState, loadState, saveState } from './state';
 
 export { DEFAULT_DEV_API_KEY } from './auth';
 export type { FaultOptions } from './faults';
-export type { DemoState } from './demo/index';
 export { PUBLIC_TEMPLATE_IDS } from './catalog/seed';
 
 export interface EmulatorOptions {

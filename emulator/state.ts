@@ -102,28 +102,25 @@ export function emptyState(): EmulatorState {
 /**
  * Removes temporary files a killed emulator left beside the state file (`<file>.<pid>.<time>.tmp`,
  * see atomicWrite.ts), so they do not pile up. A file of a process that is still running is kept:
- * it may be writing right now. Returns how many were removed.
+ * it may be writing right now.
  */
-export function removeStaleTemporaries(path: string): number {
+export function removeStaleTemporaries(path: string): void {
   const prefix = `${basename(path)}.`;
-  let removed = 0;
   let names: string[];
   try {
     names = readdirSync(dirname(path));
   } catch {
-    return 0;
+    return;
   }
   for (const name of names) {
     const match = /^(\d+)\.\d+\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '');
     if (!match || isRunning(Number(match[1]))) continue;
     try {
       unlinkSync(join(dirname(path), name));
-      removed++;
     } catch {
       // Gone already, or not ours to remove: either way nothing to do.
     }
   }
-  return removed;
 }
 
 function isRunning(pid: number): boolean {

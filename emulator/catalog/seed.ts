@@ -346,7 +346,3 @@ export function findCpuFlavor(id: string): CpuFlavorSeed | undefined {
 export function poolMembers(pool: string): GpuTypeSeed[] {
   return GPU_TYPES.filter((g) => g.pool === pool);
 }
-
-export function knownPools(): string[] {
-  return [...new Set(GPU_TYPES.map((g) => g.pool).filter((p): p is string => p !== null))];
-}

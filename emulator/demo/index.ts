@@ -14,7 +14,6 @@ import { startLiveActivity, startTrickle, type DemoJobs } from './live';
 
 export { DEMO_ENDPOINTS } from './endpoints';
 export { HISTORY_DAYS } from './history';
-export type { DemoJobs } from './live';
 
 export interface DemoState {
   /** Example spec file (`examples/<file>`) → the id of the endpoint deployed from it. */

@@ -14,10 +14,8 @@ export interface ProblemBody {
   errors?: string[];
 }
 
-const TITLES = STATUS_TITLES;
-
 export function titleFor(status: number): string {
-  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Error');
+  return STATUS_TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Error');
 }
 
 export class ProblemError extends Error {
@@ -44,7 +42,6 @@ export class ProblemError extends Error {
 
 export const notFound = (what: string): ProblemError => new ProblemError(404, `${what} not found`);
 export const badRequest = (detail: string, errors?: string[]): ProblemError => new ProblemError(400, detail, errors);
-export const unprocessable = (detail: string, errors?: string[]): ProblemError => new ProblemError(422, detail, errors);
 
 /** `"<jsonpath>: <message>"`, the `errors` entry format clients map back onto spec lines. */
 export function errorEntry(path: readonly (string | number)[], message: string): string {

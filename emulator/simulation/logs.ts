@@ -53,10 +53,6 @@ export class LogStore {
     }
   }
 
-  has(workerId: string): boolean {
-    return this.lines.has(workerId);
-  }
-
   all(workerId: string): readonly LogLine[] {
     return this.lines.get(workerId) ?? [];
   }
@@ -69,12 +65,5 @@ export class LogStore {
     }
     set.add(listener);
     return () => set.delete(listener);
-  }
-
-  forget(workerIds: Iterable<string>): void {
-    for (const id of workerIds) {
-      this.lines.delete(id);
-      this.listeners.delete(id);
-    }
   }
 }
