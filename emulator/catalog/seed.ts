@@ -96,99 +96,45 @@ export const GPU_TYPES: readonly GpuTypeSeed[] = [
   gpu('AMD Instinct MI300X OAM', 'MI300X', null, 192, 2.49, 0, [], 'AMD'),
 ];
 
+function cpu(
+  id: string,
+  name: string,
+  group: string,
+  [min, max]: [number, number],
+  ramGbPerVcpu: number,
+  securePerVcpu: number,
+  serverlessPerVcpu: number,
+): CpuFlavorSeed {
+  return { id, name, group, vcpu: { min, max }, ramGbPerVcpu, price: { securePerVcpu, serverlessPerVcpu } };
+}
+
 export const CPU_FLAVORS: readonly CpuFlavorSeed[] = [
-  {
-    id: 'cpu3c',
-    name: 'Compute-Optimized',
-    group: 'Gen 3',
-    vcpu: { min: 2, max: 8 },
-    ramGbPerVcpu: 2,
-    price: { securePerVcpu: 0.04, serverlessPerVcpu: 0.03 },
-  },
-  {
-    id: 'cpu3g',
-    name: 'General Purpose',
-    group: 'Gen 3',
-    vcpu: { min: 2, max: 32 },
-    ramGbPerVcpu: 4,
-    price: { securePerVcpu: 0.05, serverlessPerVcpu: 0.04 },
-  },
-  {
-    id: 'cpu3m',
-    name: 'Memory-Optimized',
-    group: 'Gen 3',
-    vcpu: { min: 2, max: 16 },
-    ramGbPerVcpu: 8,
-    price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 },
-  },
-  {
-    id: 'cpu5c',
-    name: 'Compute-Optimized',
-    group: 'Gen 5',
-    vcpu: { min: 2, max: 32 },
-    ramGbPerVcpu: 2,
-    price: { securePerVcpu: 0.06, serverlessPerVcpu: 0.05 },
-  },
-  {
-    id: 'cpu5g',
-    name: 'General Purpose',
-    group: 'Gen 5',
-    vcpu: { min: 4, max: 64 },
-    ramGbPerVcpu: 4,
-    price: { securePerVcpu: 0.07, serverlessPerVcpu: 0.06 },
-  },
-  {
-    id: 'cpu5m',
-    name: 'Memory-Optimized',
-    group: 'Gen 5',
-    vcpu: { min: 2, max: 16 },
-    ramGbPerVcpu: 8,
-    price: { securePerVcpu: 0.09, serverlessPerVcpu: 0.08 },
-  },
+  cpu('cpu3c', 'Compute-Optimized', 'Gen 3', [2, 8], 2, 0.04, 0.03),
+  cpu('cpu3g', 'General Purpose', 'Gen 3', [2, 32], 4, 0.05, 0.04),
+  cpu('cpu3m', 'Memory-Optimized', 'Gen 3', [2, 16], 8, 0.07, 0.06),
+  cpu('cpu5c', 'Compute-Optimized', 'Gen 5', [2, 32], 2, 0.06, 0.05),
+  cpu('cpu5g', 'General Purpose', 'Gen 5', [4, 64], 4, 0.07, 0.06),
+  cpu('cpu5m', 'Memory-Optimized', 'Gen 5', [2, 16], 8, 0.09, 0.08),
 ];
 
+function dataCenter(
+  id: string,
+  name: string,
+  region: DataCenterSeed['region'],
+  globalNetwork: boolean,
+  networkVolumeTypes: DataCenterSeed['networkVolumeTypes'],
+  compliance: string[],
+): DataCenterSeed {
+  return { id, name, region, globalNetwork, networkVolumeTypes, compliance };
+}
+
 export const DATA_CENTERS: readonly DataCenterSeed[] = [
-  {
-    id: 'US-TX-3',
-    name: 'US Texas 3',
-    region: 'NORTH_AMERICA',
-    globalNetwork: true,
-    networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
-    compliance: ['SOC_2_TYPE_2', 'ISO_IEC_27001'],
-  },
-  {
-    id: 'US-KS-2',
-    name: 'US Kansas 2',
-    region: 'NORTH_AMERICA',
-    globalNetwork: true,
-    networkVolumeTypes: ['STANDARD'],
-    compliance: ['SOC_2_TYPE_2'],
-  },
-  {
-    id: 'US-CA-2',
-    name: 'US California 2',
-    region: 'NORTH_AMERICA',
-    globalNetwork: false,
-    networkVolumeTypes: ['STANDARD'],
-    compliance: ['SOC_2_TYPE_2', 'HIPAA'],
-  },
-  {
-    id: 'EU-RO-1',
-    name: 'EU Romania 1',
-    region: 'EUROPE',
-    globalNetwork: true,
-    networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
-    compliance: ['GDPR', 'ISO_IEC_27001'],
-  },
-  {
-    id: 'EU-SE-1',
-    name: 'EU Sweden 1',
-    region: 'EUROPE',
-    globalNetwork: false,
-    networkVolumeTypes: ['STANDARD'],
-    compliance: ['GDPR', 'RENEWABLE'],
-  },
-  { id: 'AP-JP-1', name: 'AP Japan 1', region: 'ASIA', globalNetwork: false, networkVolumeTypes: ['STANDARD'], compliance: [] },
+  dataCenter('US-TX-3', 'US Texas 3', 'NORTH_AMERICA', true, ['STANDARD', 'HIGH_PERFORMANCE'], ['SOC_2_TYPE_2', 'ISO_IEC_27001']),
+  dataCenter('US-KS-2', 'US Kansas 2', 'NORTH_AMERICA', true, ['STANDARD'], ['SOC_2_TYPE_2']),
+  dataCenter('US-CA-2', 'US California 2', 'NORTH_AMERICA', false, ['STANDARD'], ['SOC_2_TYPE_2', 'HIPAA']),
+  dataCenter('EU-RO-1', 'EU Romania 1', 'EUROPE', true, ['STANDARD', 'HIGH_PERFORMANCE'], ['GDPR', 'ISO_IEC_27001']),
+  dataCenter('EU-SE-1', 'EU Sweden 1', 'EUROPE', false, ['STANDARD'], ['GDPR', 'RENEWABLE']),
+  dataCenter('AP-JP-1', 'AP Japan 1', 'ASIA', false, ['STANDARD'], []),
 ];
 
 /**
@@ -259,80 +205,78 @@ export const PUBLIC_TEMPLATE_IDS = {
   cpuWorker: 'tplcpustarter1',
 } as const;
 
-export const PUBLIC_TEMPLATES: readonly TemplateRecord[] = [
-  {
-    id: PUBLIC_TEMPLATE_IDS.podPytorch,
-    name: 'PyTorch 2.8 (pod)',
-    image: 'runpod/pytorch:2.8.0-py3.11-cuda12.8.1',
+/** A public serverless template of the NVIDIA category with no command, mounts or registry, unless `t` says otherwise. */
+function publicTemplate(
+  t: Pick<TemplateRecord, 'id' | 'name' | 'image' | 'disk' | 'ports' | 'env'> & Partial<TemplateRecord>,
+): TemplateRecord {
+  const { id, name, image, disk, ports, env, ...rest } = t;
+  // The fields in the order the API answers them; what `rest` sets keeps its place, what it adds follows.
+  return {
+    id,
+    name,
+    image,
     args: '',
-    disk: 50,
-    mounts: { persistent: { size: 20, path: '/workspace' } },
-    ports: ['8888/http', '22/tcp'],
-    env: { JUPYTER_ENABLE_LAB: 'yes' },
-    registry: null,
-    serverless: false,
-    public: true,
-    category: 'NVIDIA',
-    startSsh: true,
-    startJupyter: true,
-  },
-  {
-    id: PUBLIC_TEMPLATE_IDS.vllm,
-    name: 'vLLM worker',
-    image: 'runpod/worker-v1-vllm:v2.7.0',
-    args: '',
-    disk: 50,
+    disk,
     mounts: {},
-    ports: ['8000/http'],
-    env: { MODEL_NAME: 'Qwen/Qwen2.5-7B-Instruct', MAX_MODEL_LEN: '8192', GPU_MEMORY_UTILIZATION: '0.95' },
+    ports,
+    env,
     registry: null,
     serverless: true,
     public: true,
     category: 'NVIDIA',
+    ...rest,
+  };
+}
+
+export const PUBLIC_TEMPLATES: readonly TemplateRecord[] = [
+  publicTemplate({
+    id: PUBLIC_TEMPLATE_IDS.podPytorch,
+    name: 'PyTorch 2.8 (pod)',
+    image: 'runpod/pytorch:2.8.0-py3.11-cuda12.8.1',
+    disk: 50,
+    mounts: { persistent: { size: 20, path: '/workspace' } },
+    ports: ['8888/http', '22/tcp'],
+    env: { JUPYTER_ENABLE_LAB: 'yes' },
+    serverless: false,
+    startSsh: true,
+    startJupyter: true,
+  }),
+  publicTemplate({
+    id: PUBLIC_TEMPLATE_IDS.vllm,
+    name: 'vLLM worker',
+    image: 'runpod/worker-v1-vllm:v2.7.0',
+    disk: 50,
+    ports: ['8000/http'],
+    env: { MODEL_NAME: 'Qwen/Qwen2.5-7B-Instruct', MAX_MODEL_LEN: '8192', GPU_MEMORY_UTILIZATION: '0.95' },
     allowedCudaVersions: ['12.4', '12.6', '12.8'],
-  },
-  {
+  }),
+  publicTemplate({
     id: PUBLIC_TEMPLATE_IDS.comfy,
     name: 'ComfyUI worker',
     image: 'runpod/worker-comfyui:5.4.1-base',
     args: '{"cmd":["python","-u","/handler.py"]}',
     disk: 30,
-    mounts: {},
     ports: [],
     env: { COMFY_LOG_LEVEL: 'INFO' },
-    registry: null,
-    serverless: true,
-    public: true,
-    category: 'NVIDIA',
-  },
-  {
+  }),
+  publicTemplate({
     id: PUBLIC_TEMPLATE_IDS.loadBalancer,
     name: 'FastAPI load balancer starter',
     image: 'runpod/worker-load-balancer:0.3.0',
-    args: '',
     disk: 10,
-    mounts: {},
     ports: ['80/http'],
     env: { PORT: '80', PORT_HEALTH: '80', HEALTH_CHECK_PATH: '/ping' },
-    registry: null,
-    serverless: true,
-    public: true,
-    category: 'NVIDIA',
-  },
-  {
+  }),
+  publicTemplate({
     id: PUBLIC_TEMPLATE_IDS.cpuWorker,
     name: 'Python CPU worker',
     image: 'runpod/base:0.6.3-cpu',
     args: 'python -u handler.py',
     disk: 5,
-    mounts: {},
     ports: [],
     env: {},
-    registry: null,
-    serverless: true,
-    public: true,
     category: 'CPU',
-  },
+  }),
 ];
 
 export function findGpuType(id: string): GpuTypeSeed | undefined {
