@@ -90,35 +90,29 @@ export function templateView(template: TemplateRecord): Body {
   return { ...template };
 }
 
+/** `GET <path>` lists `items` under `key`; `GET <path>/{id}` answers one, a 404 naming `what` when there is none. */
+function listAndGet<T extends { id: string }>(
+  path: string,
+  key: string,
+  what: string,
+  items: readonly T[],
+  view: (item: T, query: URLSearchParams) => Body,
+): Route[] {
+  return [
+    route('GET', path, `List ${what}s`, ({ query }) => ({ status: 200, body: { [key]: items.map((item) => view(item, query)) } })),
+    route('GET', `${path}/{id}`, `Get a ${what}`, ({ params, query }) => {
+      const item = items.find((i) => i.id === params.id);
+      if (!item) throw notFound(`${what} ${params.id}`);
+      return { status: 200, body: view(item, query) };
+    }),
+  ];
+}
+
 export function catalogRoutes(stock: StockView): Route[] {
   return [
-    route('GET', '/v2/catalog/gpus', 'List GPU types', ({ query }) => ({
-      status: 200,
-      body: { gpus: GPU_TYPES.map((g) => gpuView(g, query, stock)) },
-    })),
-    route('GET', '/v2/catalog/gpus/{id}', 'Get a GPU type', ({ params, query }) => {
-      const type = GPU_TYPES.find((g) => g.id === params.id);
-      if (!type) throw notFound(`GPU type ${params.id}`);
-      return { status: 200, body: gpuView(type, query, stock) };
-    }),
-    route('GET', '/v2/catalog/cpus', 'List CPU flavors', ({ query }) => ({
-      status: 200,
-      body: { cpus: CPU_FLAVORS.map((c) => cpuView(c, query, stock)) },
-    })),
-    route('GET', '/v2/catalog/cpus/{id}', 'Get a CPU flavor', ({ params, query }) => {
-      const flavor = CPU_FLAVORS.find((c) => c.id === params.id);
-      if (!flavor) throw notFound(`CPU flavor ${params.id}`);
-      return { status: 200, body: cpuView(flavor, query, stock) };
-    }),
-    route('GET', '/v2/catalog/datacenters', 'List data centers', ({ query }) => ({
-      status: 200,
-      body: { dataCenters: DATA_CENTERS.map((d) => dataCenterView(d, query, stock)) },
-    })),
-    route('GET', '/v2/catalog/datacenters/{id}', 'Get a data center', ({ params, query }) => {
-      const dc = DATA_CENTERS.find((d) => d.id === params.id);
-      if (!dc) throw notFound(`data center ${params.id}`);
-      return { status: 200, body: dataCenterView(dc, query, stock) };
-    }),
+    ...listAndGet('/v2/catalog/gpus', 'gpus', 'GPU type', GPU_TYPES, (g, query) => gpuView(g, query, stock)),
+    ...listAndGet('/v2/catalog/cpus', 'cpus', 'CPU flavor', CPU_FLAVORS, (c, query) => cpuView(c, query, stock)),
+    ...listAndGet('/v2/catalog/datacenters', 'dataCenters', 'data center', DATA_CENTERS, (d, query) => dataCenterView(d, query, stock)),
     route('GET', '/v2/catalog/templates', 'List public catalog templates', () => ({
       status: 200,
       body: { templates: PUBLIC_TEMPLATES.map(templateView) },
