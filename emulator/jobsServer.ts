@@ -43,9 +43,10 @@ function closedSignal(res: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
-function jobOf(ctx: EmulatorContext, endpoint: StoredEndpoint, jobId: string): Job {
-  const job = ctx.sim.job(endpoint.id, jobId);
-  if (!job) throw notFound(`job ${jobId}`);
+/** The job `{jobId}` of the queue endpoint `{id}`. */
+function jobOf(ctx: EmulatorContext, params: Record<string, string>): Job {
+  const job = ctx.sim.job(queueEndpoint(ctx, params.id).id, params.jobId);
+  if (!job) throw notFound(`job ${params.jobId}`);
   return job;
 }
 
@@ -61,10 +62,7 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
     const parsed = await submission(req);
     return ctx.sim.submit(endpoint, parsed.input, parsed);
   };
-  const status = ({ params }: RequestContext) => {
-    const endpoint = queueEndpoint(ctx, params.id);
-    return { status: 200, body: ctx.sim.view(jobOf(ctx, endpoint, params.jobId)) };
-  };
+  const status = ({ params }: RequestContext) => ({ status: 200, body: ctx.sim.view(jobOf(ctx, params)) });
   return [
     route('POST', '/v2/{id}/run', 'Submit a job', async (c) => {
       const job = await submit(c);
@@ -87,8 +85,7 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
     route('GET', '/v2/{id}/status/{jobId}', 'Job status', status),
     route('POST', '/v2/{id}/status/{jobId}', 'Job status', status),
     route('GET', '/v2/{id}/stream/{jobId}', 'Job output produced since the last call', async ({ params, res }) => {
-      const endpoint = queueEndpoint(ctx, params.id);
-      const job = jobOf(ctx, endpoint, params.jobId);
+      const job = jobOf(ctx, params);
       const gone = closedSignal(res);
       // Long-poll briefly so a client polling in a loop does not spin.
       if (job.chunks.length === job.chunksDelivered && !isTerminal(job.status) && !gone.aborted)
@@ -98,14 +95,12 @@ function jobRoutes(ctx: EmulatorContext): Route[] {
       return { status: 200, body: { id: job.id, status: job.status, stream: fresh.map((output) => ({ output })) } };
     }),
     route('POST', '/v2/{id}/cancel/{jobId}', 'Cancel a job', ({ params }) => {
-      const endpoint = queueEndpoint(ctx, params.id);
-      const job = jobOf(ctx, endpoint, params.jobId);
+      const job = jobOf(ctx, params);
       ctx.sim.cancel(job);
       return { status: 200, body: { id: job.id, status: job.status } };
     }),
     route('POST', '/v2/{id}/retry/{jobId}', 'Retry a failed or timed-out job', ({ params }) => {
-      const endpoint = queueEndpoint(ctx, params.id);
-      const job = jobOf(ctx, endpoint, params.jobId);
+      const job = jobOf(ctx, params);
       if (!ctx.sim.retry(job)) throw new ProblemError(400, `only FAILED or TIMED_OUT jobs can be retried; job ${job.id} is ${job.status}`);
       return { status: 200, body: { id: job.id, status: job.status } };
     }),
@@ -162,10 +157,7 @@ export function createJobsHandler(deps: JobsServerDeps): (req: IncomingMessage, 
         if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
         const method = req.method ?? 'GET';
         const fault = await deps.faults.apply(url.pathname);
-        if (fault.kind === 'drop') {
-          req.socket.destroy();
-          return;
-        }
+        if (fault.kind === 'drop') return void req.socket.destroy();
         if (fault.kind === 'problem') throw fault.problem;
         const caller = authenticate(req, deps.keys);
         const parts = splitPath(url.pathname) ?? [];
@@ -179,10 +171,7 @@ export function createJobsHandler(deps: JobsServerDeps): (req: IncomingMessage, 
         const { route: matched, params } = router.resolve(method, url.pathname);
         requireWrite(caller, method === 'POST' && matched.pattern.includes('/status/') ? 'GET' : method);
         const result = await matched.handler({ req, res, method, path: url.pathname, query: url.searchParams, params, headers: {} });
-        if (fault.kind === 'dropResponse') {
-          req.socket.destroy();
-          return;
-        }
+        if (fault.kind === 'dropResponse') return void req.socket.destroy();
         sendResult(res, result, {});
       },
     );

@@ -44,24 +44,16 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
   const openapi = JSON.stringify(openApiDocument(router.routes, ctx.newerServiceFields));
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (!deps.adminEnabled || !isLoopback(req)) throw new ProblemError(404, `no such path: ${path}`);
-    if (path !== '/__emulator/faults') throw new ProblemError(404, `no such path: ${path}`);
-    if (req.method === 'GET') {
-      sendJson(res, 200, { faults: deps.faults.get() ?? null });
-      return;
-    }
+    if (!deps.adminEnabled || !isLoopback(req) || path !== '/__emulator/faults') throw new ProblemError(404, `no such path: ${path}`);
     if (req.method === 'DELETE') {
       deps.faults.set(undefined);
       sendJson(res, 204, undefined);
       return;
     }
-    if (req.method === 'POST') {
-      const faults = parseFaults(await readJsonBody(req));
-      deps.faults.set(faults);
-      sendJson(res, 200, { faults: deps.faults.get() ?? null });
-      return;
-    }
-    throw new ProblemError(405, `the ${req.method} method is not allowed for ${path}`, undefined, { Allow: 'GET, POST, DELETE' });
+    if (req.method === 'POST') deps.faults.set(parseFaults(await readJsonBody(req)));
+    else if (req.method !== 'GET')
+      throw new ProblemError(405, `the ${req.method} method is not allowed for ${path}`, undefined, { Allow: 'GET, POST, DELETE' });
+    sendJson(res, 200, { faults: deps.faults.get() ?? null });
   }
 
   return (req, res) => {
@@ -76,10 +68,7 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
         const method = req.method ?? 'GET';
         if (path.startsWith('/__emulator/')) return handleAdmin(req, res, path);
         const fault = await deps.faults.apply(path);
-        if (fault.kind === 'drop') {
-          req.socket.destroy();
-          return;
-        }
+        if (fault.kind === 'drop') return void req.socket.destroy();
         if (fault.kind === 'problem') {
           if (fault.rateLimited) headers = deps.limiter.forcedHeaders(req.headers.authorization ?? 'anonymous');
           throw fault.problem;
@@ -104,10 +93,7 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
         requireWrite(caller, method);
         const context: RequestContext = { req, res, method, path, query: url.searchParams, params, headers };
         const result = await route.handler(context);
-        if (fault.kind === 'dropResponse') {
-          req.socket.destroy();
-          return;
-        }
+        if (fault.kind === 'dropResponse') return void req.socket.destroy();
         sendResult(res, result, headers);
       },
     );

@@ -4,11 +4,9 @@
  */
 import type { TemplateRecord } from '../catalog/seed';
 import { ProblemError, errorEntry } from '../http/problems';
-import { resolveArgs } from './endpointModel';
+import { asRecord, resolveArgs } from './endpointModel';
 
 type Body = Record<string, unknown>;
-
-const asRecord = (v: unknown): Body | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Body) : undefined);
 
 /**
  * Resolves `templateId` into the body: body fields win, `env` merges per key (body wins), the

@@ -34,7 +34,8 @@ export function idleTimeoutOf(endpoint: Pick<StoredEndpoint, 'type' | 'scaling' 
 
 type Body = Record<string, unknown>;
 
-const asRecord = (v: unknown): Body | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Body) : undefined);
+export const asRecord = (v: unknown): Body | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Body) : undefined;
 const asStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v] : undefined);
 
 /** Encodes a command into the JSON-object form of `args`; empty parts are left out, all-empty is "". */

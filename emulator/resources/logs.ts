@@ -3,10 +3,11 @@
  * backfill comes from `Last-Event-ID` (exactly the lines after it), else `since` (lines at or
  * after that time), else the last `tail` lines (default 100, at most 5000).
  */
-import { findEndpoint, type EmulatorContext } from '../context';
+import type { EmulatorContext } from '../context';
 import { badRequest, notFound } from '../http/problems';
 import { route, type Route } from '../http/router';
 import { eventId, seqFromEventId, type LogLine } from '../simulation/logs';
+import { requireEndpoint } from './serverless';
 
 const HEARTBEAT_MS = 15000;
 
@@ -32,8 +33,7 @@ export function logRoutes(ctx: EmulatorContext, onStream: (close: () => void) =>
       '/v2/serverless/{id}/workers/{workerId}/logs',
       "Stream a worker's logs (Server-Sent Events)",
       ({ params, query, req, res, headers }) => {
-        const endpoint = findEndpoint(ctx, params.id);
-        if (!endpoint) throw notFound(`serverless endpoint ${params.id}`);
+        const endpoint = requireEndpoint(ctx, params.id);
         if (!ctx.sim.workerBelongsTo(params.workerId, endpoint.id)) throw notFound(`worker ${params.workerId}`);
         const source = query.get('source');
         if (source !== null && source !== 'container' && source !== 'system')
@@ -66,24 +66,18 @@ export function logRoutes(ctx: EmulatorContext, onStream: (close: () => void) =>
         const pending: LogLine[] = [];
         let live = false;
         let lastSent = 0;
-        const unsubscribe = ctx.sim.logs.subscribe(params.workerId, (line) => {
-          if (!live) pending.push(line);
-          else if (line.seq > lastSent) {
-            lastSent = line.seq;
-            send(line);
-          }
-        });
-        // `tail` counts lines of the chosen source, not lines that are then filtered away.
-        for (const line of selectBackfill(ctx.sim.logs.all(params.workerId).filter(wanted), lastEventId, since, tail)) {
+        const sendNew = (line: LogLine): void => {
+          if (line.seq <= lastSent) return;
           lastSent = line.seq;
           send(line);
-        }
-        for (const line of pending) {
-          if (line.seq > lastSent) {
-            lastSent = line.seq;
-            send(line);
-          }
-        }
+        };
+        const unsubscribe = ctx.sim.logs.subscribe(params.workerId, (line) => {
+          if (live) sendNew(line);
+          else pending.push(line);
+        });
+        // `tail` counts lines of the chosen source, not lines that are then filtered away.
+        const backfill = selectBackfill(ctx.sim.logs.all(params.workerId).filter(wanted), lastEventId, since, tail);
+        for (const line of [...backfill, ...pending]) sendNew(line);
         live = true;
         const heartbeat = setInterval(() => {
           if (!res.writableEnded) res.write(': keep-alive\n\n');

@@ -11,7 +11,7 @@ import { asCreateBody, buildEndpoint, diffEndpoints, endpointResponse, idleTimeo
 
 type Body = Record<string, unknown>;
 
-function requireEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
+export function requireEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
   const endpoint = findEndpoint(ctx, id);
   if (!endpoint) throw notFound(`serverless endpoint ${id}`);
   return endpoint;
