@@ -254,11 +254,8 @@ export class Simulation {
   }
 
   private statsFor(endpointId: string): EndpointStats {
-    let stats = this.stats.get(endpointId);
-    if (!stats) {
-      stats = { completed: 0, failed: 0, retried: 0 };
-      this.stats.set(endpointId, stats);
-    }
+    const stats = this.stats.get(endpointId) ?? { completed: 0, failed: 0, retried: 0 };
+    this.stats.set(endpointId, stats);
     return stats;
   }
 
@@ -424,11 +421,8 @@ export class Simulation {
   /** Resolves when the job changes (status or a new chunk), or after `timeoutMs`. */
   waitForChange(jobId: string, timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
-      let set = this.waiters.get(jobId);
-      if (!set) {
-        set = new Set();
-        this.waiters.set(jobId, set);
-      }
+      const set = this.waiters.get(jobId) ?? new Set();
+      this.waiters.set(jobId, set);
       const wake = (): void => {
         clearTimeout(timer);
         set.delete(wake);

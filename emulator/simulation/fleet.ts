@@ -53,11 +53,8 @@ export class Fleet {
 
   /** Adds a worker that waits for capacity. */
   add(worker: Worker): void {
-    let set = this.byEndpoint.get(worker.endpointId);
-    if (!set) {
-      set = { all: new Map(), placed: new Set(), throttled: new Set(), sweptVersion: 0 };
-      this.byEndpoint.set(worker.endpointId, set);
-    }
+    const set = this.byEndpoint.get(worker.endpointId) ?? { all: new Map(), placed: new Set(), throttled: new Set(), sweptVersion: 0 };
+    this.byEndpoint.set(worker.endpointId, set);
     this.byId.set(worker.id, worker);
     set.all.set(worker.id, worker);
     set.throttled.add(worker);

@@ -37,11 +37,8 @@ export class LogStore {
 
   append(workerId: string, source: LogSource, line: string): void {
     const entry: LogLine = { seq: ++this.seq, ts: new Date(this.now()).toISOString(), source, line };
-    let list = this.lines.get(workerId);
-    if (!list) {
-      list = [];
-      this.lines.set(workerId, list);
-    }
+    const list = this.lines.get(workerId) ?? [];
+    this.lines.set(workerId, list);
     list.push(entry);
     if (list.length > MAX_LINES_PER_WORKER) list.splice(0, list.length - MAX_LINES_PER_WORKER);
     for (const listener of this.listeners.get(workerId) ?? []) {
@@ -58,11 +55,8 @@ export class LogStore {
   }
 
   subscribe(workerId: string, listener: LogListener): () => void {
-    let set = this.listeners.get(workerId);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(workerId, set);
-    }
+    const set = this.listeners.get(workerId) ?? new Set();
+    this.listeners.set(workerId, set);
     set.add(listener);
     return () => set.delete(listener);
   }
