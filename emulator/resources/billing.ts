@@ -15,7 +15,6 @@ import type { EmulatorState, UsageRecord } from '../state';
 import type { BillingBucketSize } from '../../core/api/billing';
 import { BUCKET_SIZES, floorBucket, nextBucket } from '../../core/billing/buckets';
 
-export type BucketSize = BillingBucketSize;
 const HOUR = 3600 * 1000;
 /** A window's limit: hourly buckets for more than a year, daily for 27 years. */
 const MAX_BUCKETS = 10000;
@@ -24,14 +23,10 @@ const MAX_RECORDS = 100_000;
 /** USD per GB-month (730 hours) of network volume storage. */
 const STORAGE_RATE = { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 } as const;
 
-function previousBucket(start: number, size: BucketSize): number {
-  return floorBucket(start - 1, size);
-}
-
 export interface BillingWindow {
   start: number;
   end: number;
-  bucketSize: BucketSize;
+  bucketSize: BillingBucketSize;
   buckets: number[];
 }
 
@@ -46,11 +41,11 @@ function parseTime(query: URLSearchParams, name: string): number | undefined {
 
 export function resolveWindow(query: URLSearchParams, now: number): BillingWindow {
   const sizeParam = query.get('bucketSize') ?? 'day';
-  if (!BUCKET_SIZES.includes(sizeParam as BucketSize))
+  if (!BUCKET_SIZES.includes(sizeParam as BillingBucketSize))
     throw badRequest(`bucketSize must be one of ${BUCKET_SIZES.join(', ')}; got: ${JSON.stringify(sizeParam)}`, [
       '$.bucketSize: invalid value',
     ]);
-  const bucketSize = sizeParam as BucketSize;
+  const bucketSize = sizeParam as BillingBucketSize;
   const startParam = parseTime(query, 'startTime');
   const endParam = parseTime(query, 'endTime');
   const lastNParam = query.get('lastN');
@@ -65,7 +60,7 @@ export function resolveWindow(query: URLSearchParams, now: number): BillingWindo
     const current = floorBucket(now, bucketSize);
     end = nextBucket(current, bucketSize);
     start = current;
-    for (let i = 1; i < lastN; i++) start = previousBucket(start, bucketSize);
+    for (let i = 1; i < lastN; i++) start = floorBucket(start - 1, bucketSize);
   } else {
     start = floorBucket(startParam ?? now - 30 * 24 * HOUR, bucketSize);
     const rawEnd = endParam ?? now;
@@ -112,9 +107,7 @@ export class UsageLedger {
   }
 }
 
-interface Amounts {
-  [component: string]: number;
-}
+type Amounts = Record<string, number>;
 
 function bucketOf(window: BillingWindow, t: number): number | undefined {
   if (t < window.start || t >= window.end) return undefined;
