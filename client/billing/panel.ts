@@ -58,7 +58,7 @@ export class BillingPanel implements vscode.Disposable {
       enableCommandUris: false,
       localResourceRoots: [media],
     });
-    panel.webview.html = html(panel.webview, media);
+    panel.webview.html = webviewHtml(panel.webview, media, { title: 'Billing', script: 'billing.js', style: 'billing.css', body: BODY });
     this.panel = panel;
     const subscriptions = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -89,16 +89,12 @@ export class BillingPanel implements vscode.Disposable {
           this.post(this.lastMessage);
           return;
         }
-        {
-          this.run();
-          return;
-        }
+        this.run();
+        return;
       case 'query':
         this.query = normalizeQuery(message.query);
-        {
-          this.run();
-          return;
-        }
+        this.run();
+        return;
       case 'exportCsv':
         return void this.exportCsv();
     }
@@ -229,10 +225,6 @@ export class BillingPanel implements vscode.Disposable {
     this.panel?.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-function html(webview: vscode.Webview, media: vscode.Uri): string {
-  return webviewHtml(webview, media, { title: 'Billing', script: 'billing.js', style: 'billing.css', body: BODY });
 }
 
 const BODY = `<form id="controls" class="controls" aria-label="Billing query">

@@ -73,7 +73,7 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.view = view;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media', 'logs');
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media] };
-    view.webview.html = html(view.webview, media);
+    view.webview.html = webviewHtml(view.webview, media, { title: 'Logs', script: 'logs.js', style: 'logs.css', body: BODY });
     this.viewDisposables = [
       view.webview.onDidReceiveMessage((raw: unknown) => {
         this.receive(raw);
@@ -95,30 +95,23 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
       return;
     }
     switch (message.type) {
-      case 'ready': {
+      case 'ready':
         this.resetWebview();
         return;
-      }
       case 'pause':
         this.paused = message.paused;
         if (!this.paused) this.resetWebview();
-        {
-          this.status();
-          return;
-        }
+        this.status();
+        return;
       case 'source':
         if (!isSourceFilter(message.source) || message.source === this.source) return;
         this.source = message.source;
-        {
-          this.restart(true);
-          return;
-        }
+        this.restart(true);
+        return;
       case 'tail':
         this.tail = message.tail;
-        {
-          this.restart(true);
-          return;
-        }
+        this.restart(true);
+        return;
       case 'filter': {
         const compiled = compileFilter(message);
         if ('error' in compiled) {
@@ -134,10 +127,8 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
       case 'clear':
         this.ring.clear();
         this.pending = [];
-        {
-          this.resetWebview();
-          return;
-        }
+        this.resetWebview();
+        return;
       case 'save':
         return void this.save();
     }
@@ -261,10 +252,6 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
 function describe(target: LogTarget): string {
   if (target.workerIds) return `${target.endpointName} · workers ${target.workerIds.join(', ')}`;
   return target.workerId ? `${target.endpointName} · worker ${target.workerId}` : `${target.endpointName} · all workers`;
-}
-
-function html(webview: vscode.Webview, media: vscode.Uri): string {
-  return webviewHtml(webview, media, { title: 'Logs', script: 'logs.js', style: 'logs.css', body: BODY });
 }
 
 const BODY = `<div class="toolbar" role="toolbar" aria-label="Log controls">
