@@ -12,6 +12,11 @@ import type { JobTargets } from './targets';
 
 const TOP = new vscode.Range(0, 0, 0, 0);
 
+/** A lens at the top of the document; an empty `command` only shows its title. */
+function lens(title: string, command: string, args?: unknown[], tooltip?: string): vscode.CodeLens {
+  return new vscode.CodeLens(TOP, { title, command, arguments: args, tooltip });
+}
+
 export class RequestCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
@@ -35,58 +40,32 @@ export class RequestCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const parsed = parseRequestText(document.getText());
     if (!parsed.ok) {
       const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : '';
-      return [
-        new vscode.CodeLens(TOP, {
-          title: `$(warning) Not runnable: ${parsed.problems[0]}${more}`,
-          command: '',
-          tooltip: parsed.problems.join('\n'),
-        }),
-      ];
+      return [lens(`$(warning) Not runnable: ${parsed.problems[0]}${more}`, '', undefined, parsed.problems.join('\n'))];
     }
     const args = [document.uri];
     const target = this.targets.known(document.uri);
     if (!target) {
       return [
-        new vscode.CodeLens(TOP, {
-          title: '$(play) Run…',
-          command: 'endpointStudio.jobs.runOn',
-          arguments: args,
-          tooltip: 'Choose a queue endpoint, submit this request with run and follow the job',
-        }),
-        new vscode.CodeLens(TOP, {
-          title: '$(watch) runsync…',
-          command: 'endpointStudio.jobs.runSync',
-          arguments: args,
-          tooltip: 'Choose a queue endpoint and submit with runsync',
-        }),
+        lens('$(play) Run…', 'endpointStudio.jobs.runOn', args, 'Choose a queue endpoint, submit this request with run and follow the job'),
+        lens('$(watch) runsync…', 'endpointStudio.jobs.runSync', args, 'Choose a queue endpoint and submit with runsync'),
       ];
     }
     const because = `${target.name} (${target.id}): ${target.because}`;
     return [
-      new vscode.CodeLens(TOP, {
-        title: `$(play) Run on ${target.name}`,
-        command: 'endpointStudio.jobs.run',
-        arguments: args,
-        tooltip: `Submit with run and follow the job on ${because}`,
-      }),
-      new vscode.CodeLens(TOP, {
-        title: '$(watch) runsync',
-        command: 'endpointStudio.jobs.runSync',
-        arguments: args,
-        tooltip: `Submit with runsync (wait: endpointStudio.jobs.runsyncWaitMs) on ${because}`,
-      }),
-      new vscode.CodeLens(TOP, {
-        title: 'Other Endpoint…',
-        command: 'endpointStudio.jobs.runOn',
-        arguments: args,
-        tooltip: 'Choose another queue endpoint for this file and run',
-      }),
-      new vscode.CodeLens(TOP, {
-        title: '$(beaker) Smoke Check',
-        command: 'endpointStudio.jobs.smokeCheck',
-        arguments: args,
-        tooltip: `Run this request once on ${because} and say whether it passed on the endpoint's latest release`,
-      }),
+      lens(`$(play) Run on ${target.name}`, 'endpointStudio.jobs.run', args, `Submit with run and follow the job on ${because}`),
+      lens(
+        '$(watch) runsync',
+        'endpointStudio.jobs.runSync',
+        args,
+        `Submit with runsync (wait: endpointStudio.jobs.runsyncWaitMs) on ${because}`,
+      ),
+      lens('Other Endpoint…', 'endpointStudio.jobs.runOn', args, 'Choose another queue endpoint for this file and run'),
+      lens(
+        '$(beaker) Smoke Check',
+        'endpointStudio.jobs.smokeCheck',
+        args,
+        `Run this request once on ${because} and say whether it passed on the endpoint's latest release`,
+      ),
     ];
   }
 
@@ -113,29 +92,21 @@ export class ResultCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     if (!tracked?.record.jobId) return [];
     const { record } = tracked;
     const ref = { endpointId: record.endpointId, endpointName: record.endpointName, jobId: record.jobId };
-    if (tracked.controller)
-      return [new vscode.CodeLens(TOP, { title: '$(debug-stop) Cancel Job', command: 'endpointStudio.jobs.cancel', arguments: [ref] })];
+    if (tracked.controller) return [lens('$(debug-stop) Cancel Job', 'endpointStudio.jobs.cancel', [ref])];
     if (record.status !== 'FAILED' && record.status !== 'TIMED_OUT') return [];
-    const lenses = [
-      new vscode.CodeLens(TOP, {
-        title: '$(debug-restart) Retry',
-        command: 'endpointStudio.jobs.retry',
-        arguments: [ref],
-        tooltip: 'Requeue this job and follow it again',
-      }),
-    ];
+    const retry = lens('$(debug-restart) Retry', 'endpointStudio.jobs.retry', [ref], 'Requeue this job and follow it again');
     const workerId = record.job?.workerId;
-    if (workerId) {
-      lenses.push(
-        new vscode.CodeLens(TOP, {
-          title: `$(output) Open Worker Logs (${workerId})`,
-          command: 'endpointStudio.logs.openWorker',
-          arguments: [{ endpointId: record.endpointId, endpointName: record.endpointName, workerId }],
-          tooltip: 'The logs of the worker that ran this job',
-        }),
-      );
-    }
-    return lenses;
+    if (!workerId) return [retry];
+    const worker = { endpointId: record.endpointId, endpointName: record.endpointName, workerId };
+    return [
+      retry,
+      lens(
+        `$(output) Open Worker Logs (${workerId})`,
+        'endpointStudio.logs.openWorker',
+        [worker],
+        'The logs of the worker that ran this job',
+      ),
+    ];
   }
 
   dispose(): void {
