@@ -95,7 +95,7 @@ class JobCommands {
   }
 
   async runLast(node: EndpointNodeArg | undefined): Promise<void> {
-    const endpoint = await this.endpointOf(node, 'QUEUE', 'Run the last input on which endpoint?');
+    const endpoint = node?.endpoint ?? (await this.targets.pick({ kind: 'QUEUE', title: 'Run the last input on which endpoint?' }));
     if (!endpoint || this.refuseLoadBalancer(endpoint)) return;
     const last = this.targets.lastRequest(endpoint.id);
     if (!last)
@@ -121,17 +121,18 @@ class JobCommands {
   }
 
   async purgeQueue(node: EndpointNodeArg | undefined): Promise<void> {
-    const endpoint = await this.endpointOf(node, 'QUEUE', 'Purge the queue of which endpoint?');
+    const endpoint = node?.endpoint ?? (await this.targets.pick({ kind: 'QUEUE', title: 'Purge the queue of which endpoint?' }));
     if (endpoint) await this.healthActions.purge(endpoint);
   }
 
   async health(node: EndpointNodeArg | undefined): Promise<void> {
-    const endpoint = await this.endpointOf(node, 'any', 'Health of which endpoint?');
+    const endpoint = node?.endpoint ?? (await this.targets.pick({ kind: 'any', title: 'Health of which endpoint?' }));
     if (endpoint) await this.healthActions.show(endpoint);
   }
 
   async pingHealth(node: EndpointNodeArg | undefined): Promise<void> {
-    const endpoint = await this.endpointOf(node, 'LOAD_BALANCER', 'Ping the health URL of which load balancer?');
+    const endpoint =
+      node?.endpoint ?? (await this.targets.pick({ kind: 'LOAD_BALANCER', title: 'Ping the health URL of which load balancer?' }));
     if (endpoint) await this.healthActions.pingAndReport(endpoint);
   }
 
@@ -258,14 +259,6 @@ class JobCommands {
       matchOnDetail: false,
     });
     await picked?.run();
-  }
-
-  private async endpointOf(
-    node: EndpointNodeArg | undefined,
-    kind: 'QUEUE' | 'LOAD_BALANCER' | 'any',
-    title: string,
-  ): Promise<Endpoint | undefined> {
-    return node?.endpoint ?? this.targets.pick({ kind, title });
   }
 
   /** A job of this window matching `filter`, or one named by endpoint and id. */

@@ -11,14 +11,10 @@ import type { ApiClient, Endpoint, JobRequest } from '../../core/api';
 import type { Session } from '../auth/session';
 import { cancelJob, isAborted, retryJob, runJob, waitingNote, type JobHandlers, type JobResult } from '../../core/operations';
 import { outcomeMessage, progressLine, type JobRecord, type RunMode } from './format';
+import { openWorkersLogs } from '../logs';
 import { openBeside, type JobDocuments, type TrackedJob } from './results';
 
-export interface JobSettings {
-  pollIntervalMs: number;
-  runsyncWaitMs: number;
-}
-
-export function jobSettings(): JobSettings {
+export function jobSettings(): { pollIntervalMs: number; runsyncWaitMs: number } {
   const config = vscode.workspace.getConfiguration('endpointStudio.jobs');
   const clamp = (value: number | undefined, min: number, max: number, fallback: number): number =>
     typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
@@ -222,11 +218,7 @@ export class JobConsole {
     const text = `${message} after it ${this.session.redact(waitingNote(waited)).replace(/^waiting/, 'waited')}`;
     void vscode.window.showWarningMessage(text, ...(crashing ? ['Open Worker Logs'] : [])).then((choice) => {
       if (choice && crashing)
-        void vscode.commands.executeCommand('endpointStudio.logs.openWorker', {
-          endpointId: record.endpointId,
-          endpointName: record.endpointName,
-          workerId: crashing,
-        });
+        void openWorkersLogs({ endpointId: record.endpointId, endpointName: record.endpointName, workerId: crashing });
     });
   }
 
@@ -253,11 +245,7 @@ export class JobConsole {
     void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
       if (choice === 'Retry') void this.retry(record.endpointId, record.endpointName, outcome.jobId);
       if (choice === 'Open Worker Logs' && workerId)
-        void vscode.commands.executeCommand('endpointStudio.logs.openWorker', {
-          endpointId: record.endpointId,
-          endpointName: record.endpointName,
-          workerId,
-        });
+        void openWorkersLogs({ endpointId: record.endpointId, endpointName: record.endpointName, workerId });
       if (choice === 'Show Result') void openBeside(tracked.uri);
     });
   }

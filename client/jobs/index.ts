@@ -20,6 +20,9 @@ export function registerJobs(context: vscode.ExtensionContext, session: Session,
   // A deploy writes the binding file: a request file beside the spec then runs on that endpoint.
   const bindings = vscode.workspace.createFileSystemWatcher(`**/${BINDINGS_DIR}/${BINDINGS_FILE}`);
   const bindingsChanged = new vscode.EventEmitter<void>();
+  const fire = (): void => {
+    bindingsChanged.fire();
+  };
   const requestLenses = new RequestCodeLensProvider(targets, bindingsChanged.event);
   const resultLenses = new ResultCodeLensProvider(docs);
   return vscode.Disposable.from(
@@ -27,15 +30,9 @@ export function registerJobs(context: vscode.ExtensionContext, session: Session,
     targets,
     bindings,
     bindingsChanged,
-    bindings.onDidChange(() => {
-      bindingsChanged.fire();
-    }),
-    bindings.onDidCreate(() => {
-      bindingsChanged.fire();
-    }),
-    bindings.onDidDelete(() => {
-      bindingsChanged.fire();
-    }),
+    bindings.onDidChange(fire),
+    bindings.onDidCreate(fire),
+    bindings.onDidDelete(fire),
     requestLenses,
     resultLenses,
     vscode.workspace.registerTextDocumentContentProvider(JOB_SCHEME, docs),

@@ -13,8 +13,6 @@ import { SPEC_FILE_SUFFIXES } from '../../core/protocol';
 export const REQUEST_FILE_SUFFIX = '.request.json';
 export const REQUEST_FILE_GLOB = `**/*${REQUEST_FILE_SUFFIX}`;
 
-export type ParsedRequest = ParsedJobRequest;
-
 /** In the editor the endpoint comes from the spec beside the file or the one last chosen for it. */
 const WORDING = { endpointHint: 'the endpoint is chosen in the editor, not in the file' };
 
@@ -23,11 +21,11 @@ export function isRequestFile(path: string): boolean {
 }
 
 /** Reads a request file's text into the body to send, or the reasons it cannot be sent. */
-export function parseRequestText(text: string): ParsedRequest {
+export function parseRequestText(text: string): ParsedJobRequest {
   return parseJobRequest(text, WORDING);
 }
 
-export function checkRequest(data: unknown): ParsedRequest {
+export function checkRequest(data: unknown): ParsedJobRequest {
   return checkJobRequest(data, WORDING);
 }
 

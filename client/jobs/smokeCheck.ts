@@ -8,6 +8,7 @@ import type { ApiClient, Endpoint, JobRequest } from '../../core/api';
 import { recordSmoke, smokeCheck, type SmokeOutcome } from '../../core/operations';
 import type { Session } from '../auth/session';
 import { rollBack } from '../deploy/rollout';
+import { openWorkersLogs } from '../logs';
 
 /** Runs the smoke job and reports the outcome; undefined when signed out, stopped by the user or it could not run. */
 export async function runSmokeCheck(session: Session, endpoint: Endpoint, request: JobRequest): Promise<SmokeOutcome | undefined> {
@@ -58,11 +59,6 @@ function report(session: Session, endpoint: Endpoint, outcome: SmokeOutcome): vo
     .showWarningMessage(`smoke check on ${endpoint.name} failed: ${message}`, ...(workerId ? [OPEN_LOGS] : []), ROLL_BACK)
     .then((choice) => {
       if (choice === ROLL_BACK) void rollBack(endpoint.id);
-      else if (choice === OPEN_LOGS && workerId)
-        void vscode.commands.executeCommand('endpointStudio.logs.openWorker', {
-          endpointId: endpoint.id,
-          endpointName: endpoint.name,
-          workerId,
-        });
+      else if (choice === OPEN_LOGS && workerId) void openWorkersLogs({ endpointId: endpoint.id, endpointName: endpoint.name, workerId });
     });
 }

@@ -36,8 +36,8 @@ export interface WorkersRef {
   endpointName?: string;
 }
 
-/** Opens the Logs panel on exactly these workers of an endpoint, merged (a stalled rollout's workers, say). */
-export function openWorkersLogs(ref: WorkersRef): Thenable<unknown> {
+/** Opens the Logs panel on one worker, or on exactly these workers of an endpoint, merged (a stalled rollout's workers, say). */
+export function openWorkersLogs(ref: WorkerRef | WorkersRef): Thenable<unknown> {
   return vscode.commands.executeCommand('endpointStudio.logs.openWorker', ref);
 }
 
