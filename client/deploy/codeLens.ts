@@ -8,6 +8,8 @@ import type { SpecFiles } from '../environments/specFile';
 import { reachLenses } from './reachLenses';
 import { specDocuments, type LiveState, type LiveStates, type SpecDocumentInfo } from './specState';
 
+const DEPLOY = 'endpointStudio.deploy.run';
+
 export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
@@ -33,22 +35,17 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     }
     for (const info of documents) {
       if (!info.spec) continue;
-      const args = [document.uri, info.index];
+      const lens = (title: string, command: string, tooltip: string): vscode.CodeLens =>
+        new vscode.CodeLens(info.range, { title, command, arguments: [document.uri, info.index], tooltip });
       const state = await this.states.get(document.uri, info);
       if (state.kind === 'unbound') {
         lenses.push(
-          new vscode.CodeLens(info.range, {
-            title: '$(cloud-upload) Deploy',
-            command: 'endpointStudio.deploy.run',
-            arguments: args,
-            tooltip: 'Validate, plan, confirm and create this endpoint',
-          }),
-          new vscode.CodeLens(info.range, {
-            title: '$(link) Bind to Endpoint…',
-            command: 'endpointStudio.deploy.bind',
-            arguments: args,
-            tooltip: 'This spec describes an endpoint that already exists: bind it, so a deploy updates that endpoint',
-          }),
+          lens('$(cloud-upload) Deploy', DEPLOY, 'Validate, plan, confirm and create this endpoint'),
+          lens(
+            '$(link) Bind to Endpoint…',
+            'endpointStudio.deploy.bind',
+            'This spec describes an endpoint that already exists: bind it, so a deploy updates that endpoint',
+          ),
         );
         continue;
       }
@@ -56,54 +53,34 @@ export class DeployCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       const endpoint = endpointLabel(info, state.kind === 'bound' ? state.endpoint.name : undefined, id);
       if (state.kind === 'missing') {
         lenses.push(
-          new vscode.CodeLens(info.range, {
-            title: `$(warning) ${endpoint} was deleted: Deploy anew`,
-            command: 'endpointStudio.deploy.run',
-            arguments: args,
-            tooltip: `Deleted elsewhere; a deploy creates it anew: endpoint ${id}`,
-          }),
+          lens(`$(warning) ${endpoint} was deleted: Deploy anew`, DEPLOY, `Deleted elsewhere; a deploy creates it anew: endpoint ${id}`),
         );
         continue;
       }
       if (state.kind === 'unknown') {
-        lenses.push(
-          new vscode.CodeLens(info.range, {
-            title: `$(cloud-upload) Update ${endpoint}`,
-            command: 'endpointStudio.deploy.run',
-            arguments: args,
-            tooltip: `Live state of endpoint ${id} unknown: ${state.reason}`,
-          }),
-        );
+        lenses.push(lens(`$(cloud-upload) Update ${endpoint}`, DEPLOY, `Live state of endpoint ${id} unknown: ${state.reason}`));
         continue;
       }
       const changes = state.drift.length;
+      const drifted = state.drift.map((c) => c.path).join(', ');
       lenses.push(
-        new vscode.CodeLens(info.range, {
-          title:
-            changes === 0 ? `$(check) Deployed as ${endpoint}` : `$(cloud-upload) Update ${endpoint}: ${driftSaid(state.authors, changes)}`,
-          command: 'endpointStudio.deploy.run',
-          arguments: args,
-          tooltip:
-            changes === 0
-              ? `The live endpoint matches this spec: endpoint ${id}`
-              : `Plan and deploy this spec to endpoint ${id}; live differs in ${state.drift.map((c) => c.path).join(', ')}${outsideSaid(state.authors)}`,
-        }),
-        new vscode.CodeLens(info.range, {
-          title: '$(diff) Diff',
-          command: 'endpointStudio.deploy.diff',
-          arguments: args,
-          tooltip: 'Live configuration (left) against this spec (right)',
-        }),
+        changes === 0
+          ? lens(`$(check) Deployed as ${endpoint}`, DEPLOY, `The live endpoint matches this spec: endpoint ${id}`)
+          : lens(
+              `$(cloud-upload) Update ${endpoint}: ${driftSaid(state.authors, changes)}`,
+              DEPLOY,
+              `Plan and deploy this spec to endpoint ${id}; live differs in ${drifted}${outsideSaid(state.authors)}`,
+            ),
+        lens('$(diff) Diff', 'endpointStudio.deploy.diff', 'Live configuration (left) against this spec (right)'),
       );
       // An overlay holds only what differs: the live configuration cannot replace it.
       if (changes > 0 && !info.overlay) {
         lenses.push(
-          new vscode.CodeLens(info.range, {
-            title: `$(cloud-download) Pull live config`,
-            command: 'endpointStudio.deploy.pullIntoSpec',
-            arguments: args,
-            tooltip: `The endpoint differs from this spec (changed in the console, or not yet deployed): ${state.drift.map((c) => c.path).join(', ')}. Replace the spec with the live configuration.`,
-          }),
+          lens(
+            `$(cloud-download) Pull live config`,
+            'endpointStudio.deploy.pullIntoSpec',
+            `The endpoint differs from this spec (changed in the console, or not yet deployed): ${drifted}. Replace the spec with the live configuration.`,
+          ),
         );
       }
     }
