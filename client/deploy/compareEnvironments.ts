@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { isSpecFile } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
-import { unanswered, type SpecFiles } from '../environments/specFile';
+import { familyOf } from '../environments/specFile';
 import { liveUri, specUri, type SpecSideLive } from './liveDocuments';
 import { bindingFor } from './specState';
 
@@ -35,40 +35,21 @@ async function compare(clients: SpecClients, uri: vscode.Uri | undefined): Promi
     return void vscode.window.showInformationMessage('open an endpoint spec or one of its environments to compare them');
   const family = await familyOf(clients.files, start);
   if ('error' in family) return void vscode.window.showErrorMessage(`compare refused: ${family.error}`);
-  if (family.members.length < 2)
+  const overlays = [...family.environments].sort((a, b) => a.environment.localeCompare(b.environment));
+  const members: Member[] = [
+    { label: 'base', uri: vscode.Uri.file(family.base) },
+    ...overlays.map(({ path, environment }) => ({ label: environment, uri: vscode.Uri.file(path) })),
+  ];
+  if (members.length < 2)
     return void vscode.window.showInformationMessage(
       `${basename(start.fsPath)} has no environments: add an overlay named ${basename(start.fsPath).replace(/\.endpoint\./, '.<environment>.endpoint.')}`,
     );
-  const picked = await vscode.window.showQuickPick(pairsOf(family.members, start), {
-    title: `Compare the environments of ${basename(family.base.fsPath)}`,
+  const picked = await vscode.window.showQuickPick(pairsOf(members, start), {
+    title: `Compare the environments of ${basename(family.base)}`,
     placeHolder: 'Two environments as deployed (merged into the base), or an environment and its live endpoint',
     matchOnDescription: true,
   });
   if (picked) await openDiff(clients, picked);
-}
-
-/** The base of `uri` (itself, or the one its `extends` names) and every overlay of it. */
-async function familyOf(files: SpecFiles, uri: vscode.Uri): Promise<{ base: vscode.Uri; members: Member[] } | { error: string }> {
-  try {
-    const facts = await files.facts(uri);
-    let base = facts;
-    if (facts.overlay) {
-      if (facts.overlay.basePath === undefined)
-        return { error: `${basename(uri.fsPath)} names no base that can be read (see the Problems panel)` };
-      base = await files.facts(vscode.Uri.file(facts.overlay.basePath));
-    }
-    const basePath = facts.overlay?.basePath ?? uri.fsPath;
-    const overlays = [...base.environments].sort((a, b) => a.environment.localeCompare(b.environment));
-    return {
-      base: vscode.Uri.file(basePath),
-      members: [
-        { label: 'base', uri: vscode.Uri.file(basePath) },
-        ...overlays.map(({ path, environment }) => ({ label: environment, uri: vscode.Uri.file(path) })),
-      ],
-    };
-  } catch (error) {
-    return { error: unanswered(error) };
-  }
 }
 
 /** Environment against environment first (the file in hand first), then each against its live endpoint. */

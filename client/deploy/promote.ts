@@ -14,7 +14,7 @@ import { planPromotion, releaseName, verificationLine, type Promotion } from '..
 import { isSpecFile } from '../../core/protocol';
 import type { FileView } from '../../core/workspace/specWorkspace';
 import type { SpecClients } from '../environments/clients';
-import { specRoot, unanswered, type SpecFiles } from '../environments/specFile';
+import { familyOf, specRoot } from '../environments/specFile';
 
 interface PairItem extends vscode.QuickPickItem {
   readonly from: string;
@@ -38,8 +38,9 @@ async function promote(clients: SpecClients, uri: vscode.Uri | undefined, from?:
   const start = uri ?? vscode.window.activeTextEditor?.document.uri;
   if (start?.scheme !== 'file' || !isSpecFile(start.fsPath))
     return void vscode.window.showInformationMessage('open an endpoint spec or one of its environments to promote between them');
-  const family = await environmentsOf(clients.files, start);
-  if ('error' in family) return void vscode.window.showErrorMessage(`promote refused: ${family.error}`);
+  const found = await familyOf(clients.files, start);
+  if ('error' in found) return void vscode.window.showErrorMessage(`promote refused: ${found.error}`);
+  const family = { base: found.base, environments: found.environments.map((e) => e.environment).sort() };
   if (family.environments.length < 2)
     return void vscode.window.showInformationMessage(
       `promote needs two environments of ${basename(family.base)}; it has ${family.environments.join(', ') || 'none'}`,
@@ -63,20 +64,6 @@ async function promote(clients: SpecClients, uri: vscode.Uri | undefined, from?:
   void vscode.window.showInformationMessage(promotedMessage(promotion));
   // The target's own deploy from here: its plan, its profile, its typed name; nothing is applied unasked.
   await vscode.commands.executeCommand('endpointStudio.deploy.run', target.uri, 0);
-}
-
-/** The base of `uri` (itself, or the one its `extends` names) and the names of its environments. */
-async function environmentsOf(files: SpecFiles, uri: vscode.Uri): Promise<{ base: string; environments: string[] } | { error: string }> {
-  try {
-    const facts = await files.facts(uri);
-    if (facts.overlay && facts.overlay.basePath === undefined)
-      return { error: `${basename(uri.fsPath)} names no base that can be read (see the Problems panel)` };
-    const base = facts.overlay?.basePath ?? uri.fsPath;
-    const family = facts.overlay ? await files.facts(vscode.Uri.file(base)) : facts;
-    return { base, environments: family.environments.map((e) => e.environment).sort() };
-  } catch (error) {
-    return { error: unanswered(error) };
-  }
 }
 
 /** Every ordered pair of environments, the file's own first as the source, each saying what it would promote. */

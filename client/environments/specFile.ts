@@ -6,6 +6,7 @@
  * offer and the language status all see what the Problems panel sees. The environment's settings
  * (`.endpoint-studio/environments.yaml`) are configuration, read here.
  */
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { findWorkspaceRoot } from '../../core/deploy';
@@ -17,6 +18,7 @@ import {
   sendRequestWith,
   SPEC_FILE_REQUEST,
   type LocatedPaths,
+  type SpecEnvironmentFacts,
   type SpecFileFacts,
   type SpecOverlayFacts,
 } from '../../core/protocol';
@@ -52,6 +54,23 @@ export function environmentOf(uri: vscode.Uri, facts: { readonly overlay?: SpecO
 /** The message of a question the server could not answer (not running, restarting, an internal error). */
 export function unanswered(error: unknown): string {
   return `the language server did not answer: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** The base of `uri` (itself, or the one its `extends` names) and the server's facts about each of its overlays. */
+export async function familyOf(
+  files: SpecFiles,
+  uri: vscode.Uri,
+): Promise<{ base: string; environments: readonly SpecEnvironmentFacts[] } | { error: string }> {
+  try {
+    const facts = await files.facts(uri);
+    if (facts.overlay && facts.overlay.basePath === undefined)
+      return { error: `${basename(uri.fsPath)} names no base that can be read (see the Problems panel)` };
+    const base = facts.overlay?.basePath ?? uri.fsPath;
+    const family = facts.overlay ? await files.facts(vscode.Uri.file(base)) : facts;
+    return { base, environments: family.environments };
+  } catch (error) {
+    return { error: unanswered(error) };
+  }
 }
 
 /** Asks the running language server about spec files; waits for one that is starting. */
