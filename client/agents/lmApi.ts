@@ -5,24 +5,11 @@
  * gets no agent tools.
  */
 import * as vscode from 'vscode';
+import type { AgentToolPreparation } from './confirm';
 
-export interface ToolInvocationOptions<T> {
-  readonly input: T;
-  readonly toolInvocationToken?: unknown;
-}
-
-export interface ToolPrepareOptions<T> {
-  readonly input: T;
-}
-
-export interface PreparedToolInvocation {
-  readonly invocationMessage?: string | vscode.MarkdownString;
-  readonly confirmationMessages?: { readonly title: string; readonly message: string | vscode.MarkdownString };
-}
-
-export interface LanguageModelTool<T> {
-  invoke(options: ToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<unknown>;
-  prepareInvocation?(options: ToolPrepareOptions<T>, token: vscode.CancellationToken): PreparedToolInvocation | undefined;
+interface LanguageModelTool<T> {
+  invoke(options: { readonly input: T }, token: vscode.CancellationToken): Promise<unknown>;
+  prepareInvocation?(options: { readonly input: T }, token: vscode.CancellationToken): AgentToolPreparation;
 }
 
 export interface McpStdioServerDefinition {
@@ -33,7 +20,7 @@ export interface McpStdioServerDefinition {
   cwd?: vscode.Uri;
 }
 
-export interface McpServerDefinitionProvider<T extends McpStdioServerDefinition> {
+interface McpServerDefinitionProvider<T extends McpStdioServerDefinition> {
   readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
   provideMcpServerDefinitions(token: vscode.CancellationToken): T[];
   resolveMcpServerDefinition?(server: T, token: vscode.CancellationToken): Promise<T | undefined>;
@@ -77,9 +64,8 @@ export function toolApi(): ToolApi | undefined {
   const lm = editor.lm;
   const { LanguageModelTextPart: TextPart, LanguageModelToolResult: ToolResult } = editor;
   if (!lm?.registerTool || !TextPart || !ToolResult) return undefined;
-  const register = lm.registerTool.bind(lm);
   return {
-    registerTool: (name, tool) => register(name, tool),
+    registerTool: lm.registerTool.bind(lm),
     result: (texts) => new ToolResult(texts.map((text) => new TextPart(text))),
   };
 }
@@ -93,9 +79,8 @@ export function mcpApi(): McpApi | undefined {
   const lm = editor.lm;
   const Definition = editor.McpStdioServerDefinition;
   if (!lm?.registerMcpServerDefinitionProvider || !Definition) return undefined;
-  const register = lm.registerMcpServerDefinitionProvider.bind(lm);
   return {
-    registerProvider: (id, provider) => register(id, provider),
+    registerProvider: lm.registerMcpServerDefinitionProvider.bind(lm),
     stdioServer: (label, command, args, env, version) => new Definition(label, command, args, env, version),
   };
 }
