@@ -101,13 +101,8 @@ export function liveUri(endpointId: string | undefined, profile?: string): vscod
 }
 
 /** The endpoint as at its release `version`, written like the live side so a diff of the two shows what a rollback changes. */
-export function releaseUri(endpointId: string, version: number, profile?: string): vscode.Uri {
-  return vscode.Uri.from({
-    scheme: LIVE_SCHEME,
-    path: `/${endpointId}.yaml`,
-    query: `release=${version}&${Date.now()}`,
-    fragment: profile ?? '',
-  });
+export function releaseUri(endpointId: string, version: number): vscode.Uri {
+  return liveUri(endpointId).with({ query: `release=${version}&${Date.now()}` });
 }
 
 async function releaseText(api: ApiClient, endpointId: string, version: number): Promise<string> {
