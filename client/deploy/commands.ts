@@ -7,7 +7,6 @@
  * environment's endpoint with that environment's profile (environmentDeploy.ts).
  */
 import * as vscode from 'vscode';
-import type { ApiClient } from '../../core/api';
 import { renderPlan, type ApplyFailure, type MappedProblem } from '../../core/deploy';
 import { writeConfigurationIntoSpec } from '../../core/endpointSpec/serialize';
 import { readPriceCatalog } from '../../core/billing/priceCatalog';
@@ -18,6 +17,7 @@ import {
   planDeploy,
   protectedImageRefusal,
   pullSpec,
+  type ApplyDeployInput,
   type ApplyDeployResult,
   type PlanDeployResult,
   type SpecDocumentRef,
@@ -149,7 +149,13 @@ async function deployDocument(context: DeployContext, uri: vscode.Uri | undefine
   const confirmed = await confirmPlan(context.session, client, target, planned);
   if ('stopped' in confirmed) return stopped(confirmed.stopped);
   if (!(await confirmProtected(target.environment))) return stopped(`${target.environment?.name ?? ''}'s name was not typed`);
-  const outcome = await applyWithProgress(api, confirmed, target, ref);
+  const outcome = await applyWithProgress(`${confirmed.plan.kind === 'create' ? 'Creating' : 'Updating'} ${String(target.spec.name)}`, {
+    client: api,
+    plan: confirmed.plan,
+    target: confirmed.target,
+    document: ref,
+    ...(confirmed.listed ? { listed: confirmed.listed } : {}),
+  });
   context.states.invalidate();
   if (!outcome.ok) return { how: 'failed', detail: await reportFailure(context, target, outcome.applied.failure) };
   // A create or a change is a new release, which the service rolls out worker by worker.
@@ -282,25 +288,15 @@ async function showPlanDiff(target: SpecTarget, { plan, namesakes }: Planned, cl
   );
 }
 
-function applyWithProgress(api: ApiClient, planned: Planned, target: SpecTarget, ref: SpecDocumentRef): Thenable<ApplyDeployResult> {
-  const creating = planned.plan.kind === 'create';
-  return vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `${creating ? 'Creating' : 'Updating'} ${String(target.spec.name)}`,
-      cancellable: false,
-    },
-    (progress) =>
-      applyDeploy({
-        client: api,
-        plan: planned.plan,
-        target: planned.target,
-        document: ref,
-        ...(planned.listed ? { listed: planned.listed } : {}),
-        onProgress: (_step, message) => {
-          progress.report({ message });
-        },
-      }),
+/** Applies with the steps in a progress notification; the rollback applies its plan the same way. */
+export function applyWithProgress(title: string, input: Omit<ApplyDeployInput, 'onProgress'>): Thenable<ApplyDeployResult> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, (progress) =>
+    applyDeploy({
+      ...input,
+      onProgress: (_step, message) => {
+        progress.report({ message });
+      },
+    }),
   );
 }
 

@@ -9,6 +9,7 @@ import type { DeploymentPlan } from '../../core/deploy/plan';
 import { renderValue } from '../../core/deploy/render';
 import { writeValuesIntoSpec, type SpecRewrite } from '../../core/endpointSpec/serialize';
 import { specFormatOf } from '../../core/protocol';
+import { rangeOfSpan } from '../environments/specFile';
 import type { SpecTarget } from './target';
 
 export type OutsideChoice = 'none' | 'overwrite' | 'kept' | 'cancelled' | 'unwritable';
@@ -57,10 +58,9 @@ async function keepLiveValues({ text, info }: SpecTarget, changes: readonly Outs
   return true;
 }
 
-/** Puts a rewrite of the document's text into its editor as one edit. */
-export async function applySpecRewrite(text: vscode.TextDocument, rewritten: SpecRewrite): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  const { offset, length, text: replacement } = rewritten.edit;
-  edit.replace(text.uri, new vscode.Range(text.positionAt(offset), text.positionAt(offset + length)), replacement);
-  await vscode.workspace.applyEdit(edit);
+/** Puts a rewrite of the document's text into its editor as one edit; whether the editor took it. */
+export function applySpecRewrite(text: vscode.TextDocument, { edit }: SpecRewrite): Thenable<boolean> {
+  const change = new vscode.WorkspaceEdit();
+  change.replace(text.uri, rangeOfSpan(text, edit), edit.text);
+  return vscode.workspace.applyEdit(change);
 }

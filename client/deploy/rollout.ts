@@ -21,7 +21,7 @@ export const STALL_SETTING = 'endpointStudio.rollout.stallAfterSeconds';
 const DEFAULT_STALL_SECONDS = ROLLOUT_DEFAULTS.stallAfterMs / 1000;
 const MIN_STALL_SECONDS = 10;
 /** Registered by the releases feature; takes `{ endpointId }` and asks which release to go back to. */
-const ROLLBACK_COMMAND = 'endpointStudio.releases.rollback';
+export const ROLLBACK_COMMAND = 'endpointStudio.releases.rollback';
 const SMOKE_CHECK_COMMAND = 'endpointStudio.jobs.smokeCheck';
 
 /** The endpoint a rollout runs on; `type` (when known) decides whether a smoke job can be offered. */

@@ -13,12 +13,14 @@ import type { ApiClient, Endpoint } from '../../core/api';
 import { readPriceCatalog } from '../../core/billing/priceCatalog';
 import { driftBetween, renderPlan } from '../../core/deploy';
 import { writeConfigurationIntoSpec } from '../../core/endpointSpec/serialize';
-import { applyDeploy, planRollback, type PlanRollbackResult } from '../../core/operations';
+import { planRollback, type PlanRollbackResult } from '../../core/operations';
 import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
+import { applyWithProgress } from '../deploy/commands';
 import { planHeader } from '../deploy/environmentDeploy';
 import { liveUri, releaseUri, specUri } from '../deploy/liveDocuments';
-import { watchRolloutInEditor } from '../deploy/rollout';
+import { applySpecRewrite } from '../deploy/outsideChanges';
+import { ROLLBACK_COMMAND, watchRolloutInEditor } from '../deploy/rollout';
 import { specDocuments, type SpecDocumentInfo } from '../deploy/specState';
 import { specRoot, unanswered, type SpecFiles } from '../environments/specFile';
 import { specsBoundTo, type BoundSpec } from './boundSpecs';
@@ -26,7 +28,6 @@ import { target, type EndpointCommandContext } from './endpointCommands';
 import { releaseChoices } from './endpointFacts';
 import type { EndpointNode } from './endpointsTree';
 
-export const ROLLBACK_COMMAND = 'endpointStudio.releases.rollback';
 const UPDATE_SPEC = 'Update the spec';
 
 type Planned = Extract<PlanRollbackResult, { ok: true }>;
@@ -164,19 +165,12 @@ async function applyRollback(context: EndpointCommandContext, api: ApiClient, en
   const to = `release ${planned.toVersion}`;
   // The specs bound to the endpoint record the rollback as their last release: it is no change made outside.
   const bound = (await specsBoundTo(endpoint.id, log)).at(0);
-  const outcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Rolling back ${endpoint.name} to ${to}` },
-    (progress) =>
-      applyDeploy({
-        client: api,
-        plan: planned.plan,
-        target: planned.target,
-        ...(bound ? { rolledBackIn: specRoot(bound.uri) } : {}),
-        onProgress: (_step, message) => {
-          progress.report({ message });
-        },
-      }),
-  );
+  const outcome = await applyWithProgress(`Rolling back ${endpoint.name} to ${to}`, {
+    client: api,
+    plan: planned.plan,
+    target: planned.target,
+    ...(bound ? { rolledBackIn: specRoot(bound.uri) } : {}),
+  });
   void tree.refresh();
   if (!outcome.ok) {
     const { failure } = outcome.applied;
@@ -254,9 +248,6 @@ async function offerOne(context: RollbackContext, endpoint: Endpoint, planned: P
   if (choice !== UPDATE_SPEC) return;
   // Shown first, so the edit lands in an editor the user is looking at.
   await vscode.window.showTextDocument(text, { preview: false });
-  const edit = new vscode.WorkspaceEdit();
-  const { offset, length, text: replacement } = rewritten.edit;
-  edit.replace(text.uri, new vscode.Range(text.positionAt(offset), text.positionAt(offset + length)), replacement);
   // Applied, not saved: the user reads it and saves it, and undo brings the old text back.
-  if (!(await vscode.workspace.applyEdit(edit))) return void vscode.window.showErrorMessage(`rollback: ${file} could not be edited`);
+  if (!(await applySpecRewrite(text, rewritten))) return void vscode.window.showErrorMessage(`rollback: ${file} could not be edited`);
 }
