@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { McpApi, McpStdioServerDefinition } from './lmApi';
 
-export const MCP_PROVIDER_ID = 'endpointStudio.mcp';
+const MCP_PROVIDER_ID = 'endpointStudio.mcp';
 
 export function registerMcpServer(mcp: McpApi, context: vscode.ExtensionContext, session: Session): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();

@@ -9,10 +9,10 @@ import { EmulatorProcess, type EmulatorAddress } from './emulatorProcess';
 import type { ProfileStore } from './profiles';
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
-export const EMULATOR_PROFILE = 'emulator';
+const EMULATOR_PROFILE = 'emulator';
 
 /** Checks a key against the service; returns what to tell the user when it cannot be used. */
-export async function checkKey(
+async function checkKey(
   apiUrl: string,
   jobsUrl: string,
   apiKey: string,
@@ -109,7 +109,6 @@ async function switchProfile(profiles: ProfileStore, log: vscode.LogOutputChanne
   await profiles.activate(choice.label);
 }
 
-/** The local emulator, started on first use; it runs inside the extension host, so it lives as long as this window. */
 /** The emulator as a child process (`dist/cli.js emulator`, beside this bundle), stopped with the extension. */
 class LocalEmulator implements vscode.Disposable {
   private process: EmulatorProcess | undefined;
@@ -122,10 +121,9 @@ class LocalEmulator implements vscode.Disposable {
     try {
       emulator = await this.process.start();
     } catch (error) {
-      log.error(`local emulator: ${error instanceof Error ? error.message : String(error)}`);
-      return void vscode.window.showErrorMessage(
-        `The local emulator could not start: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`local emulator: ${message}`);
+      return void vscode.window.showErrorMessage(`The local emulator could not start: ${message}`);
     }
     await profiles.save({ name: EMULATOR_PROFILE, apiUrl: emulator.restUrl, jobsUrl: emulator.jobsUrl }, emulator.apiKey);
     log.info(`local emulator at ${emulator.restUrl} (jobs ${emulator.jobsUrl}); profile ${EMULATOR_PROFILE} is active`);

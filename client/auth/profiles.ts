@@ -25,7 +25,7 @@ export interface ResolvedProfile {
 const PROFILES_KEY = 'endpointStudio.profiles';
 const ACTIVE_KEY = 'endpointStudio.activeProfile';
 const secretName = (profile: string) => `endpointStudio.apiKey.${profile}`;
-export const ENVIRONMENT_PROFILE = 'environment';
+const ENVIRONMENT_PROFILE = 'environment';
 
 export class ProfileStore {
   private readonly changed = new vscode.EventEmitter<void>();

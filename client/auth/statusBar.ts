@@ -13,7 +13,6 @@ export class ProfileStatusItem implements vscode.Disposable {
 
   constructor(private readonly session: Session) {
     this.item.name = 'Endpoint Studio Profile';
-    this.item.command = 'endpointStudio.auth.switchProfile';
     this.disposables.push(
       session.onDidChange(() => {
         this.quota = undefined;

@@ -8,8 +8,8 @@ import type { EndpointSummary } from '../../core/operations';
 
 export type NamesakeChoice = { readonly action: 'adopt'; readonly endpointId: string } | { readonly action: 'create' };
 
-export const CREATE_ANOTHER = 'Create another';
-export const adoptLabel = (endpointId: string): string => `Update ${endpointId} and bind`;
+const CREATE_ANOTHER = 'Create another';
+const adoptLabel = (endpointId: string): string => `Update ${endpointId} and bind`;
 
 /** The choice made; undefined when cancelled. `summary` is the rendered plan, which carries the namesake note. */
 export async function chooseForNamesakes(

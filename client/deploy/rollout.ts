@@ -16,7 +16,7 @@ import type { Session } from '../auth/session';
 import { openWorkersLogs } from '../logs';
 import { rolloutReport, type RolloutReport } from './rolloutReport';
 
-export const STALL_SETTING = 'endpointStudio.rollout.stallAfterSeconds';
+const STALL_SETTING = 'endpointStudio.rollout.stallAfterSeconds';
 /** The setting's default in package.json, which a test holds to it. */
 const DEFAULT_STALL_SECONDS = ROLLOUT_DEFAULTS.stallAfterMs / 1000;
 const MIN_STALL_SECONDS = 10;
@@ -34,8 +34,6 @@ export interface RolloutEndpoint {
 export interface WatchRolloutOptions {
   /** The client the change was applied with (an environment's profile, say); the session's when left out. */
   readonly api?: ApiClient;
-  /** The folders whose bindings keep the release's time to ready; the workspace's folders when left out. */
-  readonly roots?: readonly string[];
 }
 
 /**
@@ -74,7 +72,7 @@ export async function watchRolloutInEditor(
             // A failed release (a crash loop) is never called later than a stall.
             failAfterMs: Math.min(ROLLOUT_DEFAULTS.failAfterMs, stallAfterMs),
             // Only the bindings that recorded this endpoint's release are written.
-            recordReadinessIn: options.roots ?? (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+            recordReadinessIn: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
             onProgress: (current) => {
               progress.report({ message: current.text });
               watchedRollouts.update(endpoint.id, controller, current);

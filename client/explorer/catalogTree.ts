@@ -42,7 +42,7 @@ function cudaRange(versions: readonly string[] | undefined): string {
   return versions.length === 1 ? `CUDA ${versions[0]}` : `CUDA ${versions[0]}–${versions[versions.length - 1]}`;
 }
 
-export function poolDescription(types: readonly GpuType[]): string {
+function poolDescription(types: readonly GpuType[]): string {
   const memory = [...new Set(types.map((t) => t.memory))].sort((a, b) => a - b).join('/');
   const prices = types.map((t) => t.price.secure).filter((p) => p > 0);
   const [low, high] = [Math.min(...prices), Math.max(...prices)];
@@ -52,7 +52,7 @@ export function poolDescription(types: readonly GpuType[]): string {
   );
 }
 
-export function gpuDescription(gpu: GpuType): string {
+function gpuDescription(gpu: GpuType): string {
   return [
     `${gpu.memory} GB`,
     `${money(gpu.price.secure > 0 ? gpu.price.secure : gpu.price.community)}/h`,
@@ -74,7 +74,7 @@ function gpuTooltip(gpu: GpuType): string {
   ].join('\n');
 }
 
-export function cpuDescription(cpu: CpuType): string {
+function cpuDescription(cpu: CpuType): string {
   return [
     `${cpu.vcpu.min}–${cpu.vcpu.max} vCPU`,
     `${cpu.ramGbPerVcpu} GB RAM/vCPU`,

@@ -35,7 +35,7 @@ export function endpointType(endpoint: Endpoint): string {
 }
 
 /** `GPU ADA_24, AMPERE_24 ×1` or `CPU cpu3c 4 vCPU`. */
-export function computeSummary(endpoint: Endpoint): string {
+function computeSummary(endpoint: Endpoint): string {
   if (endpoint.gpu) {
     const excluded = endpoint.gpu.excludedTypes?.length ? ` (not ${endpoint.gpu.excludedTypes.join(', ')})` : '';
     return `GPU ${endpoint.gpu.pools.join(', ') || 'any'}${excluded} ×${gpuCount(endpoint.gpu)}`;
@@ -49,7 +49,7 @@ function gpuCount(gpu: { count?: number }): number {
   return gpu.count ?? 1;
 }
 
-export function flashbootLabel(value: string | undefined): string {
+function flashbootLabel(value: string | undefined): string {
   return FLASHBOOT_LABELS[value ?? 'OFF'] ?? value ?? 'no FlashBoot';
 }
 
@@ -63,7 +63,7 @@ export function endpointDescription(endpoint: Endpoint): string {
   ].join(' · ');
 }
 
-export function scalingSummary(endpoint: Endpoint): string {
+function scalingSummary(endpoint: Endpoint): string {
   const scaling = endpoint.scaling;
   if (scaling.type === 'QUEUE_DELAY') return `queue delay ${scaling.queueDelay} s`;
   return `request count ${scaling.requestCount}`;
@@ -117,7 +117,7 @@ export function primaryUrl(endpoint: Endpoint): string | undefined {
   return urls?.runSync ?? urls?.run ?? urls?.base ?? requestUrls(endpoint)[0]?.url;
 }
 
-export function formatUptime(seconds: number | null | undefined): string | undefined {
+function formatUptime(seconds: number | null | undefined): string | undefined {
   if (seconds === null || seconds === undefined || !(seconds >= 0)) return undefined;
   if (seconds < 60) return `${Math.floor(seconds)} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
@@ -190,7 +190,7 @@ export function releaseCause(release: Release, workers: readonly Worker[] | unde
  * A diff value as one short line: JSON, cut to fit a tree row. `null` is the service saying the field was
  * unset before or after; a value the service left out is unknown, and shows as "?".
  */
-export function renderDiffValue(value: unknown): string {
+function renderDiffValue(value: unknown): string {
   if (value === undefined) return '?';
   if (value === null) return '(unset)';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -221,7 +221,7 @@ export function scalingTypeAt(releases: readonly Release[], release: Release, cu
 }
 
 /** The spec's name of a diff's field (`image` for `template.imageName`); a field this client does not know, as the service names it. */
-export function diffFieldLabel(entry: ReleaseDiffEntry, scalingType?: string): string {
+function diffFieldLabel(entry: ReleaseDiffEntry, scalingType?: string): string {
   return releaseSpecPath(entry.field, scalingType) ?? entry.field;
 }
 
@@ -247,7 +247,7 @@ export function releaseFields(release: Release, scalingType = releaseScalingType
 }
 
 /** `2026-05-04 10:00:00 UTC`, or undefined when the release has no time. */
-export function releaseTime(release: Release): string | undefined {
+function releaseTime(release: Release): string | undefined {
   return release.createdAt?.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 }
 

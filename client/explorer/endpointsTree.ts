@@ -37,8 +37,8 @@ import { formatUsd } from '../../core/billing/format';
 
 export const ENDPOINTS_VIEW = 'endpointStudio.endpoints';
 /** `signedOut` | `loading` | `loaded` | `empty` | `error`: what the welcome views choose by. */
-export const ENDPOINTS_STATE_KEY = 'endpointStudio.endpoints.state';
-export const ENDPOINTS_FILTERED_KEY = 'endpointStudio.endpoints.filtered';
+const ENDPOINTS_STATE_KEY = 'endpointStudio.endpoints.state';
+const ENDPOINTS_FILTERED_KEY = 'endpointStudio.endpoints.filtered';
 
 type ListOutcome = { endpoints: Endpoint[] } | { error: unknown; abandoned: boolean };
 type ViewState = 'signedOut' | 'loading' | 'loaded' | 'empty' | 'error';
