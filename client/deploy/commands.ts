@@ -335,7 +335,7 @@ function reportSuccess({ applied, binding }: Applied, planned: Planned): string 
 async function showDiff(clients: SpecClients, uri: vscode.Uri | undefined, index: unknown): Promise<void> {
   const target = await resolveTarget(clients.files, uri, index, 'diff');
   if (!target) return;
-  const { binding } = bindingFor(target.text.uri, target.info.index);
+  const binding = bindingFor(target.text.uri, target.info.index);
   const client = await clients.forSpec(target.text.uri, target.info);
   const name = target.spec.name;
   const where = target.environment ? ` (${target.environment.name})` : '';

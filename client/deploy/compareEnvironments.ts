@@ -94,7 +94,7 @@ async function openDiff(clients: SpecClients, pair: Pair): Promise<void> {
 
 async function sideUri(clients: SpecClients, side: Side, against: SpecSideLive): Promise<{ uri: vscode.Uri; label: string } | undefined> {
   if (side.kind === 'spec') return { uri: specUri(side.member.uri, 0, against), label: side.member.label };
-  const { binding } = bindingFor(side.member.uri, 0);
+  const binding = bindingFor(side.member.uri, 0);
   if (!binding)
     return void vscode.window.showInformationMessage(
       `compare: ${basename(side.member.uri.fsPath)} is not deployed yet (no binding in .endpoint-studio/deployments.json)`,

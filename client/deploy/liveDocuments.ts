@@ -71,7 +71,7 @@ export class LiveDocumentProvider implements vscode.TextDocumentContentProvider,
   private async endpointFor(source: vscode.Uri, info: SpecDocumentInfo, against: SpecSideLive): Promise<Endpoint | undefined> {
     if (against === 'none') return undefined;
     const named = against === 'bound' ? undefined : against;
-    const endpointId = named?.endpointId ?? bindingFor(source, info.index).binding?.endpointId;
+    const endpointId = named?.endpointId ?? bindingFor(source, info.index)?.endpointId;
     if (endpointId === undefined) return undefined;
     const client =
       named?.profile !== undefined

@@ -23,7 +23,7 @@ function reachLens(environment: SpecEnvironmentFacts): vscode.Command | undefine
   const uri = vscode.Uri.file(environment.path);
   const isProtected = environmentSettings(environment.environment, environment.path, specRoot(uri)).environment.protected;
   const merged = environment.body ? { merged: environment.body } : {};
-  const reach = reachOf({ ...environment, ...merged }, bindingFor(uri, 0).binding, isProtected);
+  const reach = reachOf({ ...environment, ...merged }, bindingFor(uri, 0), isProtected);
   const count = reach.fromBase.length;
   if (reach.status !== 'pending' || count === 0) return undefined;
   const name = `${reach.environment}${reach.protected ? ' (protected)' : ''}`;

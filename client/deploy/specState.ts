@@ -74,12 +74,12 @@ export async function specDocuments(files: SpecFiles, text: vscode.TextDocument,
   });
 }
 
-export function bindingFor(uri: vscode.Uri, documentIndex: number): { root: string; key: string; binding?: Binding; error?: string } {
+/** The document's binding, from its folder's `.endpoint-studio/deployments.json`; undefined when unbound or unreadable. */
+export function bindingFor(uri: vscode.Uri, documentIndex: number): Binding | undefined {
   const root = specRoot(uri);
   const key = specKey(root, uri.fsPath);
   const read = readBindings(root);
-  if (!read.ok) return { root, key, error: read.error };
-  return { root, key, binding: getBinding(read.store, key, documentIndex) };
+  return read.ok ? getBinding(read.store, key, documentIndex) : undefined;
 }
 
 export class LiveStates implements vscode.Disposable {
@@ -91,14 +91,13 @@ export class LiveStates implements vscode.Disposable {
 
   /** The live state of a spec document, read with the profile of the file's environment; cached unless `fresh`. */
   async get(uri: vscode.Uri, info: SpecDocumentInfo, fresh = false): Promise<LiveState> {
-    const { binding } = bindingFor(uri, info.index);
+    const binding = bindingFor(uri, info.index);
     if (!binding) return { kind: 'unbound' };
     const client = await this.clients.forSpec(uri, info);
     if (!client.ok) return { kind: 'unknown', binding, reason: client.reason };
     const { api, profile } = client.client;
     // One account's endpoint id means nothing in another's.
     const key = `${profile.name}/${binding.endpointId}`;
-    const cached = this.cache.get(key);
     const spec = info.spec ?? {};
     const compute = async (): Promise<LiveState> => {
       const check = await repairBinding(api, binding, { timeoutMs: 10_000 });
@@ -106,7 +105,7 @@ export class LiveStates implements vscode.Disposable {
       if (check.status === 'error') return { kind: 'unknown', binding, reason: api.redact(check.error.message) };
       return { kind: 'bound', binding, endpoint: check.endpoint, drift: [] };
     };
-    let entry = cached;
+    let entry = this.cache.get(key);
     if (fresh || !entry || Date.now() - entry.at > LIVE_TTL_MS) {
       entry = { at: Date.now(), state: compute() };
       this.cache.set(key, entry);
