@@ -125,12 +125,9 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
         return item;
       }
       case 'pool': {
-        const item = new vscode.TreeItem(node.pool, vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `catalog/pools/${node.pool}`;
-        item.description = poolDescription(node.types);
-        item.tooltip = `Pool ${node.pool}: ${node.types.map((t) => t.name).join(', ')}\nUse it in a spec as gpu.pools: [${node.pool}]`;
-        item.iconPath = new vscode.ThemeIcon('layers');
-        item.contextValue = 'catalogId';
+        const tooltip = `Pool ${node.pool}: ${node.types.map((t) => t.name).join(', ')}\nUse it in a spec as gpu.pools: [${node.pool}]`;
+        const item = leaf(`catalog/pools/${node.pool}`, node.pool, poolDescription(node.types), tooltip, 'layers');
+        item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
         return item;
       }
       case 'gpu':

@@ -86,7 +86,8 @@ async function rollback(context: RollbackContext, arg: unknown): Promise<void> {
   if (!(await applyRollback(context, api, endpoint, planned))) return;
   // The configuration is release N's whatever the rollout does; the watcher says how that goes.
   await watchRolloutInEditor(session, endpoint, { api });
-  await offerSpecUpdate(context, endpoint, planned);
+  for (const bound of await specsBoundTo(endpoint.id, context.log))
+    if (existsSync(bound.uri.fsPath)) await offerSpecUpdate(context, endpoint, planned, bound);
 }
 
 /** From the Command Palette: the endpoint selected in the view, or one the user picks. */
@@ -199,14 +200,7 @@ async function applyRollback(context: EndpointCommandContext, api: ApiClient, en
  * so; an environment's overlay holds only its differences from the base, so it is never rewritten: the fields
  * that differ are named and the diff opened on request.
  */
-async function offerSpecUpdate(context: RollbackContext, endpoint: Endpoint, planned: Planned): Promise<void> {
-  for (const bound of await specsBoundTo(endpoint.id, context.log)) {
-    if (!existsSync(bound.uri.fsPath)) continue;
-    await offerOne(context, endpoint, planned, bound);
-  }
-}
-
-async function offerOne(context: RollbackContext, endpoint: Endpoint, planned: Planned, bound: BoundSpec): Promise<void> {
+async function offerSpecUpdate(context: RollbackContext, endpoint: Endpoint, planned: Planned, bound: BoundSpec): Promise<void> {
   const text = await vscode.workspace.openTextDocument(bound.uri);
   let info: SpecDocumentInfo | undefined;
   try {
