@@ -25,16 +25,14 @@ export function registerMcpServer(mcp: McpApi, context: vscode.ExtensionContext,
     },
     resolveMcpServerDefinition: (server: McpStdioServerDefinition): Promise<McpStdioServerDefinition> => {
       const profile = session.profile;
-      const service = profile
-        ? {
-            ENDPOINT_STUDIO_API_URL: profile.apiUrl,
-            ENDPOINT_STUDIO_JOBS_URL: profile.jobsUrl,
-            ENDPOINT_STUDIO_API_KEY: profile.apiKey,
-            RUNPOD_API_KEY: '',
-          }
-        : // Signed out or untrusted: blank, so a key in the editor's own environment is not picked up either.
-          { ENDPOINT_STUDIO_API_URL: '', ENDPOINT_STUDIO_JOBS_URL: '', ENDPOINT_STUDIO_API_KEY: '', RUNPOD_API_KEY: '' };
-      server.env = { ...server.env, ...service };
+      // Signed out or untrusted: blank, so a key in the editor's own environment is not picked up either.
+      server.env = {
+        ...server.env,
+        ENDPOINT_STUDIO_API_URL: profile?.apiUrl ?? '',
+        ENDPOINT_STUDIO_JOBS_URL: profile?.jobsUrl ?? '',
+        ENDPOINT_STUDIO_API_KEY: profile?.apiKey ?? '',
+        RUNPOD_API_KEY: '',
+      };
       return Promise.resolve(server);
     },
   };

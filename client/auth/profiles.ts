@@ -84,8 +84,7 @@ export class ProfileStore {
       PROFILES_KEY,
       [...others, profile].sort((a, b) => a.name.localeCompare(b.name)),
     );
-    await this.context.globalState.update(ACTIVE_KEY, profile.name);
-    this.changed.fire();
+    await this.activate(profile.name);
   }
 
   async activate(name: string): Promise<void> {
