@@ -4,7 +4,7 @@
  * once per refresh, so opening the view costs nothing until the user looks.
  */
 import * as vscode from 'vscode';
-import type { AvailabilityLevel, CpuType, DataCenter, GpuType, Template } from '../../core/api';
+import type { ApiClient, AvailabilityLevel, CpuType, DataCenter, GpuType, Template } from '../../core/api';
 import type { Session } from '../auth/session';
 import { LoadCache, wasAbandoned } from './loadCache';
 
@@ -174,14 +174,15 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
   }
 
   async getChildren(node?: CatalogNode): Promise<CatalogNode[]> {
-    if (!this.session.api) return [];
+    const api = this.session.api;
+    if (!api) return [];
     if (!node) return (Object.keys(SECTIONS) as Section[]).map((section) => ({ kind: 'section', section }));
     if (node.kind === 'pool')
       return [...node.types].sort((a, b) => a.memory - b.memory || a.price.secure - b.price.secure).map((gpu) => ({ kind: 'gpu', gpu }));
     if (node.kind !== 'section') return [];
     const signal = this.cache.signal;
     try {
-      return await this.sectionChildren(node.section);
+      return await this.sectionChildren(api, node.section);
     } catch (error) {
       if (wasAbandoned(error, signal)) return [];
       this.session.reportError(`Reading the catalog's ${SECTIONS[node.section].label.toLowerCase()}`, error);
@@ -197,9 +198,7 @@ export class CatalogTree implements vscode.TreeDataProvider<CatalogNode>, vscode
     }
   }
 
-  private async sectionChildren(section: Section): Promise<CatalogNode[]> {
-    const api = this.session.api;
-    if (!api) return [];
+  private async sectionChildren(api: ApiClient, section: Section): Promise<CatalogNode[]> {
     switch (section) {
       case 'pools': {
         const gpus = await this.cache.get('pools', (signal) => api.catalog.gpus({ signal }));

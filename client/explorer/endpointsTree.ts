@@ -8,7 +8,7 @@
  * on each worker. A release says how long it took to serve, as a watch of it recorded in the spec's binding.
  */
 import * as vscode from 'vscode';
-import type { Endpoint, Release, ReleaseDiffEntry, Worker, WorkerList, WorkerStatus } from '../../core/api';
+import type { ApiClient, Endpoint, Release, ReleaseDiffEntry, Worker, WorkerList, WorkerStatus } from '../../core/api';
 import type { Binding } from '../../core/deploy';
 import type { ReadinessReport } from '../../core/deploy/readiness';
 import { readinessOfRelease, readSpecBindings, type NotServingCause } from '../../core/operations';
@@ -305,7 +305,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       case 'group':
         if (node.group === 'configuration') return configurationFacts(endpoint).map((fact) => ({ kind: 'fact', endpoint, fact }));
         if (node.group === 'urls') return requestUrls(endpoint).map(({ name, url }) => ({ kind: 'url', endpoint, name, url }));
-        return this.groupChildren(node);
+        return this.groupChildren(api, node);
       case 'release':
         return node.release.diff.map((entry) => ({ kind: 'diff', endpoint, release: node.release, entry }));
       default:
@@ -343,9 +343,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
     return this.show('loaded', nodes);
   }
 
-  private async groupChildren(node: Extract<EndpointNode, { kind: 'group' }>): Promise<EndpointNode[]> {
-    const api = this.session.api;
-    if (!api) return [];
+  private async groupChildren(api: ApiClient, node: Extract<EndpointNode, { kind: 'group' }>): Promise<EndpointNode[]> {
     const { endpoint } = node;
     const signal = this.cache.signal;
     try {
@@ -357,7 +355,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       }
       const [list, workers] = await Promise.all([
         this.cache.get(`endpoint/${endpoint.id}/releases`, (s) => api.serverless.releases(endpoint.id, { signal: s })),
-        this.releaseWorkers(endpoint),
+        this.releaseWorkers(api, endpoint),
       ]);
       const rollout: EndpointNode[] = list.rollout?.inProgress
         ? [
@@ -401,9 +399,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
   }
 
   /** The workers, to say which release does not serve: the Workers group's read, shared; none when it fails. */
-  private releaseWorkers(endpoint: Endpoint): Promise<WorkerList | undefined> {
-    const api = this.session.api;
-    if (!api) return Promise.resolve(undefined);
+  private releaseWorkers(api: ApiClient, endpoint: Endpoint): Promise<WorkerList | undefined> {
     return this.cache
       .get(`endpoint/${endpoint.id}/workers`, (s) => api.serverless.workers(endpoint.id, { signal: s }))
       .catch((error: unknown) => {
