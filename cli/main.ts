@@ -40,37 +40,22 @@ Commands:
 
 /** The overview and every command's own usage; those texts live with their commands, so they load here. */
 async function helpText(): Promise<string> {
-  const [validate, deploy, render, policy, orphans, rollout, rollback, promote, logs, jobs, catalog, billing, tools] = await Promise.all([
-    import('./validate.js'),
-    import('./deployCommandLine.js'),
-    import('./render.js'),
-    import('./policy.js'),
-    import('./orphans.js'),
-    import('./rollout.js'),
-    import('./rollback.js'),
-    import('./promote.js'),
-    import('./logs.js'),
-    import('./jobs.js'),
-    import('./catalog.js'),
-    import('./billing.js'),
-    import('./tools.js'),
+  const usages = await Promise.all([
+    import('./validate.js').then((m) => m.VALIDATE_HELP),
+    import('./deployCommandLine.js').then((m) => m.DEPLOY_HELP),
+    import('./render.js').then((m) => m.RENDER_HELP),
+    import('./policy.js').then((m) => m.POLICY_HELP),
+    import('./orphans.js').then((m) => m.ORPHANS_HELP),
+    import('./rollout.js').then((m) => m.ROLLOUT_HELP),
+    import('./rollback.js').then((m) => m.ROLLBACK_HELP),
+    import('./promote.js').then((m) => m.PROMOTE_HELP),
+    import('./logs.js').then((m) => m.LOGS_HELP),
+    import('./jobs.js').then((m) => m.JOBS_HELP),
+    import('./catalog.js').then((m) => m.CATALOG_HELP),
+    import('./billing.js').then((m) => m.BILLING_HELP),
+    import('./tools.js').then((m) => m.MCP_HELP),
   ]);
-  return [
-    COMMANDS_HELP,
-    validate.VALIDATE_HELP,
-    deploy.DEPLOY_HELP,
-    render.RENDER_HELP,
-    policy.POLICY_HELP,
-    orphans.ORPHANS_HELP,
-    rollout.ROLLOUT_HELP,
-    rollback.ROLLBACK_HELP,
-    promote.PROMOTE_HELP,
-    logs.LOGS_HELP,
-    jobs.JOBS_HELP,
-    catalog.CATALOG_HELP,
-    billing.BILLING_HELP,
-    tools.MCP_HELP,
-  ].join('\n\n');
+  return [COMMANDS_HELP, ...usages].join('\n\n');
 }
 
 const io: CliIo = {
@@ -113,48 +98,34 @@ function interruptibleIo(): CliIo & { signal: AbortSignal } {
   return { ...io, signal: controller.signal };
 }
 
+/** The commands that run a module of their own, by name. */
+const COMMANDS = new Map<string, (rest: string[]) => Promise<number | undefined>>([
+  ['validate', async (rest) => (await import('./validate.js')).runValidate(rest, io)],
+  ['plan', async (rest) => (await import('./plan.js')).runPlan(rest, await deployIo())],
+  ['deploy', async (rest) => (await import('./deploy.js')).runDeploy(rest, await deployIo())],
+  ['render', async (rest) => (await import('./render.js')).runRender(rest, io)],
+  ['pull', async (rest) => (await import('./pull.js')).runPull(rest, await deployIo())],
+  ['bind', async (rest) => (await import('./bind.js')).runBind(rest, io)],
+  ['policy', async (rest) => (await import('./policy.js')).runPolicy(rest, io)],
+  ['orphans', async (rest) => (await import('./orphans.js')).runOrphans(rest, await deployIo())],
+  ['rollout', async (rest) => (await import('./rollout.js')).runRollout(rest, interruptibleIo())],
+  ['rollback', async (rest) => (await import('./rollback.js')).runRollback(rest, await deployIo())],
+  ['promote', async (rest) => (await import('./promote.js')).runPromote(rest, io)],
+  ['logs', async (rest) => (await import('./logs.js')).runLogs(rest, interruptibleIo())],
+  ['run', async (rest) => (await import('./jobs.js')).runRun(rest, interruptibleIo())],
+  ['job', async (rest) => (await import('./jobs.js')).runJobCommand(rest, interruptibleIo())],
+  ['billing', async (rest) => (await import('./billing.js')).runBilling(rest, io)],
+  ['catalog', async (rest) => (await import('./catalog.js')).runCatalog(rest, io)],
+  ['migrate', async (rest) => (await import('./migrate.js')).runMigrate(rest, io)],
+  ['mcp', async (rest) => (await import('./tools.js')).runMcp(rest, io)],
+  ['emulator', async (rest) => (await import('./tools.js')).runEmulatorCli(rest)],
+]);
+
 async function main(argv: string[]): Promise<number | undefined> {
   const command = argv.at(0);
-  const rest = argv.slice(1);
+  const run = COMMANDS.get(command ?? '');
+  if (run) return run(argv.slice(1));
   switch (command) {
-    case 'validate':
-      return (await import('./validate.js')).runValidate(rest, io);
-    case 'plan':
-      return (await import('./plan.js')).runPlan(rest, await deployIo());
-    case 'deploy':
-      return (await import('./deploy.js')).runDeploy(rest, await deployIo());
-    case 'render':
-      return (await import('./render.js')).runRender(rest, io);
-    case 'pull':
-      return (await import('./pull.js')).runPull(rest, await deployIo());
-    case 'bind':
-      return (await import('./bind.js')).runBind(rest, io);
-    case 'policy':
-      return (await import('./policy.js')).runPolicy(rest, io);
-    case 'orphans':
-      return (await import('./orphans.js')).runOrphans(rest, await deployIo());
-    case 'rollout':
-      return (await import('./rollout.js')).runRollout(rest, interruptibleIo());
-    case 'rollback':
-      return (await import('./rollback.js')).runRollback(rest, await deployIo());
-    case 'promote':
-      return (await import('./promote.js')).runPromote(rest, io);
-    case 'logs':
-      return (await import('./logs.js')).runLogs(rest, interruptibleIo());
-    case 'run':
-      return (await import('./jobs.js')).runRun(rest, interruptibleIo());
-    case 'job':
-      return (await import('./jobs.js')).runJobCommand(rest, interruptibleIo());
-    case 'billing':
-      return (await import('./billing.js')).runBilling(rest, io);
-    case 'catalog':
-      return (await import('./catalog.js')).runCatalog(rest, io);
-    case 'migrate':
-      return (await import('./migrate.js')).runMigrate(rest, io);
-    case 'mcp':
-      return (await import('./tools.js')).runMcp(rest, io);
-    case 'emulator':
-      return (await import('./tools.js')).runEmulatorCli(rest);
     case 'lsp':
       // The server owns stdin/stdout from here on; the process lives as long as the client. It is the
       // language server's own bundle, next to this one, so the CLI does not carry a second copy of it.
