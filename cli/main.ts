@@ -139,7 +139,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       return command === undefined ? 2 : 0;
     case '--version':
     case '-v':
-      io.out(`${(await import('./packageInfo.js')).packageInfo().version}\n`);
+      io.out(`${(await import('../core/util/packageInfo.js')).packageInfo().version}\n`);
       return 0;
     default:
       io.err(`endpoint-studio: unknown command: ${command}\n\n${await helpText()}`);

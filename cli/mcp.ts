@@ -16,7 +16,7 @@ import { catalogFileFromEnvironment, configFromEnvironment, createApiClient, typ
 import { createRedactor } from '../core/api/redact';
 import { readCommandLine } from './args';
 import { logProtocolErrors, logRejectedClientRequests, surviveUnhandledRejections, type McpLog } from './mcpGuards';
-import { packageInfo } from './packageInfo';
+import { packageInfo } from '../core/util/packageInfo';
 import type { ServiceIo } from './service';
 
 export const MCP_HELP = `Usage: endpoint-studio mcp [--allow-writes] [--workspace DIR]

@@ -15,7 +15,7 @@ import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { Severity } from '../core/endpointSpec/problem';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 import { everyDocumentedCode, type SuppressedDiagnostic } from '../core/policy';
-import { packageInfo, ruleHelpUrl, type PackageInfo } from './packageInfo';
+import { packageInfo, type PackageInfo } from '../core/util/packageInfo';
 import { reportPath, type ValidateReport } from './validateReport';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -23,6 +23,9 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const SOURCE_ROOT = '%SRCROOT%';
 
 const LEVELS: Readonly<Record<Severity, Result.level>> = { error: 'error', warning: 'warning', information: 'note' };
+
+/** Where docs/rules.md explains a code. */
+const ruleHelpUrl = (info: PackageInfo, code: string): string => `${info.repositoryUrl}/blob/main/docs/rules.md#${code}`;
 
 /** Every code `validate` can report, the policy's too, in the order of docs/rules.md (the editor's own codes are never reported here). */
 function rules(info: PackageInfo): ReportingDescriptor[] {
