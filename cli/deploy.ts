@@ -20,10 +20,10 @@ import { applyDeploy, needsApplying, readRollout, type NamesakePolicy } from '..
 import { confirmApply, reportReadBack, type DeployIo } from './applying';
 import { usageError } from './args';
 import {
-  environmentFiles,
   formatOf,
   givenFlags,
   readDeployLine,
+  specFilesOf,
   usageOf,
   type DeployCommandShape,
   type DeployFlagValues,
@@ -31,7 +31,6 @@ import {
 import { adoptNamesakes, heading, plansAsText, prepare, type PlannedDocument, type Prepared, type PrepareOptions } from './deployPrepare';
 import { followDeployed, followJson, type FollowReport, type NoPreviousRelease, type WaitOptions } from './deployWait';
 import { readRequestFile } from './jobRequest';
-import { expandInputs } from './validate';
 import { leftBehindIn, leftBehindText, orphanJson } from './orphansReport';
 import { textOnStderr, watchLimits } from './rolloutReport';
 
@@ -75,10 +74,7 @@ export async function runDeploy(args: string[], io: DeployIo): Promise<number> {
   const wait = await waitOptions(line.values, io);
   if (typeof wait === 'number') return wait;
   const inputs = line.operands;
-  const expanded = await expandInputs(inputs, io);
-  if (expanded === undefined) return 2;
-  const environment = line.values.env;
-  const files = environment === undefined ? expanded : environmentFiles('deploy', environment, { inputs, files: expanded }, io);
+  const files = await specFilesOf('deploy', inputs, line.values.env, io);
   if (files === undefined) return 2;
   if (files.length === 0) return usageError(usageOf('deploy'), io, `no spec files in ${inputs.join(', ')}`);
   if (line.document !== undefined && files.length > 1) return usageError(usageOf('deploy'), io, '--document needs a single spec file');

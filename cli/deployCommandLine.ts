@@ -12,6 +12,7 @@ import type { CliIo } from './inputs';
 import { WATCH_EXIT_HELP, WATCH_FLAGS, WATCH_FLAGS_HELP } from './rolloutReport';
 import type { ServiceIo } from './service';
 import { documentOption } from './target';
+import { expandInputs } from './validate';
 import { reportPath } from './validateReport';
 
 export const DEPLOY_HELP = `Usage:
@@ -192,24 +193,26 @@ function orList(words: readonly string[]): string {
 }
 
 /**
- * The files of `environment` (--env) among those given: its overlays, and each base's overlay of it. A file
- * named directly that has none is an error; a folder or glob just contributes the overlays it holds. `render`
- * picks its files the same way.
+ * The spec files of the files, folders and globs given, as validate expands them; with --env, the files of that
+ * environment among them: its overlays, and each base's overlay of it. A file named directly that has none is an
+ * error; a folder or glob just contributes the overlays it holds. Undefined after saying why there are none.
  */
-export function environmentFiles(
+export async function specFilesOf(
   command: DeployCommand | 'render' | 'policy',
-  environment: string,
-  given: { readonly inputs: readonly string[]; readonly files: readonly string[] },
+  inputs: readonly string[],
+  environment: string | undefined,
   io: CliIo,
-): string[] | undefined {
-  for (const named of given.inputs.filter((input) => given.files.includes(input))) {
+): Promise<string[] | undefined> {
+  const files = await expandInputs(inputs, io);
+  if (files === undefined || environment === undefined) return files;
+  for (const named of inputs.filter((input) => files.includes(input))) {
     const picked = specForEnvironment(named, environment);
     if (!picked.ok) {
       io.err(`endpoint-studio ${command}: ${picked.message}`);
       return undefined;
     }
   }
-  const chosen = filesForEnvironment(given.files, environment).map((path) => reportPath(process.cwd(), path));
+  const chosen = filesForEnvironment(files, environment).map((path) => reportPath(process.cwd(), path));
   if (chosen.length === 0)
     io.err(`endpoint-studio ${command}: no ${environment} overlay (<base>.${environment}.endpoint.yaml) among the files given`);
   return chosen.length === 0 ? undefined : chosen;

@@ -22,11 +22,10 @@ import {
   type Prepared,
   type PrepareFailure,
 } from './deployPrepare';
-import { environmentFiles, formatOf, readDeployLine, usageOf, type DeployCommandShape } from './deployCommandLine';
+import { formatOf, readDeployLine, specFilesOf, usageOf, type DeployCommandShape } from './deployCommandLine';
 import { diagnosticLine } from './inputs';
 import { leftBehindEntries, leftBehindIn, leftBehindMarkdown, leftBehindText, type LeftBehind } from './orphansReport';
 import type { ServiceIo } from './service';
-import { expandInputs } from './validate';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
@@ -42,10 +41,7 @@ export async function runPlan(args: string[], io: ServiceIo): Promise<number> {
   const line = readDeployLine(PLAN, args, io);
   if (typeof line === 'number') return line;
   const inputs = line.operands;
-  const expanded = await expandInputs(inputs, io);
-  if (expanded === undefined) return 2;
-  const environment = line.values.env;
-  const files = environment === undefined ? expanded : environmentFiles('plan', environment, { inputs, files: expanded }, io);
+  const files = await specFilesOf('plan', inputs, line.values.env, io);
   if (files === undefined) return 2;
   if (line.document !== undefined && files.length > 1) return usageError(usageOf('plan'), io, '--document needs a single spec file');
   const { document, catalogPath, namesakes } = line;

@@ -13,10 +13,8 @@ import { ENVIRONMENT_NAME } from '../core/operations/environments';
 import { policyShow, type AppliedRule, type CostHeadroom, type PolicyShown } from '../core/operations/policyShow';
 import { readCommandLine, usageError } from './args';
 import { chooseCatalog } from './catalogChoice';
-import { environmentFiles } from './deployCommandLine';
-import type { CliIo } from './inputs';
+import { specFilesOf } from './deployCommandLine';
 import type { ServiceIo } from './service';
-import { expandInputs } from './validate';
 import { reportPath } from './validateReport';
 
 export const POLICY_HELP = `Usage: endpoint-studio policy show [--env ENV] [--format text|json] [--catalog FILE | --offline] [<specs...>]
@@ -77,7 +75,7 @@ function showOptions(args: readonly string[], io: ServiceIo): ShowOptions | numb
 export async function runPolicy(args: readonly string[], io: ServiceIo): Promise<number> {
   const options = showOptions(args, io);
   if (typeof options === 'number') return options;
-  const files = await specFiles(options, io);
+  const files = options.inputs.length === 0 ? [] : await specFilesOf('policy', options.inputs, options.environment, io);
   if (files === undefined) return 2;
   const run = await chooseCatalog('policy', { catalogPath: options.catalogPath, offline: options.offline }, io);
   if (run === false) return 2;
@@ -96,14 +94,6 @@ export async function runPolicy(args: readonly string[], io: ServiceIo): Promise
     io.err(describeCatalogUsed(run.used));
   }
   return shown.some((entry) => entry.policy?.broken) ? 1 : 0;
-}
-
-/** The spec files given, as validate takes them; with --env, that environment's overlays among them. */
-async function specFiles(options: ShowOptions, io: CliIo): Promise<string[] | undefined> {
-  if (options.inputs.length === 0) return [];
-  const files = await expandInputs(options.inputs, io);
-  if (files === undefined || options.environment === undefined) return files;
-  return environmentFiles('policy', options.environment, { inputs: options.inputs, files }, io);
 }
 
 function asJson(entry: PolicyShown, folder: string): Record<string, unknown> {

@@ -10,9 +10,8 @@ import { differenceLine, readRendered, renderBodies, renderedDifferences, type R
 import { ENVIRONMENT_NAME } from '../core/operations/environments';
 import { renderSpec, type RenderSpecResult } from '../core/operations/renderSpecs';
 import { readCommandLine, usageError } from './args';
-import { environmentFiles } from './deployCommandLine';
+import { specFilesOf } from './deployCommandLine';
 import { diagnosticLine, readSpecFileResult, unreadableLine, type CliIo } from './inputs';
-import { expandInputs } from './validate';
 import { reportPath } from './validateReport';
 
 export const RENDER_HELP = `Usage: endpoint-studio render [--env ENV] [--check FILE] <files, folders or globs...>
@@ -69,7 +68,7 @@ export async function runRender(args: readonly string[], io: CliIo): Promise<num
   // The file to check against is read first: a wrong path is a usage problem, whatever the specs say.
   const written = options.checkFile === undefined ? undefined : await readWritten(options.checkFile, io);
   if (written === false) return 2;
-  const files = await specFiles(options, io);
+  const files = await specFilesOf('render', options.inputs, options.environment, io);
   if (files === undefined) return 2;
   const rendered = await renderFiles(files, io);
   if (typeof rendered === 'number') return rendered;
@@ -78,13 +77,6 @@ export async function runRender(args: readonly string[], io: CliIo): Promise<num
     return 0;
   }
   return reportCheck(options, options.checkFile, written, rendered, io);
-}
-
-/** The spec files to render, as the other commands take them; with --env, that environment's files among them. */
-async function specFiles(options: RenderOptions, io: CliIo): Promise<string[] | undefined> {
-  const expanded = await expandInputs(options.inputs, io);
-  if (expanded === undefined || options.environment === undefined) return expanded;
-  return environmentFiles('render', options.environment, { inputs: options.inputs, files: expanded }, io);
 }
 
 /** The file written earlier, read as a rendered document; false after saying why it cannot be. */
