@@ -7,11 +7,10 @@
  */
 import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
-import { bindSpec, checkSpec, readSpecBindings, specFileOnDisk } from '../core/operations';
-import { specFormatOf } from '../core/protocol';
+import { bindSpec, readSpecBindings } from '../core/operations';
 import { readDeployLine, type DeployCommandShape } from './deployCommandLine';
-import { readSpecFile } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
+import { readCheckedSpec } from './target';
 
 const BIND = {
   command: 'bind',
@@ -28,15 +27,9 @@ export async function runBind(args: string[], io: ServiceIo): Promise<number> {
   if (typeof line === 'number') return line;
   const [file = '', endpointId = ''] = line.operands;
   const documentIndex = line.document ?? 0;
-  const text = await readSpecFile(file, 'bind', io);
-  if (text === undefined) return 2;
-  const checked = await checkSpec({
-    text,
-    format: specFormatOf(file),
-    catalog: { kind: 'none' },
-    file: specFileOnDisk(file, process.cwd()),
-  });
-  const document = checked.documents.at(documentIndex);
+  const read = await readCheckedSpec(file, 'bind', io);
+  if (read === undefined) return 2;
+  const document = read.checked.documents.at(documentIndex);
   if (!document?.isSpec) {
     io.err(`endpoint-studio bind: ${file} has no spec document ${documentIndex}`);
     return 2;

@@ -14,12 +14,12 @@ import { renderChange, renderPlan } from '../core/deploy/render';
 import type { ApiClient } from '../core/api';
 import { writeConfigurationIntoSpec } from '../core/endpointSpec/serialize';
 import type { SpecFormat } from '../core/endpointSpec/tree';
-import { applyDeploy, checkSpec, planRollback, specFileOnDisk, type PlanRollbackResult } from '../core/operations';
+import { applyDeploy, planRollback, type PlanRollbackResult } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { writeFileAtomic } from '../core/util/atomicWrite';
 import { confirmApply, reportReadBack, type DeployIo } from './applying';
 import { readCommandLine, usageError } from './args';
-import { readSpecFile, type CliIo } from './inputs';
+import type { CliIo } from './inputs';
 import {
   exitCodeOf,
   rolloutJson,
@@ -32,7 +32,7 @@ import {
   type WatchedTargetLine,
   type WatchLimits,
 } from './rolloutReport';
-import { resolveTarget, TARGET_FLAGS, targetName, type TargetSpec } from './target';
+import { readCheckedSpec, resolveTarget, TARGET_FLAGS, targetName, type TargetSpec } from './target';
 
 export const ROLLBACK_HELP = `Usage:
   endpoint-studio rollback --to N [--yes] [--write-spec] [--wait] [--stall-after S] [--fail-after S]
@@ -267,15 +267,14 @@ interface SpecDocumentFile {
 }
 
 async function specDocumentOf(spec: TargetSpec, io: CliIo): Promise<SpecDocumentFile | 2> {
-  const text = await readSpecFile(spec.file, 'rollback', io);
-  if (text === undefined) return 2;
-  const format = specFormatOf(spec.file);
-  const checked = await checkSpec({ text, format, catalog: { kind: 'none' }, file: specFileOnDisk(spec.file, process.cwd()) });
+  const read = await readCheckedSpec(spec.file, 'rollback', io);
+  if (read === undefined) return 2;
+  const { text, checked } = read;
   const checkedDocument = checked.documents.find((d) => d.index === spec.documentIndex);
   return {
     file: spec.file,
     text,
-    format,
+    format: specFormatOf(spec.file),
     documentIndex: spec.documentIndex,
     overlay: checked.overlay !== undefined,
     ...(isSpec(checkedDocument?.body) ? { body: checkedDocument.body } : {}),

@@ -6,9 +6,16 @@
  */
 import { existsSync } from 'node:fs';
 import type { ApiClient } from '../core/api';
-import { checkSpec, overlayEnvironment, readSpecBindings, specFileOnDisk, type OverlayEnvironment } from '../core/operations';
+import {
+  checkSpec,
+  overlayEnvironment,
+  readSpecBindings,
+  specFileOnDisk,
+  type CheckSpecResult,
+  type OverlayEnvironment,
+} from '../core/operations';
 import { isSpecFile, specFormatOf } from '../core/protocol';
-import { readSpecFile } from './inputs';
+import { readSpecFile, type CliIo } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
 
 /** The io of a command that may follow something until it is stopped. */
@@ -76,20 +83,34 @@ export function targetName(target: Target): string {
   return `endpoint ${target.endpointId} (bound to ${spec.key}${document}${environment})`;
 }
 
-async function specTarget(command: string, file: string, io: ServiceIo, options: TargetOptions): Promise<Target | 2> {
-  const fail = (message: string): 2 => {
-    io.err(`endpoint-studio ${command}: ${message}`);
-    return 2;
-  };
+/**
+ * The spec file read and checked without a catalog: which documents hold a spec, and whether it is an overlay, are
+ * all that is asked of it. Undefined after saying why it cannot be read.
+ */
+export async function readCheckedSpec(
+  file: string,
+  command: string,
+  io: CliIo,
+): Promise<{ readonly text: string; readonly checked: CheckSpecResult } | undefined> {
   const text = await readSpecFile(file, command, io);
-  if (text === undefined) return 2;
-  // No catalog: which documents hold a spec and whether it is an overlay are all that is asked here.
+  if (text === undefined) return undefined;
   const checked = await checkSpec({
     text,
     format: specFormatOf(file),
     catalog: { kind: 'none' },
     file: specFileOnDisk(file, process.cwd()),
   });
+  return { text, checked };
+}
+
+async function specTarget(command: string, file: string, io: ServiceIo, options: TargetOptions): Promise<Target | 2> {
+  const fail = (message: string): 2 => {
+    io.err(`endpoint-studio ${command}: ${message}`);
+    return 2;
+  };
+  const read = await readCheckedSpec(file, command, io);
+  if (read === undefined) return 2;
+  const { checked } = read;
   const settings = overlayEnvironment(file, checked.overlay);
   if (!settings.ok) return fail(settings.message);
   const bindings = readSpecBindings(file);
