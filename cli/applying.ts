@@ -24,21 +24,20 @@ export interface DeployIo extends ServiceIo {
 
 /** A yes/no question on the terminal, for `DeployIo.confirm` when stdin and stdout are TTYs. */
 export async function terminalConfirm(question: string): Promise<boolean> {
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
-  } finally {
-    prompt.close();
-  }
+  return /^y(es)?$/i.test(await answer(`${question} [y/N] `, process.stdout));
 }
 
 /** A typed answer on the terminal, for `DeployIo.ask` when stdin is a TTY; the prompt on stderr, so stdout stays the plan. */
-export async function terminalAsk(question: string): Promise<string> {
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+export function terminalAsk(question: string): Promise<string> {
+  return answer(`${question} `, process.stderr);
+}
+
+async function answer(prompt: string, output: NodeJS.WritableStream): Promise<string> {
+  const terminal = createInterface({ input: process.stdin, output });
   try {
-    return (await prompt.question(`${question} `)).trim();
+    return (await terminal.question(prompt)).trim();
   } finally {
-    prompt.close();
+    terminal.close();
   }
 }
 
