@@ -7,13 +7,12 @@
  * Exit codes: 0 listed or done, 1 the service or the bindings file failed, 2 usage error, a name or id of no endpoint
  * left behind, an unreadable bindings file or no key, 3 a delete not confirmed (nothing was changed).
  */
-import { statSync } from 'node:fs';
 import type { ApiClient } from '../core/api';
 import { deleteOrphanedEndpoint, forgetOrphan, orphanedBindings, type OrphanedBinding } from '../core/operations';
 import type { DeployIo } from './applying';
 import { readCommandLine, usageError } from './args';
 import type { CliIo } from './inputs';
-import { confirmationOf, endpointOf, leftBehindText, orphanJson, rootOfFolder, specOf, type LeftBehind } from './orphansReport';
+import { confirmationOf, endpointOf, isFolder, leftBehindText, orphanJson, rootOfFolder, specOf, type LeftBehind } from './orphansReport';
 import { textOnStderr } from './rolloutReport';
 import { serviceClient } from './service';
 
@@ -101,14 +100,6 @@ function report(format: 'text' | 'json', left: LeftBehind, outcome: Outcome): st
   if (format === 'text') return left.orphans.length === 0 ? `nothing is left behind in ${left.folder}\n` : leftBehindText(left).slice(1);
   const { forgotten, deleted, failed } = outcome;
   return `${JSON.stringify({ orphans: left.orphans.map(orphanJson), forgotten: forgotten.map(orphanJson), deleted, failed }, null, 2)}\n`;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The bindings each --forget and --delete names; or why one names none, or more than one endpoint. */

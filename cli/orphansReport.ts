@@ -45,13 +45,17 @@ export function leftBehindIn(command: string, paths: readonly string[], io: CliI
   return { orphans, folder: roots.length === 1 ? relative(process.cwd(), roots[0]) || '.' : '<folder>' };
 }
 
+/** A folder as it is; a file, one deleted since or a glob stands for the folder it names, which holds the bindings. */
 function folderOf(path: string): string {
+  return isFolder(path) ? path : dirname(path);
+}
+
+export function isFolder(path: string): boolean {
   try {
-    if (statSync(path).isDirectory()) return path;
+    return statSync(path).isDirectory();
   } catch {
-    // A file deleted since, or a glob: the folder it names still holds the bindings.
+    return false;
   }
-  return dirname(path);
 }
 
 /** `specs/a.endpoint.yaml`, with ` document N` for any but a file's first document. */
