@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import { readCatalogSnapshot, type ReadSnapshot } from '../core/catalog/snapshot';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
+import { formatJsonPath } from '../core/endpointSpec/tree';
 
 export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -22,7 +23,7 @@ export async function readSpecFileResult(file: string): Promise<SpecFileRead> {
   try {
     return refusal(await stat(file)) ?? { text: await readFile(file, 'utf8') };
   } catch (error) {
-    return unreadable(error);
+    return { code: 'file-unreadable', reason: unreadableReason(error) };
   }
 }
 
@@ -34,7 +35,7 @@ export function readSpecFileResultSync(file: string): SpecFileRead {
   try {
     return refusal(statSync(file)) ?? { text: readFileSync(file, 'utf8') };
   } catch (error) {
-    return unreadable(error);
+    return { code: 'file-unreadable', reason: unreadableReason(error) };
   }
 }
 
@@ -44,10 +45,9 @@ function refusal(info: Stats): SpecFileRead | undefined {
   return undefined;
 }
 
-function unreadable(error: unknown): SpecFileRead {
-  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-  return { code: 'file-unreadable', reason };
-}
+/** Why a file cannot be read: `no such file`, or the system's message. */
+export const unreadableReason = (error: unknown): string =>
+  (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
 
 /** The line said on stderr for a file that cannot be read. */
 export const unreadableLine = (command: string, file: string, reason: string): string =>
@@ -76,6 +76,11 @@ export function loadSnapshotOption(path: string | undefined, command: string, io
     io.err(`endpoint-studio ${command}: ${(error as Error).message}`);
     return false;
   }
+}
+
+/** A problem as the JSON outputs show it. */
+export function diagnosticJson(d: SpecDiagnostic): Record<string, unknown> {
+  return { range: d.range, severity: d.severity, code: d.code, message: d.message, path: formatJsonPath(d.path) };
 }
 
 /** `file:line:col: severity code message`, 1-based, as terminals and editors make clickable. */

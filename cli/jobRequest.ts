@@ -5,6 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { parseJobRequest, type ParsedJobRequest } from '../core/operations/jobRequest';
+import { unreadableReason } from './inputs';
 
 export type RequestFileRead = ParsedJobRequest;
 
@@ -15,8 +16,7 @@ export async function readRequestFile(path: string): Promise<RequestFileRead> {
     if (!(await stat(path)).isFile()) return { ok: false, problems: ['cannot read the request file: not a file'] };
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    return { ok: false, problems: [`cannot read the request file: ${reason}`] };
+    return { ok: false, problems: [`cannot read the request file: ${unreadableReason(error)}`] };
   }
   return parseJobRequest(text, { endpointHint: 'the endpoint is the argument before the file, not in it' });
 }

@@ -9,7 +9,6 @@
 import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCost } from '../core/deploy/planCost';
 import { renderPlanMarkdown, renderPlansMarkdown, renderUnplannedMarkdown, type MarkdownSection } from '../core/deploy/renderMarkdown';
-import { formatJsonPath } from '../core/endpointSpec/tree';
 import { decideNamesakes, type NamesakePolicy } from '../core/operations';
 import { usageError } from './args';
 import {
@@ -23,7 +22,7 @@ import {
   type PrepareFailure,
 } from './deployPrepare';
 import { formatOf, readDeployLine, specFilesOf, usageOf, type DeployCommandShape } from './deployCommandLine';
-import { diagnosticLine } from './inputs';
+import { diagnosticJson, diagnosticLine } from './inputs';
 import { leftBehindEntries, leftBehindIn, leftBehindMarkdown, leftBehindText, type LeftBehind } from './orphansReport';
 import type { ServiceIo } from './service';
 
@@ -111,13 +110,7 @@ function refusalOf(item: PlannedDocument): string | undefined {
 function jsonEntries(result: FilePlan): Record<string, unknown>[] {
   if ('failure' in result) {
     const { code, message, diagnostics } = result.failure;
-    const problems = diagnostics?.map((d) => ({
-      range: d.range,
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      path: formatJsonPath(d.path),
-    }));
+    const problems = diagnostics?.map(diagnosticJson);
     return [{ file: result.file, action: 'not planned', code, message, ...(problems ? { diagnostics: problems } : {}) }];
   }
   const { prepared } = result;

@@ -11,7 +11,7 @@ import { ENVIRONMENT_NAME } from '../core/operations/environments';
 import { renderSpec, type RenderSpecResult } from '../core/operations/renderSpecs';
 import { readCommandLine, usageError } from './args';
 import { specFilesOf } from './deployCommandLine';
-import { diagnosticLine, readSpecFileResult, unreadableLine, type CliIo } from './inputs';
+import { diagnosticLine, readSpecFileResult, unreadableLine, unreadableReason, type CliIo } from './inputs';
 import { reportPath } from './validateReport';
 
 export const RENDER_HELP = `Usage: endpoint-studio render [--env ENV] [--check FILE] <files, folders or globs...>
@@ -85,8 +85,7 @@ async function readWritten(file: string, io: CliIo): Promise<Record<string, unkn
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    io.err(`endpoint-studio render: cannot read ${file}: ${reason}`);
+    io.err(`endpoint-studio render: cannot read ${file}: ${unreadableReason(error)}`);
     return false;
   }
   const read = readRendered(text);

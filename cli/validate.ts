@@ -7,13 +7,12 @@ import { stat } from 'node:fs/promises';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { catalogFileFromEnvironment } from '../core/api/config';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
-import { formatJsonPath } from '../core/endpointSpec/tree';
 import { catalogUsedJson, describeCatalogUsed } from '../core/catalog/catalogUsed';
 import type { RunCatalog } from '../core/catalog/forRun';
 import { checkFiles, type FileOutcome } from './checkFiles';
 import { readCommandLine, usageError } from './args';
 import { chooseCatalog, type CatalogChoice } from './catalogChoice';
-import { diagnosticLine, type CliIo } from './inputs';
+import { diagnosticJson, diagnosticLine, type CliIo } from './inputs';
 import type { ServiceIo } from './service';
 import { placeBaseProblems, summaryLine, type ValidateReport } from './validateReport';
 import { SPEC_FILE_GLOB } from '../core/protocol';
@@ -160,15 +159,7 @@ function renderJson({ outcomes, catalogSkipped: skipped }: ValidateReport, chose
     const { file } = outcome;
     if ('unreadable' in outcome)
       return [{ file, range: FILE_START, severity: 'error', code: outcome.code, message: outcome.unreadable, path: '$', catalog }];
-    const entry = (d: SpecDiagnostic) => ({
-      file,
-      range: d.range,
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      path: formatJsonPath(d.path),
-      catalog,
-    });
+    const entry = (d: SpecDiagnostic) => ({ file, ...diagnosticJson(d), catalog });
     const problems = [
       ...outcome.diagnostics.map(entry),
       ...(outcome.suppressed ?? []).map((d) => ({ ...entry(d), suppressed: d.suppression })),
