@@ -12,8 +12,6 @@ import { billingRequestOf, queryBilling, type QueryBillingInput } from '../core/
 import { readCommandLine, usageError } from './args';
 import { serviceClient, type ServiceIo } from './service';
 
-export type BillingIo = ServiceIo;
-
 export const BILLING_HELP = `Usage:
   endpoint-studio billing pods [--grouping podId|gpuId] [--pod-id ID] [--gpu-id ID] [window] [--output table|json]
   endpoint-studio billing serverless [--grouping endpointId|podId|gpuId] [--endpoint-id ID] [--gpu-id ID] [window] [--output table|json]
@@ -66,7 +64,7 @@ interface BillingOptions {
   readonly output: 'table' | 'json';
 }
 
-export async function runBilling(args: string[], io: BillingIo): Promise<number> {
+export async function runBilling(args: string[], io: ServiceIo): Promise<number> {
   const options = billingOptions(args, io);
   if (typeof options === 'number') return options;
   const client = serviceClient('billing', io);
@@ -81,7 +79,7 @@ export async function runBilling(args: string[], io: BillingIo): Promise<number>
 }
 
 /** The checked request and output form, or the exit status after printing help or a usage error. */
-function billingOptions(args: string[], io: BillingIo): BillingOptions | number {
+function billingOptions(args: string[], io: ServiceIo): BillingOptions | number {
   const [first] = args;
   const line = readCommandLine(COMMAND_LINE, args, io, (problem) =>
     problem.kind === 'unknownOption' && SUBCOMMANDS.has(first) ? `unknown option for billing ${first}: ${problem.subject}` : problem.reason,

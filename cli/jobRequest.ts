@@ -7,10 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { parseJobRequest, type ParsedJobRequest } from '../core/operations/jobRequest';
 import { unreadableReason } from './inputs';
 
-export type RequestFileRead = ParsedJobRequest;
-
 /** The body to send, or why the file cannot be sent (unreadable, not JSON, not a job request). */
-export async function readRequestFile(path: string): Promise<RequestFileRead> {
+export async function readRequestFile(path: string): Promise<ParsedJobRequest> {
   let text: string;
   try {
     if (!(await stat(path)).isFile()) return { ok: false, problems: ['cannot read the request file: not a file'] };

@@ -17,8 +17,6 @@ import type { ServiceIo } from './service';
 import { placeBaseProblems, summaryLine, type ValidateReport } from './validateReport';
 import { SPEC_FILE_GLOB } from '../core/protocol';
 
-export type { CliIo } from './inputs';
-
 export const VALIDATE_HELP = `Usage: endpoint-studio validate [--format text|json|github|sarif] [--catalog FILE | --offline] <files, folders or globs...>
 
 Checks endpoint specs (*.endpoint.yaml, *.endpoint.yml, *.endpoint.json) against the v2
