@@ -52,18 +52,8 @@ export async function followDeployed(
   signal: AbortSignal | undefined,
   io: CliIo,
 ): Promise<FollowReport> {
-  const { client, endpointId, ref, prefix } = deployed;
-  const watch = {
-    command: 'deploy',
-    client,
-    endpointId,
-    ref,
-    prefix,
-    limits: options.limits,
-    root: deployed.root,
-    ...(signal ? { signal } : {}),
-  };
-  const rollout = await watchAndReport(watch, io);
+  const { client, endpointId, prefix } = deployed;
+  const rollout = await watchAndReport({ ...deployed, command: 'deploy', limits: options.limits, ...(signal ? { signal } : {}) }, io);
   let exitCode = exitCodeOf(rollout);
   let smoke: SmokeOutcome | undefined;
   let firstJob: ReadinessReport | undefined;
@@ -105,9 +95,7 @@ async function noteSmoke(
   for (const result of recorded.saved)
     if (!result.saved) io.err(`endpoint-studio deploy: ${deployed.prefix}the smoke check was not recorded: ${result.error}`);
   const firstJobMs = recorded.readiness?.readiness?.firstJobCompletedMs;
-  if (firstJobMs !== undefined)
-    io.out(`${deployed.prefix}first job completed ${formatDuration(firstJobMs)} after the deploy
-`);
+  if (firstJobMs !== undefined) io.out(`${deployed.prefix}first job completed ${formatDuration(firstJobMs)} after the deploy\n`);
   return recorded.readiness;
 }
 
@@ -132,19 +120,7 @@ async function afterFailure(
     io.err(`  to go back to the release before this deploy: endpoint-studio rollback ${ref} --to ${previous}`);
     return undefined;
   }
-  return rollBackAfterFailure(
-    {
-      client: deployed.client,
-      endpointId: deployed.endpointId,
-      toVersion: previous,
-      ref,
-      prefix,
-      root: deployed.root,
-      limits: options.limits,
-      signal,
-    },
-    io,
-  );
+  return rollBackAfterFailure({ ...deployed, toVersion: previous, limits: options.limits, signal }, io);
 }
 
 /** A smoke check for `--format json`. */
