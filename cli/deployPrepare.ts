@@ -85,17 +85,9 @@ export interface PrepareFailure {
   readonly diagnostics?: readonly SpecDiagnostic[];
 }
 
-const failure = (
-  exitCode: 1 | 2,
-  code: PrepareFailure['code'],
-  message: string,
-  diagnostics?: readonly SpecDiagnostic[],
-): PrepareFailure => ({
-  exitCode,
-  code,
-  message,
-  ...(diagnostics ? { diagnostics } : {}),
-});
+function failure(exitCode: 1 | 2, code: PrepareFailure['code'], message: string, diagnostics?: readonly SpecDiagnostic[]): PrepareFailure {
+  return { exitCode, code, message, ...(diagnostics ? { diagnostics } : {}) };
+}
 
 /** The io, keeping its last stderr line: a shared helper's message becomes the failure's. */
 function remembering(io: ServiceIo): ServiceIo & { last: string } {

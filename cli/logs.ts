@@ -201,9 +201,7 @@ function lineText(line: WorkerLogLine, format: 'text' | 'json'): string {
 
 /** Per worker, the id of its newest line read: where its stream resumes, so nothing shown comes again. */
 function cursorsOf(lines: readonly WorkerLogLine[]): Map<string, string> {
-  const cursors = new Map<string, string>();
-  for (const line of lines) cursors.set(line.workerId, line.id);
-  return cursors;
+  return new Map(lines.map((line) => [line.workerId, line.id]));
 }
 
 /**

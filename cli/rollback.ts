@@ -125,7 +125,7 @@ export async function runRollback(args: string[], io: DeployIo): Promise<number>
       ref: targetRef(target, options.target),
       limits: options.limits,
       ...(root !== undefined ? { root } : {}),
-      ...signalOf(io),
+      ...(io.interruption ? { signal: io.interruption() } : {}),
     },
     io,
   );
@@ -332,8 +332,4 @@ async function reportSpec(spec: SpecDocumentFile, planned: PlannedRollback, writ
   }
   io.out(`wrote release ${planned.toVersion} into ${spec.file}${spec.documentIndex > 0 ? ` (document ${spec.documentIndex})` : ''}\n`);
   return true;
-}
-
-function signalOf(io: DeployIo): { signal?: AbortSignal } {
-  return io.interruption ? { signal: io.interruption() } : {};
 }

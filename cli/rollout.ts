@@ -136,7 +136,7 @@ async function watchTarget(target: Target, options: RolloutOptions, io: Lifecycl
       ref: targetRef(target, options.target),
       limits: options.limits,
       ...(io.signal ? { signal: io.signal } : {}),
-      ...withRoot(target),
+      root: rootOf(target),
     },
     shown,
   );
@@ -150,9 +150,4 @@ async function watchTarget(target: Target, options: RolloutOptions, io: Lifecycl
  */
 function rootOf(target: Target): string | undefined {
   return target.spec ? readSpecBindings(target.spec.file).location?.root : undefined;
-}
-
-function withRoot(target: Target): { root?: string } {
-  const root = rootOf(target);
-  return root !== undefined ? { root } : {};
 }

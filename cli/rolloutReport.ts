@@ -82,20 +82,15 @@ export function watchedTargetLine(
   return { ref: positionals[0], target, limits };
 }
 
-export function exitCodeOf(outcome: RolloutOutcome): number {
-  switch (outcome.kind) {
-    case 'done':
-      return 0;
-    case 'stalled':
-      return EXIT_STALLED;
-    case 'failed':
-      return EXIT_FAILED;
-    case 'dismissed':
-      return EXIT_INTERRUPTED;
-    case 'error':
-      return 1;
-  }
-}
+const EXIT_CODES: Readonly<Record<RolloutOutcome['kind'], number>> = {
+  done: 0,
+  stalled: EXIT_STALLED,
+  failed: EXIT_FAILED,
+  dismissed: EXIT_INTERRUPTED,
+  error: 1,
+};
+
+export const exitCodeOf = (outcome: RolloutOutcome): number => EXIT_CODES[outcome.kind];
 
 export interface WatchRequest {
   /** `deploy`, `rollout`, `rollback`: how messages name the command. */
