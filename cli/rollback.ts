@@ -18,6 +18,7 @@ import { applyDeploy, planRollback, type PlanRollbackResult } from '../core/oper
 import { specFormatOf } from '../core/protocol';
 import { writeFileAtomic } from '../core/util/atomicWrite';
 import { confirmApply, reportReadBack, type DeployIo } from './applying';
+import type { DeployedDocument } from './deployWait';
 import { readCommandLine, usageError } from './args';
 import type { CliIo } from './inputs';
 import {
@@ -217,14 +218,9 @@ export interface RollbackReport {
   readonly rollout: Record<string, unknown> | null;
 }
 
-export interface RollbackAfterFailure {
-  readonly client: ApiClient;
-  readonly endpointId: string;
+/** The document `deploy --wait` deployed, the release to go back to, and how to watch that rollout. */
+export interface RollbackAfterFailure extends Omit<DeployedDocument, 'previous'> {
   readonly toVersion: number;
-  readonly ref: string;
-  readonly prefix: string;
-  /** The deployed spec's workspace, whose bindings of the endpoint record the rollback. */
-  readonly root: string;
   readonly limits: WatchLimits;
   readonly signal: AbortSignal | undefined;
 }
