@@ -119,9 +119,7 @@ function checkInWorker(files: string[], catalog: CheckCatalog): Promise<FileOutc
   return new Promise((resolve, reject) => {
     const task: WorkerTask = { kind: 'endpoint-studio/validate', files, catalog };
     const worker = new Worker(__filename, { workerData: task });
-    worker.once('message', (outcomes: FileOutcome[]) => {
-      resolve(outcomes);
-    });
+    worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => {
       reject(new Error(`a validation thread stopped (exit ${code})`));
