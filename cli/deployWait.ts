@@ -124,7 +124,7 @@ async function afterFailure(
 }
 
 /** A smoke check for `--format json`. */
-export function smokeJson(smoke: SmokeOutcome): Record<string, unknown> {
+function smokeJson(smoke: SmokeOutcome): Record<string, unknown> {
   return {
     passed: smoke.passed,
     message: smoke.message,

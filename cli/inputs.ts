@@ -6,7 +6,7 @@ import { readCatalogSnapshot, type ReadSnapshot } from '../core/catalog/snapshot
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { formatJsonPath } from '../core/endpointSpec/tree';
 
-export const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_SPEC_FILE_BYTES = 10 * 1024 * 1024;
 
 export interface CliIo {
   out(text: string): void;

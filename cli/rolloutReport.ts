@@ -17,7 +17,7 @@ import { documentOption, type Target, type TargetOptions } from './target';
 
 export const EXIT_STALLED = 4;
 export const EXIT_FAILED = 5;
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 
 /** The lines of each command's help that say the codes above. */
 export const WATCH_EXIT_HELP = `4 the rollout stalled (no progress for --stall-after), 5 it failed (every new worker
@@ -157,7 +157,7 @@ function reportOutcome(request: WatchRequest, outcome: RolloutOutcome, io: CliIo
  * The release's time to ready beside the one before's: `time to ready: first worker started after 3.0 s; ready in
  * 42 s (previous release 30 s): 40% slower`, and a warning when it is much slower.
  */
-export function reportReadiness(request: Pick<WatchRequest, 'command' | 'prefix'>, report: ReadinessReport, io: CliIo): void {
+function reportReadiness(request: Pick<WatchRequest, 'command' | 'prefix'>, report: ReadinessReport, io: CliIo): void {
   const prefix = request.prefix ?? '';
   const line = readinessLine(report);
   if (line !== undefined) io.out(`${prefix}${line}\n`);
