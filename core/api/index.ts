@@ -66,27 +66,13 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
   };
 }
 
-export {
-  catalogFileFromEnvironment,
-  configFromEnvironment,
-  DEFAULT_API_URL,
-  DEFAULT_JOBS_URL,
-  DEFAULT_RETRY_POLICY,
-  DEFAULT_TIMEOUT_MS,
-} from './config';
-export type { ApiClientConfig, ApiLogEntry, Environment, RetryNotice, RetryPolicy } from './config';
+export { catalogFileFromEnvironment, configFromEnvironment, DEFAULT_API_URL, DEFAULT_JOBS_URL, DEFAULT_RETRY_POLICY } from './config';
+export type { ApiClientConfig, ApiLogEntry, Environment, RetryNotice } from './config';
 export { ApiError } from './errors';
-export type { ApiErrorKind } from './errors';
-export { parseJsonPath, parseProblemFieldError } from './jsonPath';
-export type { ApiPathSegment, ProblemFieldError } from './jsonPath';
 export { parseRateLimitHeaders, parseRetryAfter } from './rateLimit';
-export type { RateLimitSnapshot, RateLimitWindow } from './rateLimit';
+export type { RateLimitSnapshot } from './rateLimit';
 export type { CallOptions } from './http';
-export type { CreateOutcome, CreateReconciledOptions, WorkerLogOptions, WorkerLogStream } from './serverless';
-export type { GpuCatalogQuery, CpuCatalogQuery, DataCenterQuery } from './catalog';
-export type * from './billing';
-export type { RunSyncOptions } from './jobs';
-export { SERVICE_RELEASE_FIELDS, releaseSpecPath, serviceFieldOf } from './releaseFields';
-export type { ReleaseField } from './releaseFields';
+export type { CreateReconciledOptions, WorkerLogStream } from './serverless';
+export { releaseSpecPath } from './releaseFields';
 export type * from './types';
-export { BillingApi, CatalogApi, JobsApi, NetworkVolumesApi, RegistriesApi, ServerlessApi, TemplatesApi };
+export { JobsApi, ServerlessApi };

@@ -8,7 +8,6 @@ export {
   JSON_SPEC_FILE_GLOB,
   POLICY_FILE_GLOB,
   SPEC_DOCUMENT_PATTERNS,
-  SPEC_FILE_EXTENSIONS,
   SPEC_FILE_GLOB,
   SPEC_FILE_PATTERN,
   SPEC_FILE_SUFFIXES,
@@ -17,7 +16,6 @@ export {
   splitSpecFileName,
   YAML_SPEC_FILE_GLOB,
 } from './specFiles';
-export type { SpecFileNameParts } from './specFiles';
 export {
   CATALOG_STATUS_NOTIFICATION,
   LOCATE_PATHS_REQUEST,
@@ -36,9 +34,6 @@ export type {
   InlayHintSettings,
   LocatedPaths,
   LocatePathsParams,
-  NotificationKind,
-  ParamsRequestKind,
-  RequestKind,
   ServerInitializationOptions,
   SpecDocumentFacts,
   SpecEnvironmentFacts,
