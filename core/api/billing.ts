@@ -86,7 +86,7 @@ export interface NetworkVolumeBillingAmounts {
   highPerformanceAmount: number;
 }
 
-export interface ResolvedBillingQuery extends BillingTimeRange {
+interface ResolvedBillingQuery extends BillingTimeRange {
   bucketSize: BillingBucketSize;
   [filter: string]: unknown;
 }

@@ -102,7 +102,7 @@ export function configFromEnvironment(env: Environment = process.env, options: {
 }
 
 /** Names the catalog snapshot (`endpoint-studio catalog export`) that checks read instead of the service. */
-export const CATALOG_FILE_VARIABLE = 'ENDPOINT_STUDIO_CATALOG_FILE';
+const CATALOG_FILE_VARIABLE = 'ENDPOINT_STUDIO_CATALOG_FILE';
 
 /**
  * The catalog snapshot file of `ENDPOINT_STUDIO_CATALOG_FILE`, for the language server, `validate`, `plan`,

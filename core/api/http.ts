@@ -31,8 +31,8 @@ import { fetchResolvingLocalhost } from './loopback';
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitSnapshot } from './rateLimit';
 import { createRedactor, type Redactor } from './redact';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export type ApiHost = 'rest' | 'jobs';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type ApiHost = 'rest' | 'jobs';
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
 /** Accepted by every call of every resource. */

@@ -9,7 +9,7 @@ import { readJob, readJobStream } from './records';
 import type { EndpointHealth, Job, JobRequest, JobStreamChunk } from './types';
 
 /** The service's own default for `runsync`. */
-export const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
+const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
 /** Headroom over `wait` so the HTTP timeout never cuts off an answer the service is about to give. */
 const RUNSYNC_TIMEOUT_MARGIN_MS = 15_000;
 

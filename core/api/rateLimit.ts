@@ -22,7 +22,7 @@ export interface RateLimitSnapshot {
   tightest?: RateLimitWindow;
 }
 
-export type StructuredValue = string | number | boolean;
+type StructuredValue = string | number | boolean;
 
 export interface StructuredListMember {
   item: StructuredValue;

@@ -59,7 +59,7 @@ function defined<T extends object>(record: T): T {
 }
 
 /** A worker without an id cannot be addressed (logs, tree rows), so it is left out. */
-export function readWorker(fields: Fields): Worker | undefined {
+function readWorker(fields: Fields): Worker | undefined {
   const id = text(fields.id);
   if (id === undefined) return undefined;
   const status = WORKER_STATUSES.find((s) => s === fields.status) ?? 'UNKNOWN';
@@ -108,7 +108,7 @@ function readDiffEntry(fields: Fields): ReleaseDiffEntry | undefined {
   return { field, old: 'old' in fields ? fields.old : undefined, new: 'new' in fields ? fields.new : undefined };
 }
 
-export function readRelease(fields: Fields): Release {
+function readRelease(fields: Fields): Release {
   const source = text(fields.source);
   return defined<Release>({
     id: text(fields.id),

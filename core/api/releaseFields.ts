@@ -5,14 +5,14 @@
  * diffs through it, and rolling back reads them through it. Values stay in the v2 record's form.
  */
 
-export interface ReleaseField {
+interface ReleaseField {
   /** The name in a release's `diff`. */
   readonly service: string;
   /** The path in the endpoint record and the spec (`gpu.count`). */
   readonly spec: string;
 }
 
-export const SERVICE_RELEASE_FIELDS: readonly ReleaseField[] = [
+const SERVICE_RELEASE_FIELDS: readonly ReleaseField[] = [
   { service: 'name', spec: 'name' },
   { service: 'templateId', spec: 'templateId' },
   { service: 'template.imageName', spec: 'image' },

@@ -11,7 +11,7 @@ export type FlashBoot = 'OFF' | 'FLASHBOOT' | 'PRIORITY_FLASHBOOT';
 
 export type Scaling = { type: 'QUEUE_DELAY'; queueDelay: number } | { type: 'REQUEST_COUNT'; requestCount: number };
 
-export interface Workers {
+interface Workers {
   min: number;
   max: number;
   /** Omitted for `QUEUE` + `REQUEST_COUNT`. */
@@ -42,7 +42,7 @@ export interface CpuSelection {
   vcpuCount: number;
 }
 
-export interface EndpointCpu extends CpuSelection {
+interface EndpointCpu extends CpuSelection {
   memory: number;
 }
 
@@ -215,7 +215,7 @@ export interface WorkerLogEvent {
 
 export type AvailabilityLevel = 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';
 
-export interface ResourceAvailability {
+interface ResourceAvailability {
   id: string;
   name: string;
   availability: AvailabilityLevel;
@@ -262,7 +262,7 @@ export interface DataCenter {
 
 // ── Templates, volumes, registries ─────────────────────────────────────────
 
-export type TemplateCategory = 'CPU' | 'NVIDIA' | 'AMD';
+type TemplateCategory = 'CPU' | 'NVIDIA' | 'AMD';
 
 export interface Template extends ContainerConfig {
   id: string;

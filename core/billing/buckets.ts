@@ -11,7 +11,7 @@ export const DEFAULT_BUCKET_SIZE: BillingBucketSize = 'day';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 /** A chart of more bars than this is unreadable and a sign of a wrong bucket size; enumeration stops. */
-export const MAX_BUCKETS = 2000;
+const MAX_BUCKETS = 2000;
 
 export function isBucketSize(value: unknown): value is BillingBucketSize {
   return typeof value === 'string' && (BUCKET_SIZES as readonly string[]).includes(value);

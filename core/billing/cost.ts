@@ -19,7 +19,7 @@ import { scaleRange, type UsdRange } from './format';
 export const HOURS_PER_MONTH = 730;
 
 /** One way a worker can be placed, with its price per worker-hour. */
-export interface Placement {
+interface Placement {
   /** GPU type id or CPU flavor id. */
   readonly id: string;
   readonly name: string;

@@ -29,7 +29,7 @@ export function formatUsd(n: number): string {
 }
 
 /** `+$0.69`, `-$0.69`, `$0.00`: a change, with its sign always written. */
-export function formatUsdChange(n: number): string {
+function formatUsdChange(n: number): string {
   const text = formatUsd(n);
   return text === '$0.00' || text.startsWith('-') ? text : `+${text}`;
 }

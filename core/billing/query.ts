@@ -83,7 +83,7 @@ export const KINDS: Readonly<Record<BillingKind, KindInfo>> = {
 
 export const BILLING_KINDS = Object.keys(KINDS) as BillingKind[];
 
-export function isBillingKind(value: unknown): value is BillingKind {
+function isBillingKind(value: unknown): value is BillingKind {
   return typeof value === 'string' && value in KINDS;
 }
 
@@ -213,7 +213,7 @@ export async function fetchBilling(api: ApiClient, request: BillingRequest, opti
 }
 
 /** The answer read defensively: a service answer is input, and the chart must not trust its shape. */
-export function readResponse(answer: unknown): BillingResponse {
+function readResponse(answer: unknown): BillingResponse {
   const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
   const records = Array.isArray(body.records)
     ? body.records.filter(

@@ -7,8 +7,8 @@
 import type { Catalog, CatalogData } from '../endpointSpec/catalog/catalog';
 import { catalogFromJson, readCatalogJson } from '../endpointSpec/catalog/load';
 
-export const CATALOG_SNAPSHOT_FORMAT = 'endpoint-studio-catalog';
-export const CATALOG_SNAPSHOT_VERSION = 1;
+const CATALOG_SNAPSHOT_FORMAT = 'endpoint-studio-catalog';
+const CATALOG_SNAPSHOT_VERSION = 1;
 
 export interface CatalogSnapshot extends CatalogData {
   readonly format: typeof CATALOG_SNAPSHOT_FORMAT;

@@ -6,7 +6,7 @@
 import type { SpecFormat } from '../endpointSpec/tree';
 
 /** The extensions a spec file may have after `.endpoint`, YAML ones first. */
-export const SPEC_FILE_EXTENSIONS = ['yaml', 'yml', 'json'] as const;
+const SPEC_FILE_EXTENSIONS = ['yaml', 'yml', 'json'] as const;
 
 /** `.endpoint.yaml`, `.endpoint.yml`, `.endpoint.json`: the endings that make a file a spec. */
 export const SPEC_FILE_SUFFIXES: readonly string[] = SPEC_FILE_EXTENSIONS.map((extension) => `.endpoint.${extension}`);
