@@ -3,7 +3,7 @@
  * endpoint's `requestUrls` name. Same bearer key.
  */
 import { ApiError } from './errors';
-import { segment, type CallOptions, type HttpCore } from './http';
+import { segment, type CallOptions, type HttpCore, type HttpRequest } from './http';
 import { isLoopbackHost } from './loopback';
 import { readJob, readJobStream } from './records';
 import type { EndpointHealth, Job, JobRequest, JobStreamChunk } from './types';
@@ -58,45 +58,26 @@ export class JobsApi {
 
   /** Queues a job: `{id, status: 'IN_QUEUE'}`. Never repeated after a lost answer (it would run twice). */
   async run(endpointId: string, request: JobRequest, options: CallOptions = {}): Promise<Job> {
-    return readJob(
-      await this.http.request<unknown>({
-        method: 'POST',
-        host: 'jobs',
-        path: `/v2/${segment(endpointId)}/run`,
-        body: request,
-        idempotent: false,
-        ...options,
-      }),
-    );
+    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/run`, body: request, idempotent: false, ...options });
   }
 
   /** Runs a job and waits: the finished job with `output`, or its current status to poll with `status`. */
   async runSync(endpointId: string, request: JobRequest, options: RunSyncOptions = {}): Promise<Job> {
     const { waitMs, ...call } = options;
     const timeoutMs = call.timeoutMs ?? (waitMs ?? DEFAULT_RUNSYNC_WAIT_MS) + RUNSYNC_TIMEOUT_MARGIN_MS;
-    return readJob(
-      await this.http.request<unknown>({
-        method: 'POST',
-        host: 'jobs',
-        path: `/v2/${segment(endpointId)}/runsync`,
-        query: { wait: waitMs },
-        body: request,
-        idempotent: false,
-        ...call,
-        timeoutMs,
-      }),
-    );
+    return this.job({
+      method: 'POST',
+      path: `/v2/${segment(endpointId)}/runsync`,
+      query: { wait: waitMs },
+      body: request,
+      idempotent: false,
+      ...call,
+      timeoutMs,
+    });
   }
 
   async status(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return readJob(
-      await this.http.request<unknown>({
-        method: 'GET',
-        host: 'jobs',
-        path: `/v2/${segment(endpointId)}/status/${segment(jobId)}`,
-        ...options,
-      }),
-    );
+    return this.job({ method: 'GET', path: `/v2/${segment(endpointId)}/status/${segment(jobId)}`, ...options });
   }
 
   /**
@@ -117,28 +98,12 @@ export class JobsApi {
 
   /** Cancelling twice leaves it cancelled, so this one is retried after a lost answer. */
   async cancel(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return readJob(
-      await this.http.request<unknown>({
-        method: 'POST',
-        host: 'jobs',
-        path: `/v2/${segment(endpointId)}/cancel/${segment(jobId)}`,
-        idempotent: true,
-        ...options,
-      }),
-    );
+    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/cancel/${segment(jobId)}`, idempotent: true, ...options });
   }
 
   /** Requeues a failed or timed-out job. Not retried: a second retry would run it again. */
   async retry(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return readJob(
-      await this.http.request<unknown>({
-        method: 'POST',
-        host: 'jobs',
-        path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`,
-        idempotent: false,
-        ...options,
-      }),
-    );
+    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`, idempotent: false, ...options });
   }
 
   /**
@@ -191,5 +156,10 @@ export class JobsApi {
       if (error.kind === 'invalidResponse') return { ok: error.status >= 200 && error.status < 300, status: error.status, latencyMs };
       return { ok: false, status: error.status, latencyMs, detail: error.detail };
     }
+  }
+
+  /** A call to the jobs host whose answer is a job record. */
+  private async job(req: Omit<HttpRequest, 'host'>): Promise<Job> {
+    return readJob(await this.http.request<unknown>({ host: 'jobs', ...req }));
   }
 }
