@@ -2,7 +2,7 @@
  * `/v2/billing`: time-bucketed spend. Windows are half-open `[startTime, endTime)` and the service
  * snaps them to bucket boundaries; the resolved window comes back in `metadata.query`.
  */
-import type { CallOptions, HttpCore, QueryValue } from './http';
+import { callOptions, type CallOptions, type HttpCore, type QueryValue } from './http';
 
 export type BillingBucketSize = 'hour' | 'day' | 'week' | 'month' | 'year';
 
@@ -12,22 +12,22 @@ export type BillingWindow =
 
 export type BillingQuery = BillingWindow & CallOptions & { bucketSize?: BillingBucketSize };
 
-export interface PodBillingQuery extends CallOptions {
+/** The bucket size and window every billing path takes, as its query fields. */
+interface WindowQuery extends CallOptions {
   bucketSize?: BillingBucketSize;
   startTime?: string | Date;
   endTime?: string | Date;
   lastN?: number;
+}
+
+export interface PodBillingQuery extends WindowQuery {
   /** The command-line client's grouping; service default `gpuId`. */
   grouping?: 'podId' | 'gpuId';
   podId?: string;
   gpuId?: string;
 }
 
-export interface ServerlessBillingQuery extends CallOptions {
-  bucketSize?: BillingBucketSize;
-  startTime?: string | Date;
-  endTime?: string | Date;
-  lastN?: number;
+export interface ServerlessBillingQuery extends WindowQuery {
   /** Service default `endpointId`. */
   grouping?: 'endpointId' | 'podId' | 'gpuId';
   /** Filter by serverless endpoint (sent as `serverlessId`, the REST v2 name). */
@@ -35,11 +35,7 @@ export interface ServerlessBillingQuery extends CallOptions {
   gpuId?: string;
 }
 
-export interface NetworkVolumeBillingQuery extends CallOptions {
-  bucketSize?: BillingBucketSize;
-  startTime?: string | Date;
-  endTime?: string | Date;
-  lastN?: number;
+export interface NetworkVolumeBillingQuery extends WindowQuery {
   networkVolumeId?: string;
 }
 
@@ -109,21 +105,12 @@ function time(value: string | Date | undefined): string | undefined {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-function windowQuery(q: {
-  bucketSize?: BillingBucketSize;
-  startTime?: string | Date;
-  endTime?: string | Date;
-  lastN?: number;
-}): Record<string, QueryValue> {
+function windowQuery(q: WindowQuery): Record<string, QueryValue> {
   if (q.lastN !== undefined && (q.startTime !== undefined || q.endTime !== undefined)) {
     // The service refuses the mix with a 400; saying so here names the caller's mistake precisely.
     throw new TypeError('billing: lastN cannot be combined with startTime or endTime');
   }
   return { bucketSize: q.bucketSize, startTime: time(q.startTime), endTime: time(q.endTime), lastN: q.lastN };
-}
-
-function callOptions(q: CallOptions): CallOptions {
-  return { ...(q.signal ? { signal: q.signal } : {}), ...(q.timeoutMs !== undefined ? { timeoutMs: q.timeoutMs } : {}) };
 }
 
 export class BillingApi {

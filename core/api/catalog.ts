@@ -3,8 +3,7 @@
  * client asks for what the editor needs to check a spec: serverless stock per GPU type (with its
  * CUDA versions) and GPU stock per data center.
  */
-import type { CallOptions, HttpCore } from './http';
-import { segment } from './http';
+import { callOptions, segment, type CallOptions, type HttpCore } from './http';
 import type { CpuType, DataCenter, GpuType, Template } from './types';
 
 export interface GpuCatalogQuery extends CallOptions {
@@ -48,21 +47,16 @@ function cpuQuery(q: CpuCatalogQuery): Record<string, string | number | readonly
   return { include: ['AVAILABILITY'], product: q.product ?? ['SERVERLESS'], vcpuCount: q.vcpuCount };
 }
 
-function callOptions(q: CallOptions): CallOptions {
-  return { ...(q.signal ? { signal: q.signal } : {}), ...(q.timeoutMs !== undefined ? { timeoutMs: q.timeoutMs } : {}) };
+function dataCenterQuery(q: DataCenterQuery): Record<string, readonly string[] | undefined> {
+  const include = q.include ?? ['GPU_AVAILABILITY'];
+  return { include: include.length > 0 ? include : undefined };
 }
 
 export class CatalogApi {
   constructor(private readonly http: HttpCore) {}
 
   async gpus(query: GpuCatalogQuery = {}): Promise<GpuType[]> {
-    const body = await this.http.request<{ gpus?: GpuType[] } | undefined>({
-      method: 'GET',
-      path: '/v2/catalog/gpus',
-      query: gpuQuery(query),
-      ...callOptions(query),
-    });
-    return body?.gpus ?? [];
+    return this.http.list<GpuType>('gpus', { method: 'GET', path: '/v2/catalog/gpus', query: gpuQuery(query), ...callOptions(query) });
   }
 
   gpu(id: string, query: GpuCatalogQuery = {}): Promise<GpuType> {
@@ -75,13 +69,7 @@ export class CatalogApi {
   }
 
   async cpus(query: CpuCatalogQuery = {}): Promise<CpuType[]> {
-    const body = await this.http.request<{ cpus?: CpuType[] } | undefined>({
-      method: 'GET',
-      path: '/v2/catalog/cpus',
-      query: cpuQuery(query),
-      ...callOptions(query),
-    });
-    return body?.cpus ?? [];
+    return this.http.list<CpuType>('cpus', { method: 'GET', path: '/v2/catalog/cpus', query: cpuQuery(query), ...callOptions(query) });
   }
 
   cpu(id: string, query: CpuCatalogQuery = {}): Promise<CpuType> {
@@ -94,33 +82,25 @@ export class CatalogApi {
   }
 
   async dataCenters(query: DataCenterQuery = {}): Promise<DataCenter[]> {
-    const include = query.include ?? ['GPU_AVAILABILITY'];
-    const body = await this.http.request<{ dataCenters?: DataCenter[] } | undefined>({
+    return this.http.list<DataCenter>('dataCenters', {
       method: 'GET',
       path: '/v2/catalog/datacenters',
-      query: { include: include.length > 0 ? include : undefined },
+      query: dataCenterQuery(query),
       ...callOptions(query),
     });
-    return body?.dataCenters ?? [];
   }
 
   dataCenter(id: string, query: DataCenterQuery = {}): Promise<DataCenter> {
-    const include = query.include ?? ['GPU_AVAILABILITY'];
     return this.http.request<DataCenter>({
       method: 'GET',
       path: `/v2/catalog/datacenters/${segment(id)}`,
-      query: { include: include.length > 0 ? include : undefined },
+      query: dataCenterQuery(query),
       ...callOptions(query),
     });
   }
 
   /** Public catalog templates (the caller's own are in `templates`). */
   async templates(options: CallOptions = {}): Promise<Template[]> {
-    const body = await this.http.request<{ templates?: Template[] } | undefined>({
-      method: 'GET',
-      path: '/v2/catalog/templates',
-      ...options,
-    });
-    return body?.templates ?? [];
+    return this.http.list<Template>('templates', { method: 'GET', path: '/v2/catalog/templates', ...options });
   }
 }

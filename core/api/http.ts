@@ -118,6 +118,11 @@ export function segment(value: string): string {
   return encodeURIComponent(value);
 }
 
+/** Only the call options of a query that also carries a resource's own parameters. */
+export function callOptions(q: CallOptions): CallOptions {
+  return { ...(q.signal ? { signal: q.signal } : {}), ...(q.timeoutMs !== undefined ? { timeoutMs: q.timeoutMs } : {}) };
+}
+
 export class HttpCore {
   readonly apiUrl: string;
   readonly jobsUrl: string;
@@ -188,6 +193,12 @@ export class HttpCore {
 
   async request<T>(req: HttpRequest): Promise<T> {
     return (await this.exchange<T>(req)).body;
+  }
+
+  /** A list the service answers inside an object (`{ "endpoints": [...] }`); empty when the answer has none. */
+  async list<T>(key: string, req: HttpRequest): Promise<T[]> {
+    const body = await this.request<Record<string, T[] | undefined> | undefined>(req);
+    return body?.[key] ?? [];
   }
 
   async exchange<T>(req: HttpRequest): Promise<HttpResponse<T>> {

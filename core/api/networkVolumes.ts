@@ -6,12 +6,7 @@ export class NetworkVolumesApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<NetworkVolume[]> {
-    const body = await this.http.request<{ networkVolumes?: NetworkVolume[] } | undefined>({
-      method: 'GET',
-      path: '/v2/network-volumes',
-      ...options,
-    });
-    return body?.networkVolumes ?? [];
+    return this.http.list<NetworkVolume>('networkVolumes', { method: 'GET', path: '/v2/network-volumes', ...options });
   }
 
   get(id: string, options: CallOptions = {}): Promise<NetworkVolume> {

@@ -6,8 +6,7 @@ export class RegistriesApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<Registry[]> {
-    const body = await this.http.request<{ registries?: Registry[] } | undefined>({ method: 'GET', path: '/v2/registries', ...options });
-    return body?.registries ?? [];
+    return this.http.list<Registry>('registries', { method: 'GET', path: '/v2/registries', ...options });
   }
 
   get(id: string, options: CallOptions = {}): Promise<Registry> {

@@ -49,8 +49,7 @@ export class ServerlessApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<Endpoint[]> {
-    const body = await this.http.request<{ endpoints?: Endpoint[] } | undefined>({ method: 'GET', path: '/v2/serverless', ...options });
-    return body?.endpoints ?? [];
+    return this.http.list<Endpoint>('endpoints', { method: 'GET', path: '/v2/serverless', ...options });
   }
 
   get(id: string, options: CallOptions = {}): Promise<Endpoint> {

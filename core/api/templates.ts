@@ -6,8 +6,7 @@ export class TemplatesApi {
   constructor(private readonly http: HttpCore) {}
 
   async list(options: CallOptions = {}): Promise<Template[]> {
-    const body = await this.http.request<{ templates?: Template[] } | undefined>({ method: 'GET', path: '/v2/templates', ...options });
-    return body?.templates ?? [];
+    return this.http.list<Template>('templates', { method: 'GET', path: '/v2/templates', ...options });
   }
 
   get(id: string, options: CallOptions = {}): Promise<Template> {
