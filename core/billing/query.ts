@@ -23,29 +23,27 @@ export interface KindInfo {
   readonly components: readonly { readonly key: string; readonly label: string }[];
 }
 
+/** What a pod's or a serverless worker's compute costs split into. */
+const COMPUTE_COMPONENTS: KindInfo['components'] = [
+  { key: 'gpuAmount', label: 'GPU' },
+  { key: 'cpuAmount', label: 'CPU' },
+  { key: 'diskAmount', label: 'Disk' },
+];
+
 export const KINDS: Readonly<Record<BillingKind, KindInfo>> = {
   serverless: {
     label: 'Serverless',
     groupings: ['endpointId', 'podId', 'gpuId'],
     filters: ['endpointId', 'gpuId'],
     groupField: (g) => (g === 'podId' || g === 'gpuId' ? g : 'serverlessId'),
-    components: [
-      { key: 'gpuAmount', label: 'GPU' },
-      { key: 'cpuAmount', label: 'CPU' },
-      { key: 'diskAmount', label: 'Disk' },
-      { key: 'feeAmount', label: 'Fee' },
-    ],
+    components: [...COMPUTE_COMPONENTS, { key: 'feeAmount', label: 'Fee' }],
   },
   pods: {
     label: 'Pods',
     groupings: ['gpuId', 'podId'],
     filters: ['podId', 'gpuId'],
     groupField: (g) => (g === 'podId' ? 'podId' : 'gpuId'),
-    components: [
-      { key: 'gpuAmount', label: 'GPU' },
-      { key: 'cpuAmount', label: 'CPU' },
-      { key: 'diskAmount', label: 'Disk' },
-    ],
+    components: COMPUTE_COMPONENTS,
   },
   networkVolumes: {
     label: 'Network volumes',
@@ -180,36 +178,21 @@ export interface BillingResponse {
 export async function fetchBilling(api: ApiClient, request: BillingRequest, options: CallOptions = {}): Promise<BillingResponse> {
   const window = request.lastN !== undefined ? { lastN: request.lastN } : { startTime: request.startTime, endTime: request.endTime };
   const common = { bucketSize: request.bucketSize, ...window, ...options };
-  const billing = api.billing;
-  let answer: unknown;
-  switch (request.kind) {
-    case 'serverless':
-      answer = await billing.serverless({
+  const { billing } = api;
+  const send: Record<BillingKind, () => Promise<unknown>> = {
+    serverless: () =>
+      billing.serverless({
         ...common,
         grouping: request.grouping as 'endpointId' | 'podId' | 'gpuId',
         endpointId: request.endpointId,
         gpuId: request.gpuId,
-      });
-      break;
-    case 'pods':
-      answer = await billing.pods({
-        ...common,
-        grouping: request.grouping as 'podId' | 'gpuId',
-        podId: request.podId,
-        gpuId: request.gpuId,
-      });
-      break;
-    case 'networkVolumes':
-      answer = await billing.networkVolumes(common);
-      break;
-    case 'publicEndpoints':
-      answer = await billing.publicEndpoints(common);
-      break;
-    case 'all':
-      answer = await billing.all(common);
-      break;
-  }
-  return readResponse(answer);
+      }),
+    pods: () => billing.pods({ ...common, grouping: request.grouping as 'podId' | 'gpuId', podId: request.podId, gpuId: request.gpuId }),
+    networkVolumes: () => billing.networkVolumes(common),
+    publicEndpoints: () => billing.publicEndpoints(common),
+    all: () => billing.all(common),
+  };
+  return readResponse(await send[request.kind]());
 }
 
 /** The answer read defensively: a service answer is input, and the chart must not trust its shape. */
