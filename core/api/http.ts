@@ -170,17 +170,6 @@ export class HttpCore {
     return () => this.retryListeners.delete(listener);
   }
 
-  private announceRetry(reason: RetryNotice['reason'], method: string, path: string, attempt: number, waitMs: number): void {
-    const notice: RetryNotice = { reason, method, path, attempt, waitMs, retryAt: Date.now() + waitMs };
-    for (const listener of this.retryListeners) {
-      try {
-        listener(notice);
-      } catch {
-        // A broken status bar must not break the request it reports on.
-      }
-    }
-  }
-
   /** The quota state from the latest answer that carried it. */
   get rateLimit(): RateLimitSnapshot | undefined {
     return this.latestRateLimit;
@@ -238,7 +227,8 @@ export class HttpCore {
       const outcome = await this.attempt(call, attempt);
       if ('result' in outcome) return outcome.result;
       const { reason, waitMs } = outcome.retry;
-      this.announceRetry(reason, call.shown.method, call.shown.path, attempt, waitMs);
+      const { method, path } = call.shown;
+      notifyAll(this.retryListeners, { reason, method, path, attempt, waitMs, retryAt: Date.now() + waitMs });
       await this.pause(waitMs, req.signal, call.shown);
     }
   }
@@ -379,13 +369,7 @@ export class HttpCore {
     const snapshot = parseRateLimitHeaders(headers.get('ratelimit'), headers.get('ratelimit-policy'));
     if (!snapshot) return undefined;
     this.latestRateLimit = snapshot;
-    for (const listener of this.listeners) {
-      try {
-        listener(snapshot);
-      } catch {
-        // A broken status bar must not break the request that fed it.
-      }
-    }
+    notifyAll(this.listeners, snapshot);
     return snapshot;
   }
 
@@ -408,6 +392,16 @@ export class HttpCore {
       this.log({ ...entry, url: redact(entry.url), ...(entry.note ? { note: redact(entry.note) } : {}) });
     } catch {
       // Logging is best effort.
+    }
+  }
+}
+
+function notifyAll<T>(listeners: Iterable<(value: T) => void>, value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch {
+      // A broken status bar must not break the request it reports on.
     }
   }
 }

@@ -3,6 +3,7 @@
  * `RateLimit-Policy` (quota `q`, window length `w`), both structured-field lists with one member
  * per window (`minute`, `hour`, `day`). Both are optional: exempt callers get neither.
  */
+import { defined } from './records';
 
 export interface RateLimitWindow {
   /** `minute`, `hour`, `day`, or whatever else the service names. */
@@ -103,11 +104,8 @@ export function parseRateLimitHeaders(
   if (!state && !policy) return undefined;
   const byName = new Map<string, RateLimitWindow>();
   const windowFor = (name: string): RateLimitWindow => {
-    let window = byName.get(name);
-    if (!window) {
-      window = { name };
-      byName.set(name, window);
-    }
+    const window = byName.get(name) ?? { name };
+    byName.set(name, window);
     return window;
   };
   for (const member of state ? parseStructuredList(state) : []) {
@@ -120,9 +118,10 @@ export function parseRateLimitHeaders(
     window.quota = integerParam(member.params, 'q');
     window.windowSeconds = integerParam(member.params, 'w');
   }
-  const windows = [...byName.values()].map(withoutUndefined);
+  const windows = [...byName.values()].map(defined);
   if (windows.length === 0) return undefined;
-  return { windows, observedAt, ...optional('tightest', tightestWindow(windows)) };
+  const tightest = tightestWindow(windows);
+  return { windows, observedAt, ...(tightest ? { tightest } : {}) };
 }
 
 function tightestWindow(windows: RateLimitWindow[]): RateLimitWindow | undefined {
@@ -133,14 +132,6 @@ function tightestWindow(windows: RateLimitWindow[]): RateLimitWindow | undefined
     if (!best || share < best.share) best = { window, share };
   }
   return best?.window;
-}
-
-function withoutUndefined(window: RateLimitWindow): RateLimitWindow {
-  return Object.fromEntries(Object.entries(window).filter(([, v]) => v !== undefined)) as unknown as RateLimitWindow;
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** `Retry-After` as seconds: delta-seconds or an HTTP date. */

@@ -54,7 +54,7 @@ function listOf<T>(value: unknown, read: (item: Fields) => T | undefined): T[] {
 }
 
 /** Keeps only the defined values, so an unknown field is absent rather than present as undefined. */
-function defined<T extends object>(record: T): T {
+export function defined<T extends object>(record: T): T {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as T;
 }
 
