@@ -5,6 +5,7 @@
  * The key lives only in this closure-held header value and the redactor; nothing that leaves
  * this module (errors, log entries, URLs) can carry it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DEFAULT_API_URL,
   DEFAULT_JOBS_URL,
@@ -380,7 +381,7 @@ export class HttpCore {
 
   private async pause(ms: number, signal: AbortSignal | undefined, shown: RequestShown): Promise<void> {
     try {
-      await sleep(ms, signal);
+      await sleep(ms, undefined, { signal });
     } catch {
       throw abortedError(shown, shown.method !== 'GET');
     }
@@ -457,30 +458,4 @@ function linkSignals(external: AbortSignal | undefined, timeoutMs: number): Link
       };
     },
   };
-}
-
-/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortReason(signal));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortReason(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Why a signal aborted, as an Error: an abort with no reason, or with a value that is not an Error, still rejects with one. */
-function abortReason(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error) return reason;
-  return reason === undefined ? new Error('aborted') : new Error('aborted', { cause: reason });
 }

@@ -1,6 +1,7 @@
 /** `/v2/serverless`: endpoints, their workers, releases and worker log streams. */
 import { ApiError } from './errors';
-import { segment, sleep, type CallOptions, type HttpCore } from './http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { segment, type CallOptions, type HttpCore } from './http';
 import { ResumableEventStream, type ResumeOptions, type SseEvent } from './sse';
 import { readReleaseList, readWorkerList } from './records';
 import type { CreateEndpointRequest, Endpoint, LogSource, ReleaseList, UpdateEndpointRequest, WorkerList, WorkerLogEvent } from './types';
@@ -100,7 +101,7 @@ export class ServerlessApi {
     for (let check = 1; check <= Math.max(1, checks); check++) {
       if (check > 1) {
         try {
-          await sleep(intervalMs, call.signal);
+          await sleep(intervalMs, undefined, { signal: call.signal });
         } catch {
           throw new ApiError({
             kind: 'aborted',

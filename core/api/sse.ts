@@ -4,7 +4,8 @@
  * backfill (events are deduplicated by id).
  */
 import { ApiError } from './errors';
-import { sleep, type HttpCore, type HttpRequest } from './http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { HttpCore, HttpRequest } from './http';
 
 export interface SseEvent {
   /** Empty when the server sent none for this event. */
@@ -144,7 +145,7 @@ export class ResumableEventStream implements AsyncIterable<SseEvent> {
   private async pauseBeforeReconnect(delay: number): Promise<boolean> {
     this.reconnectCount++;
     try {
-      await sleep(delay, this.options.signal);
+      await sleep(delay, undefined, { signal: this.options.signal });
       return true;
     } catch {
       return false;
