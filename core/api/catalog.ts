@@ -30,9 +30,8 @@ export interface DataCenterQuery extends CallOptions {
 }
 
 function gpuQuery(q: GpuCatalogQuery): Record<string, string | number | readonly string[] | undefined> {
-  const availability = q.availability ?? true;
   // The filters are only valid with include=AVAILABILITY, so they go only with it.
-  if (!availability) return {};
+  if (q.availability === false) return {};
   return {
     include: ['AVAILABILITY'],
     product: q.product ?? ['SERVERLESS'],

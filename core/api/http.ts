@@ -70,7 +70,6 @@ export interface HttpRequest extends CallOptions {
 
 export interface HttpResponse<T> {
   status: number;
-  headers: Headers;
   body: T;
 }
 
@@ -193,7 +192,7 @@ export class HttpCore {
 
   async exchange<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const result = await this.perform(req, false);
-    return { status: result.response.status, headers: result.response.headers, body: result.body as T };
+    return { status: result.response.status, body: result.body as T };
   }
 
   /**
