@@ -9,7 +9,7 @@ import type { BillingBucketSize } from '../api/billing';
 import { checkBillingRequest, fetchBilling, type BillingKind, type BillingRequest, type BillingResponse } from '../billing/query';
 
 /** `networkVolume` is the command-line client's singular (`billing network-volume`), taken as `networkVolumes`. */
-export type QueryBillingKind = BillingKind | 'networkVolume';
+type QueryBillingKind = BillingKind | 'networkVolume';
 
 export interface QueryBillingInput {
   readonly kind: QueryBillingKind;

@@ -31,7 +31,7 @@ interface CauseBase {
   readonly message: string;
 }
 
-export interface CrashLoopingCause extends CauseBase {
+interface CrashLoopingCause extends CauseBase {
   readonly kind: 'crash-looping';
   /** The crashing worker whose log was read. */
   readonly workerId: string;
@@ -43,7 +43,7 @@ export interface CrashLoopingCause extends CauseBase {
   readonly logsError?: string;
 }
 
-export interface NoCapacityCause extends CauseBase {
+interface NoCapacityCause extends CauseBase {
   readonly kind: 'no-capacity';
   /** What the workers wait for: `GPU pools HOPPER_141 in any data center`. */
   readonly waitingFor: string;
@@ -54,7 +54,7 @@ export interface NoCapacityCause extends CauseBase {
   readonly alternatives?: readonly StockAlternative[];
 }
 
-export interface StartingCause extends CauseBase {
+interface StartingCause extends CauseBase {
   readonly kind: 'starting';
   /** How long they have been starting, when known: from the workers' own times, else the release's or the watch's start. */
   readonly startingForMs?: number;
@@ -65,7 +65,7 @@ export interface StartingCause extends CauseBase {
 export type NotServingCause = CrashLoopingCause | NoCapacityCause | StartingCause;
 
 /** A cause before it is worded: each kind's facts without its message. */
-export type UnwordedCause = NotServingCause extends infer C ? (C extends NotServingCause ? Omit<C, 'message'> : never) : never;
+type UnwordedCause = NotServingCause extends infer C ? (C extends NotServingCause ? Omit<C, 'message'> : never) : never;
 
 /** What a cause is named from: one read of the workers, and what the caller knows about their start. */
 export interface NotServingFacts {
@@ -83,7 +83,7 @@ export interface NotServingFacts {
 }
 
 /** A few lines and a short time: a cause is read at the end of a watch or beside a job, never in a loop. */
-export const CAUSE_LOG_LINES = 5;
+const CAUSE_LOG_LINES = 5;
 const CAUSE_LOG_TIMEOUT_MS = 3000;
 const CAUSE_LOG_SETTLE_MS = 300;
 
@@ -190,7 +190,7 @@ export async function endpointNotServing(
 }
 
 /** The one-line message of a cause, from its facts. */
-export function causeMessage(cause: UnwordedCause): string {
+function causeMessage(cause: UnwordedCause): string {
   const subject = cause.scope === 'release' ? `the workers of release ${cause.version ?? '?'}` : "the endpoint's workers";
   switch (cause.kind) {
     case 'crash-looping':

@@ -124,7 +124,7 @@ async function boundPlan(client: ApiClient, spec: Spec, live: Endpoint, binding:
 }
 
 /** The words every front-end shows for a create next to namesakes. */
-export function namesakeNote(name: unknown, namesakes: readonly EndpointSummary[]): string {
+function namesakeNote(name: unknown, namesakes: readonly EndpointSummary[]): string {
   const ids = namesakes.map((e) => e.id).join(', ');
   const existing = namesakes.length === 1 ? 'an endpoint named' : `${namesakes.length} endpoints named`;
   return `${existing} ${JSON.stringify(name)} already exist${namesakes.length === 1 ? 's' : ''} (${ids}) but this spec is not bound to ${namesakes.length === 1 ? 'it' : 'them'}; deploying creates another one`;

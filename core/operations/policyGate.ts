@@ -20,7 +20,7 @@ export interface PolicyRefusal {
 }
 
 /** Codes of the team policy: its rule kinds, `policy-invalid` and `policy-cost-unchecked`. */
-export const isPolicyCode = (code: string): boolean => code.startsWith('policy-');
+const isPolicyCode = (code: string): boolean => code.startsWith('policy-');
 
 /**
  * The policy's refusal of the documents given (all when absent): its file broken, or every error among their

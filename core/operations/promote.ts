@@ -54,14 +54,14 @@ export interface PromotionSource {
 }
 
 /** One field: the source's value, and what the target deploys there now (undefined when nothing). */
-export interface PromotedValue {
+interface PromotedValue {
   readonly field: string;
   readonly value: unknown;
   readonly current: unknown;
   readonly changes: boolean;
 }
 
-export type PromotionRefusal =
+type PromotionRefusal =
   | 'bad-field'
   | 'not-a-spec'
   | 'no-overlay'

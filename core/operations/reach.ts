@@ -57,7 +57,7 @@ export function reachOf(
 }
 
 /** The changes' fields split by who sets them: the overlay (its patch holds the field, or replaced an ancestor) or the base. */
-export function changeOrigins(patch: unknown, changes: readonly { path: string; segments: readonly (string | number)[] }[]): ChangeOrigins {
+function changeOrigins(patch: unknown, changes: readonly { path: string; segments: readonly (string | number)[] }[]): ChangeOrigins {
   const fromOverlay = changes.filter((c) => overlayOwns(patch, c.segments)).map((c) => c.path);
   return { fromBase: changes.map((c) => c.path).filter((path) => !fromOverlay.includes(path)), fromOverlay };
 }

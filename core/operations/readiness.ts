@@ -25,7 +25,7 @@ const READY: ReadonlySet<Worker['status']> = new Set(['IDLE', 'RUNNING']);
 const STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJobCompletedMs'] as const;
 
 /** One read of a release's workers. */
-export interface ReleaseWorkersRead {
+interface ReleaseWorkersRead {
   /** When the answer came, ms. */
   readonly observedAt: number;
   /** The workers of that release, as read. */

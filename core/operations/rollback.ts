@@ -37,7 +37,7 @@ function newestVersion(list: ReleaseList): number | undefined {
 }
 
 /** The words every front-end shows when some changes cannot be undone. */
-export function unknownFieldsNote(fields: readonly string[]): string {
+function unknownFieldsNote(fields: readonly string[]): string {
   return `these fields could not be rolled back: ${fields.join(', ')} (this client does not know them; they keep their current values)`;
 }
 

@@ -17,7 +17,7 @@ import {
 } from '../deploy/bindings';
 
 /** A spec file's place in its workspace: the root whose `.endpoint-studio/` holds its bindings, and its key there. */
-export interface SpecLocation {
+interface SpecLocation {
   readonly root: string;
   readonly key: string;
 }

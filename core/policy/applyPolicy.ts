@@ -12,10 +12,10 @@ import { placeForOverlay, placeInDocuments, type OverlayPlacement } from './plac
 import { POLICY_FILE, type PolicyFile, type PolicyRule } from './policyFile';
 import type { PolicyContext } from './rules';
 
-export type BaseDiagnostic = SpecDiagnostic & { readonly setInOverlay: boolean };
+type BaseDiagnostic = SpecDiagnostic & { readonly setInOverlay: boolean };
 
 /** An overlay, merged into its base: what its policy findings are placed with. */
-export interface OverlayUnderPolicy {
+interface OverlayUnderPolicy {
   readonly environment: string;
   /** The body it deploys; undefined while it or its base is broken (nothing is judged then). */
   readonly merged?: Record<string, unknown>;

@@ -12,7 +12,7 @@ import type { PolicyRule } from './policyFile';
 import type { PolicyContext, PolicyFinding, PolicyRuleKind } from './rules';
 
 /** A pool with its VRAM in GB, when the catalog knows it and its GPU types agree on it. */
-export interface PoolMemory {
+interface PoolMemory {
   readonly id: string;
   readonly memoryGb?: number;
 }

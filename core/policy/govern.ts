@@ -53,7 +53,7 @@ const CODE_AND_REASON = /^\s*([a-z0-9-]+)?\s*(?::(.*))?/;
 const isComment = (line: string): boolean => line.trimStart().startsWith('#');
 
 /** The ignore comments of a YAML text: a comment alone on its line applies to the next line that is not a comment. */
-export function ignoreComments(text: string, format: SpecFormat): IgnoreComment[] {
+function ignoreComments(text: string, format: SpecFormat): IgnoreComment[] {
   if (format !== 'yaml' || !text.includes(IGNORE_MARKER)) return [];
   const lines = text.split('\n');
   const comments: IgnoreComment[] = [];

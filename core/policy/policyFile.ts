@@ -20,7 +20,7 @@ import { knownCodes } from './codes';
 
 export const POLICY_FILE = join('.endpoint-studio', 'policy.yaml');
 
-export type SeverityOverride = Severity | 'off';
+type SeverityOverride = Severity | 'off';
 
 /** One rule of the policy: its limits, for the specs of its environments (every spec without them). */
 export interface PolicyRule {

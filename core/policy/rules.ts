@@ -39,7 +39,7 @@ const record = (value: unknown): Record<string, unknown> | undefined =>
 
 const listed = (values: readonly string[]): string => values.join(', ');
 
-export const maxWorkers: PolicyRuleKind = {
+const maxWorkers: PolicyRuleKind = {
   code: 'policy-max-workers',
   limit: 'maxWorkers',
   description: "`workers.max` (or its default, when the spec leaves it out) is at most the rule's `maxWorkers`.",
@@ -54,7 +54,7 @@ export const maxWorkers: PolicyRuleKind = {
   },
 };
 
-export const maxCost: PolicyRuleKind = {
+const maxCost: PolicyRuleKind = {
   code: 'policy-max-cost',
   limit: 'maxCostPerHour',
   description:
@@ -139,7 +139,7 @@ const items = (list: unknown, path: string[], key?: string): { value: unknown; p
       }))
     : undefined;
 
-export const allowedPools = allowedValues({
+const allowedPools = allowedValues({
   code: 'policy-allowed-pools',
   limit: 'allowedPools',
   description: "Each of `gpu.pools` is one of the rule's `allowedPools`.",
@@ -147,7 +147,7 @@ export const allowedPools = allowedValues({
   read: (body) => items(record(body.gpu)?.pools, ['gpu', 'pools']),
 });
 
-export const allowedCpuFlavors = allowedValues({
+const allowedCpuFlavors = allowedValues({
   code: 'policy-allowed-cpu-flavors',
   limit: 'allowedCpuFlavors',
   description: "Each `cpu[].id` is one of the rule's `allowedCpuFlavors`.",
@@ -164,7 +164,7 @@ const dataCenters = allowedValues({
   read: (body) => items(body.dataCenterIds, ['dataCenterIds']),
 });
 
-export const allowedDataCenters: PolicyRuleKind = {
+const allowedDataCenters: PolicyRuleKind = {
   ...dataCenters,
   check(body, rule, context) {
     const allowed = rule.allowedDataCenters;
@@ -179,7 +179,7 @@ export const allowedDataCenters: PolicyRuleKind = {
   },
 };
 
-export const allowedTypes: PolicyRuleKind = {
+const allowedTypes: PolicyRuleKind = {
   code: 'policy-allowed-types',
   limit: 'allowedTypes',
   description: "`type` is one of the rule's `allowedTypes`.",
@@ -191,7 +191,7 @@ export const allowedTypes: PolicyRuleKind = {
   },
 };
 
-export const pinnedImage: PolicyRuleKind = {
+const pinnedImage: PolicyRuleKind = {
   code: 'policy-pinned-image',
   limit: 'pinnedImage',
   description: "With the rule's `pinnedImage: true`, `image` has a tag other than `latest`, or a digest.",
@@ -204,7 +204,7 @@ export const pinnedImage: PolicyRuleKind = {
   },
 };
 
-export const requiredEnv: PolicyRuleKind = {
+const requiredEnv: PolicyRuleKind = {
   code: 'policy-required-env',
   limit: 'requiredEnv',
   description: "`env` sets each variable of the rule's `requiredEnv`.",

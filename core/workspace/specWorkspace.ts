@@ -32,7 +32,7 @@ import {
 import { isSpecFile, specFormatOf } from '../protocol/specFiles';
 
 /** An overlay's check with the team's policy applied on both files' lines. */
-export interface GovernedOverlay extends CheckedOverlay {
+interface GovernedOverlay extends CheckedOverlay {
   /** Findings on the base's lines that an ignore comment or an exception of the policy silences, with the reason. */
   readonly suppressedBase: readonly SuppressedDiagnostic<SpecDiagnostic & { readonly setInOverlay: boolean }>[];
 }
