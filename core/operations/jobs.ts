@@ -9,6 +9,7 @@
  * `whyJobWaits` says so, and a followed job reports it with its progress (`waiting`).
  */
 import { ApiError, type ApiClient, type Job, type JobRequest, type JobsApi, type JobStatus, type JobStreamChunk } from '../api';
+import { sleep } from '../api/http';
 import { endpointNotServing, type NotServingCause, type NotServingClient } from './notServing';
 
 /** What the job use cases need of the API client; with `serverless`, a queued job also says why it waits. */
@@ -347,20 +348,4 @@ async function readRemainingStream(jobs: JobsApi, endpointId: string, jobId: str
   } catch {
     return [];
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  const cancelled = (): ApiError => new ApiError({ kind: 'aborted', title: 'Cancelled', detail: 'cancelled while waiting to read again' });
-  if (signal?.aborted) return Promise.reject(cancelled());
-  return new Promise((resolve, reject) => {
-    const abort = (): void => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }

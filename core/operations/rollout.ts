@@ -18,6 +18,7 @@ import {
   type Worker,
   type WorkerList,
 } from '../api';
+import { sleep } from '../api/http';
 import type { ReadinessReport } from '../deploy/readiness';
 import { explainCrash, notServingCause, withAlternatives, type NotServingCause } from './notServing';
 import { ReadinessWatch } from './readiness';
@@ -325,20 +326,12 @@ export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: numb
   return delay;
 }
 
-/** Resolves after `ms`, or at once (false) when the signal fires; leaves no timer or listener behind. */
+/** Resolves after `ms` (true), or at once (false) when the signal fires; leaves no timer or listener behind. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, signal).then(
+    () => true,
+    () => false,
+  );
 }
 
 const names = (workers: readonly Worker[]): string => workers.map((w) => `${w.id} (${w.status})`).join(', ');
