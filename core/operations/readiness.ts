@@ -21,7 +21,8 @@ import { noteOnRelease } from './specBindings';
 /** As long as a rollout watch waits between two reads at most (ROLLOUT_DEFAULTS.maxPollMs). */
 export const READY_SEEN_WITHIN_MS = 15_000;
 
-const READY: ReadonlySet<Worker['status']> = new Set(['IDLE', 'RUNNING']);
+/** The states of a worker that serves. */
+export const READY: ReadonlySet<Worker['status']> = new Set(['IDLE', 'RUNNING']);
 const STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJobCompletedMs'] as const;
 
 /** One read of a release's workers. */
@@ -61,8 +62,8 @@ export function releaseReadiness(input: ReadinessInput): ReleaseReadiness | unde
 
 /** When a worker's container started: its `startedAt`, else the read's time less its uptime; undefined if neither. */
 function startOf(worker: Worker, observedAt: number | undefined): number | undefined {
-  const started = worker.startedAt !== undefined ? Date.parse(worker.startedAt) : Number.NaN;
-  if (Number.isFinite(started)) return started;
+  const started = timeOf(worker.startedAt);
+  if (started !== undefined) return started;
   const uptime: unknown = worker.uptimeSeconds;
   return typeof uptime === 'number' && uptime >= 0 && observedAt !== undefined ? observedAt - uptime * 1000 : undefined;
 }
@@ -137,11 +138,13 @@ export function recordReadiness(
 /** When release `version` was made: the service's `createdAt` for it, else the `deployedAt` of a binding of it. */
 function deployTime(releases: ReleaseList, roots: readonly string[], endpointId: string, version: number): number | undefined {
   const created = releases.releases.find((r) => r.version === version)?.createdAt;
-  const fromService = created !== undefined ? Date.parse(created) : Number.NaN;
-  if (Number.isFinite(fromService)) return fromService;
-  const deployedAt = bindingOfRelease(roots, endpointId, version)?.binding.deployedAt;
-  const fromBinding = deployedAt !== undefined ? Date.parse(deployedAt) : Number.NaN;
-  return Number.isFinite(fromBinding) ? fromBinding : undefined;
+  return timeOf(created) ?? timeOf(bindingOfRelease(roots, endpointId, version)?.binding.deployedAt);
+}
+
+/** An ISO 8601 time in ms; undefined when there is none or it does not parse. */
+function timeOf(text: string | undefined): number | undefined {
+  const time = text !== undefined ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(time) ? time : undefined;
 }
 
 /** The workers on `version`: by their own version, else by the service's `isStale` (the current version is read). */

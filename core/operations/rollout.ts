@@ -21,7 +21,7 @@ import {
 import { sleep } from '../api/http';
 import type { ReadinessReport } from '../deploy/readiness';
 import { explainCrash, notServingCause, withAlternatives, type NotServingCause } from './notServing';
-import { ReadinessWatch } from './readiness';
+import { READY, ReadinessWatch } from './readiness';
 
 export interface RolloutProgress {
   readonly endpointId: string;
@@ -53,29 +53,22 @@ export type RolloutOutcome = RolloutEnd & {
 type RolloutEnd =
   | { readonly kind: 'done'; readonly progress: RolloutProgress; readonly elapsedMs: number }
   /** No progress for `stallAfterMs`: names the workers that hold it up (unhealthy, throttled, starting). */
-  | {
-      readonly kind: 'stalled';
-      readonly progress: RolloutProgress;
-      readonly elapsedMs: number;
-      readonly culprits: readonly Worker[];
-      readonly message: string;
-      /** Why the new release's workers are not serving, when they say. */
-      readonly cause?: NotServingCause;
-    }
+  | ({ readonly kind: 'stalled'; readonly progress: RolloutProgress } & HeldUp)
   /** Every worker on the new release is UNHEALTHY for `failAfterMs` (a crash loop), or the endpoint is gone. */
-  | {
-      readonly kind: 'failed';
-      readonly progress?: RolloutProgress;
-      readonly elapsedMs: number;
-      readonly culprits: readonly Worker[];
-      readonly message: string;
-      /** Why the new release's workers are not serving (a crash loop, with its last log lines); none for a deleted endpoint. */
-      readonly cause?: NotServingCause;
-    }
+  | ({ readonly kind: 'failed'; readonly progress?: RolloutProgress } & HeldUp)
   /** The caller's signal fired (the user dismissed it, Ctrl-C). */
   | { readonly kind: 'dismissed'; readonly progress?: RolloutProgress; readonly elapsedMs: number }
   /** The service could not be read (after the API client's own retries). */
   | { readonly kind: 'error'; readonly progress?: RolloutProgress; readonly elapsedMs: number; readonly message: string };
+
+/** What a stall or a failure says of the workers holding the release up. */
+interface HeldUp {
+  readonly elapsedMs: number;
+  readonly culprits: readonly Worker[];
+  readonly message: string;
+  /** Why the new release's workers are not serving, when they say (a crash loop with its last log lines); none for a deleted endpoint. */
+  readonly cause?: NotServingCause;
+}
 
 export interface WatchRolloutInput {
   readonly client: ApiClient;
@@ -113,14 +106,11 @@ const REQUESTS_PER_POLL = 2;
 const RESERVE_SHARE = 0.1;
 const RESERVE_MIN = 4;
 
-const READY: ReadonlySet<Worker['status']> = new Set(['IDLE', 'RUNNING']);
 const STARTING: ReadonlySet<Worker['status']> = new Set(['INITIALIZING', 'THROTTLED']);
 const HOLDS_UP: ReadonlySet<Worker['status']> = new Set(['UNHEALTHY', 'THROTTLED', 'INITIALIZING']);
 
-type WorkerRelease = 'latest' | 'older' | 'unknown';
-
 /** Which release a worker runs, from its version when both are known, else from the service's own `isStale`. */
-function releaseOf(worker: Worker, version: number | undefined): WorkerRelease {
+function releaseOf(worker: Worker, version: number | undefined): 'latest' | 'older' | 'unknown' {
   if (worker.version !== undefined && version !== undefined) return worker.version >= version ? 'latest' : 'older';
   if (worker.isStale === true) return 'older';
   if (worker.isStale === false) return 'latest';
@@ -161,20 +151,8 @@ export function rolloutProgress(endpointId: string, releases: ReleaseList, worke
     else unknownState++;
   }
   const total = workers.workers.length;
-  const notStarted = Math.max(0, minWorkers - (total - stale));
-  const counts = {
-    version,
-    ready,
-    starting,
-    unhealthy: unhealthy.length,
-    stale,
-    draining,
-    unknownRelease,
-    unknownState,
-    total,
-    notStarted,
-  };
-  return {
+  const yetToStart = Math.max(0, minWorkers - (total - stale));
+  const progress = {
     endpointId,
     ...(version !== undefined ? { version } : {}),
     ready,
@@ -183,38 +161,25 @@ export function rolloutProgress(endpointId: string, releases: ReleaseList, worke
     stale,
     draining,
     total,
-    yetToStart: notStarted,
+    yetToStart,
     // Done only when every worker is known to run the latest release and to be ready.
-    done: ready === total && notStarted === 0,
-    text: progressText(counts),
+    done: ready === total && yetToStart === 0,
   };
+  return { ...progress, text: progressText(progress, unknownRelease, unknownState) };
 }
 
-interface Counts {
-  readonly version: number | undefined;
-  readonly ready: number;
-  readonly starting: number;
-  readonly unhealthy: number;
-  readonly stale: number;
-  readonly draining: number;
-  readonly unknownRelease: number;
-  readonly unknownState: number;
-  readonly total: number;
-  readonly notStarted: number;
-}
-
-function progressText(c: Counts): string {
-  const release = `release ${c.version ?? '?'}`;
-  if (c.total === 0)
-    return c.notStarted === 0 ? `${release}: no workers (none needed)` : `${release}: no workers yet (${c.notStarted} wanted)`;
-  const parts = [`${c.ready} of ${c.total} worker${c.total === 1 ? '' : 's'} on it`];
-  if (c.draining > 0) parts.push(`${c.draining} draining`);
-  if (c.stale > c.draining) parts.push(`${c.stale - c.draining} on an older release`);
-  if (c.unhealthy > 0) parts.push(`${c.unhealthy} unhealthy`);
-  if (c.starting > 0) parts.push(`${c.starting} starting`);
-  if (c.unknownState > 0) parts.push(`${c.unknownState} in an unknown state`);
-  if (c.unknownRelease > 0) parts.push(`${c.unknownRelease} on an unknown release`);
-  if (c.notStarted > 0) parts.push(`${c.notStarted} yet to start`);
+function progressText(p: Omit<RolloutProgress, 'text'>, unknownRelease: number, unknownState: number): string {
+  const release = `release ${p.version ?? '?'}`;
+  if (p.total === 0)
+    return p.yetToStart === 0 ? `${release}: no workers (none needed)` : `${release}: no workers yet (${p.yetToStart} wanted)`;
+  const parts = [`${p.ready} of ${p.total} worker${p.total === 1 ? '' : 's'} on it`];
+  if (p.draining > 0) parts.push(`${p.draining} draining`);
+  if (p.stale > p.draining) parts.push(`${p.stale - p.draining} on an older release`);
+  if (p.unhealthy.length > 0) parts.push(`${p.unhealthy.length} unhealthy`);
+  if (p.starting > 0) parts.push(`${p.starting} starting`);
+  if (unknownState > 0) parts.push(`${unknownState} in an unknown state`);
+  if (unknownRelease > 0) parts.push(`${unknownRelease} on an unknown release`);
+  if (p.yetToStart > 0) parts.push(`${p.yetToStart} yet to start`);
   return `${release}: ${parts.join(', ')}`;
 }
 
@@ -335,7 +300,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 }
 
 const names = (workers: readonly Worker[]): string => workers.map((w) => `${w.id} (${w.status})`).join(', ');
-const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+export const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 type Read = ({ readonly ok: true } & RolloutParts) | { readonly ok: false; readonly error: unknown };
 

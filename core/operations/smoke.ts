@@ -6,7 +6,7 @@
  */
 import { ApiError, type ApiClient, type Endpoint, type JobRequest } from '../api';
 import { runJob, type JobResult } from './jobs';
-import { rolloutProgress } from './rollout';
+import { rolloutProgress, seconds } from './rollout';
 
 export interface SmokeCheckInput {
   readonly client: ApiClient;
@@ -30,8 +30,6 @@ export interface SmokeOutcome {
 const DEFAULT_TIMEOUT_MS = 600_000;
 const MAX_ERROR_LENGTH = 300;
 
-const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
-
 function isLoadBalancer(endpoint: Endpoint): boolean {
   if (endpoint.type !== undefined) return endpoint.type === 'LOAD_BALANCER';
   // The contract makes `type` optional in answers; the shape of the request URLs still tells.
@@ -44,17 +42,12 @@ function errorText(error: unknown): string {
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 }
 
-interface Versions {
-  readonly workerVersion?: number;
-  readonly endpointVersion?: number;
-}
-
 /** The worker's release and the endpoint's, read right after the job ended; unknown when the service does not say. */
 async function versionsAfter(
   client: ApiClient,
   endpointId: string,
   workerId: string | undefined,
-): Promise<{ versions: Versions; note?: string }> {
+): Promise<{ versions: Pick<SmokeOutcome, 'workerVersion' | 'endpointVersion'>; note?: string }> {
   try {
     const [releases, workers] = await Promise.all([client.serverless.releases(endpointId), client.serverless.workers(endpointId)]);
     const endpointVersion = rolloutProgress(endpointId, releases, workers).version;
@@ -91,16 +84,7 @@ export async function smokeCheck(input: SmokeCheckInput): Promise<SmokeOutcome> 
         passed: false,
         message: `endpoint ${endpointId} is a LOAD_BALANCER endpoint, which has no job API to run a smoke job through`,
       };
-    job = await runJob(
-      client,
-      {
-        endpointId,
-        input: request.input,
-        ...(request.webhook !== undefined ? { webhook: request.webhook } : {}),
-        ...(request.policy ? { policy: request.policy } : {}),
-      },
-      { signal },
-    );
+    job = await runJob(client, { endpointId, ...request }, { signal });
   } catch (error) {
     if (timeout.signal.aborted) return { passed: false, message: `the smoke job could not be submitted within ${seconds(timeoutMs)}` };
     if (input.signal?.aborted) return { passed: false, message: 'the smoke check was stopped before its job was submitted' };
