@@ -110,6 +110,7 @@ function brokenPolicy(found: PolicyFile): SpecDiagnostic {
   };
 }
 
-function byPosition<T extends SpecDiagnostic>(diagnostics: T[]): T[] {
+/** The order every check's diagnostics come in: by position, then by code. */
+export function byPosition<T extends SpecDiagnostic>(diagnostics: T[]): T[] {
   return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
 }

@@ -21,6 +21,7 @@ import { validateSpecData, type ValidationContext } from '../endpointSpec/valida
 import { checkOverlayFile, overlayTarget, type CheckedOverlay } from '../environments/overlays';
 import {
   applyPolicy,
+  byPosition,
   findPolicy,
   isGoverned,
   parsePolicy,
@@ -235,14 +236,7 @@ export class SpecWorkspace {
    * again, and most keystrokes (a comment, a half-typed key) leave those bodies as they were.
    */
   private validated(data: unknown): SpecProblem[] {
-    const key = JSON.stringify(data);
-    let problems = this.validations.get(key);
-    if (!problems) {
-      if (this.validations.size >= KEPT_VALIDATIONS) this.validations.clear();
-      problems = validateSpecData(data, 'create', this.options.context());
-      this.validations.set(key, problems);
-    }
-    return problems;
+    return keptIn(this.validations, JSON.stringify(data), () => validateSpecData(data, 'create', this.options.context()), KEPT_VALIDATIONS);
   }
 
   /** Forgets a file the front-end no longer asks about (its editor closed, its text now the disk's). */
@@ -251,9 +245,7 @@ export class SpecWorkspace {
   }
 
   private text(path: string): string | undefined {
-    let kept = this.texts.get(path);
-    if (!kept) this.texts.set(path, (kept = { text: this.view.read(path) }));
-    return kept.text;
+    return keptIn(this.texts, path, () => ({ text: this.view.read(path) })).text;
   }
 
   /** The parse of `text` as `path` holds it now, made at most once per text. */
@@ -270,8 +262,7 @@ export class SpecWorkspace {
   }
 
   private checkAlone(path: string, text: string, format: SpecFormat): Kept<SpecFileCheck> {
-    let reuse = this.reuse.get(path);
-    if (!reuse) this.reuse.set(path, (reuse = new DocumentReuse()));
+    const reuse = keptIn(this.reuse, path, () => new DocumentReuse());
     const result = checkSpecText(text, format, 'create', this.options.context(), reuse);
     // The overlays merged into this base take its parse from here rather than parsing it again.
     const kept = this.texts.get(path);
@@ -345,7 +336,6 @@ export class SpecWorkspace {
       base: judged.base?.diagnostics ?? overlay.base,
       suppressedBase: judged.base?.suppressed ?? [],
     };
-    const documents = (): SpecDocument[] => value.documents;
     return {
       value: {
         path: value.path,
@@ -353,7 +343,7 @@ export class SpecWorkspace {
         diagnostics: judged.diagnostics,
         suppressed: judged.suppressed,
         get documents() {
-          return documents();
+          return value.documents;
         },
         ...(governedOverlay ? { overlay: governedOverlay } : {}),
         ...(policy ? { policy } : {}),
@@ -365,23 +355,10 @@ export class SpecWorkspace {
   /** The policy over the specs of the file's folder, looked for once through the view until a candidate changes. */
   private policyFor(path: string): PolicyLookup {
     const folder = dirname(path);
-    let lookup = this.policies.get(folder);
-    if (!lookup) {
+    return keptIn(this.policies, folder, () => {
       const view = { read: (candidate: string) => this.text(candidate), list: (dir: string) => this.listing(dir) };
-      lookup = findPolicy(folder, this.options.roots(path), view, (text) => this.parsedPolicy(text));
-      this.policies.set(folder, lookup);
-    }
-    return lookup;
-  }
-
-  private parsedPolicy(text: string): ParsedPolicy {
-    let parsed = this.parsedPolicies.get(text);
-    if (!parsed) {
-      if (this.parsedPolicies.size >= 16) this.parsedPolicies.clear();
-      parsed = parsePolicy(text);
-      this.parsedPolicies.set(text, parsed);
-    }
-    return parsed;
+      return findPolicy(folder, this.options.roots(path), view, (text) => keptIn(this.parsedPolicies, text, () => parsePolicy(text), 16));
+    });
   }
 
   /** The overlays beside a base whose `extends` names it: the folder listed once, each candidate read once. */
@@ -409,15 +386,17 @@ export class SpecWorkspace {
   }
 
   private listing(folder: string): readonly string[] {
-    let names = this.listings.get(folder);
-    if (!names) {
-      names = this.view.list(folder);
-      this.listings.set(folder, names);
-    }
-    return names;
+    return keptIn(this.listings, folder, () => this.view.list(folder));
   }
 }
 
-function byPosition(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {
-  return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+/** The value kept under `key`, made on the first ask; a map already holding `limit` values starts again. */
+function keptIn<K, V>(map: Map<K, V>, key: K, make: () => V, limit = Number.POSITIVE_INFINITY): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    if (map.size >= limit) map.clear();
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }
