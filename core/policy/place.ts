@@ -32,14 +32,7 @@ export function placeInDocuments(file: PlacedText, problemsOf: (data: Record<str
     lines ??= TextDocument.create(file.path, 'spec', 0, file.text);
     // A problem at the very end of a document stops there rather than running into the next one.
     const limit = file.documents[index + 1]?.span.offset ?? file.text.length;
-    for (const problem of problems)
-      placed.push(
-        withFacts(
-          diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), limit, problem, index),
-          problem,
-          true,
-        ),
-      );
+    for (const problem of problems) placed.push(withFacts(locatedIn(lines, document, limit, problem, index), problem, true));
   });
   return placed;
 }
@@ -68,24 +61,16 @@ export function placeForOverlay(
   const patch = overlayPatch(overlayDocument.data);
   const overlayLines = TextDocument.create(overlay.path, 'spec', 0, overlay.text);
   const baseLines = TextDocument.create(base.path, 'spec', 0, base.text);
-  const inOverlayAt = (problem: SpecProblem): SpecDiagnostic =>
-    diagnosticAt(
-      overlayLines,
-      locatePath(overlayDocument.root, problem.path, problem.target, overlayDocument.span),
-      overlay.text.length,
-      problem,
-      0,
-    );
-  const inBaseAt = (problem: SpecProblem): SpecDiagnostic =>
-    diagnosticAt(baseLines, locatePath(baseDocument.root, problem.path, problem.target, baseDocument.span), base.text.length, problem, 0);
   const baseName = basename(base.path);
   const aloneKeys = new Set(alone.map(problemKey));
   for (const problem of problems) {
     const setInOverlay = overlayOwns(patch, problem.path);
-    const inOverlay = setInOverlay ? withFacts(inOverlayAt(problem), problem, true) : undefined;
+    const inOverlay = setInOverlay
+      ? withFacts(locatedIn(overlayLines, overlayDocument, overlay.text.length, problem), problem, true)
+      : undefined;
     if (inOverlay) placed.overlay.push(inOverlay);
     if (aloneKeys.has(problemKey(problem)) || (setInOverlay && !holdsPath(baseDocument.data, problem.path))) continue;
-    const inBase = withFacts(inBaseAt(problem), problem, false);
+    const inBase = withFacts(locatedIn(baseLines, baseDocument, base.text.length, problem), problem, false);
     const extendsLine = withFacts(
       diagnosticAt(
         overlayLines,
@@ -114,4 +99,9 @@ export function placeForOverlay(
     });
   }
   return placed;
+}
+
+/** `problem` on the line of the value (or key) it names in `document`, stopping at `limit`. */
+function locatedIn(lines: TextDocument, document: SpecDocument, limit: number, problem: SpecProblem, index = 0): SpecDiagnostic {
+  return diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), limit, problem, index);
 }

@@ -10,7 +10,7 @@ import { unpinnedImage } from '../deploy/plan';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
 import { defaultNumber } from '../endpointSpec/contract';
 import type { Severity } from '../endpointSpec/problem';
-import type { RuleFinding } from '../endpointSpec/rules/rule';
+import { record, type RuleFinding } from '../endpointSpec/rules/rule';
 import type { PolicyRule } from './policyFile';
 
 /** What a policy rule is checked with: the catalog for prices, when there is one. */
@@ -33,9 +33,6 @@ export interface PolicyRuleKind {
   /** The body's findings against `rule`'s limit; none when the rule sets no such limit. */
   check(body: Record<string, unknown>, rule: PolicyRule, context: PolicyContext): PolicyFinding[];
 }
-
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 const listed = (values: readonly string[]): string => values.join(', ');
 
@@ -103,15 +100,15 @@ export function costAtMax(body: unknown, catalog: Catalog | undefined): CostAtMa
 
 interface AllowedValues {
   readonly code: string;
-  readonly limit: 'allowedPools' | 'allowedCpuFlavors' | 'allowedDataCenters';
+  readonly limit: 'allowedPools' | 'allowedCpuFlavors' | 'allowedDataCenters' | 'allowedTypes';
   readonly description: string;
   /** What a value is called in a message (`gpu pool`). */
   readonly field: string;
-  /** The values of the list with their paths; undefined when the body has no such list. */
+  /** The values of the list (or the one value) with their paths; undefined when the body has no such list. */
   readonly read: (body: Record<string, unknown>) => { value: unknown; path: (string | number)[] }[] | undefined;
 }
 
-/** A rule kind that lets through only the listed values of one list in the body. */
+/** A rule kind that lets through only the listed values of one list (or one value) in the body. */
 function allowedValues({ code, limit, description, field, read }: AllowedValues): PolicyRuleKind {
   return {
     code,
@@ -179,17 +176,13 @@ const allowedDataCenters: PolicyRuleKind = {
   },
 };
 
-const allowedTypes: PolicyRuleKind = {
+const allowedTypes = allowedValues({
   code: 'policy-allowed-types',
   limit: 'allowedTypes',
   description: "`type` is one of the rule's `allowedTypes`.",
-  check(body, rule) {
-    const allowed = rule.allowedTypes;
-    const type = body.type;
-    if (allowed === undefined || typeof type !== 'string' || allowed.includes(type)) return [];
-    return [{ path: ['type'], target: 'value', message: `type ${type} is not allowed; allowed: ${listed(allowed)}` }];
-  },
-};
+  field: 'type',
+  read: (body) => [{ value: body.type, path: ['type'] }],
+});
 
 const pinnedImage: PolicyRuleKind = {
   code: 'policy-pinned-image',
