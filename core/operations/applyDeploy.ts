@@ -47,13 +47,10 @@ export async function applyDeploy(input: ApplyDeployInput): Promise<ApplyDeployR
     ...(input.reconcile ? { reconcile: input.reconcile } : {}),
   });
   if (!applied.ok) return { ok: false, applied };
-  if (input.rolledBackIn !== undefined && applied.action === 'updated') {
-    const release = await releaseMade(input, applied);
-    return { ok: true, applied, binding: recordRelease(input.rolledBackIn, applied.endpoint.id, release) };
-  }
+  if (input.rolledBackIn !== undefined && applied.action === 'updated')
+    return { ok: true, applied, binding: recordRelease(input.rolledBackIn, applied.endpoint.id, await releaseMade(input, applied)) };
   if (!input.document || !rebinds(input, applied.action)) return { ok: true, applied, binding: undefined };
-  const release = await releaseMade(input, applied);
-  return { ok: true, applied, binding: saveBinding(input.document, applied.endpoint, release) };
+  return { ok: true, applied, binding: saveBinding(input.document, applied.endpoint, await releaseMade(input, applied)) };
 }
 
 /** The release to record: its version, what was sent, and whether reading the endpoint back confirmed it. */

@@ -121,26 +121,16 @@ export function hasErrors(diagnostics: readonly SpecDiagnostic[], documentIndexe
 }
 
 async function resolveCatalog(source: CatalogSource): Promise<{ catalog?: Catalog; catalogError?: string }> {
-  switch (source.kind) {
-    case 'none':
-      return {};
-    case 'snapshot':
-      return { catalog: source.catalog };
-    case 'live':
-      try {
-        return { catalog: await fetchLiveCatalog(source.client, source.timeoutMs ?? 10_000) };
-      } catch (error) {
-        return { catalogError: source.client.redact(error instanceof Error ? error.message : String(error)) };
-      }
+  if (source.kind === 'none') return {};
+  if (source.kind === 'snapshot') return { catalog: source.catalog };
+  try {
+    return { catalog: new Catalog(await fetchCatalogData(source.client, { timeoutMs: source.timeoutMs ?? 10_000 })) };
+  } catch (error) {
+    return { catalogError: source.client.redact(error instanceof Error ? error.message : String(error)) };
   }
 }
 
 export { fetchCatalogData } from '../catalog/fetch';
-
-/** The service's catalog as a checker reads it. */
-export async function fetchLiveCatalog(client: ApiClient, timeoutMs: number): Promise<Catalog> {
-  return new Catalog(await fetchCatalogData(client, { timeoutMs }));
-}
 
 function isSpecDocument(document: SpecDocument): boolean {
   return !(document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null)));

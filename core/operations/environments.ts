@@ -147,12 +147,8 @@ function overlayNameFor(basePath: string, environment: string): string {
  */
 export function filesForEnvironment(paths: readonly string[], environment: string): string[] {
   const workspace = diskWorkspace();
-  const chosen = new Set<string>();
-  for (const path of paths) {
-    const picked = specForEnvironment(path, environment, workspace);
-    if (picked.ok) chosen.add(picked.path);
-  }
-  return [...chosen];
+  const picked = paths.map((path) => specForEnvironment(path, environment, workspace));
+  return [...new Set(picked.flatMap((spec) => (spec.ok ? [spec.path] : [])))];
 }
 
 /**

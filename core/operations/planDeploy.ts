@@ -78,7 +78,7 @@ async function planAgainstLive(input: PlanDeployInput): Promise<PlanDeployResult
     let target: PlanTarget = { kind: 'unbound' };
     if (binding) {
       const check = await repairBinding(client, binding, call);
-      if (check.status === 'error') return failed(client, check.error, `cannot read endpoint ${binding.endpointId}: `);
+      if (check.status === 'error') return serviceFailure(client, check.error, `cannot read endpoint ${binding.endpointId}: `);
       if (check.status === 'bound')
         return {
           ok: true,
@@ -93,7 +93,7 @@ async function planAgainstLive(input: PlanDeployInput): Promise<PlanDeployResult
     const plan = planDeployment(spec, undefined);
     return { ok: true, plan: namesakes.length > 0 ? withNote(plan, namesakeNote(spec.name, namesakes)) : plan, target, namesakes, listed };
   } catch (error) {
-    return failed(client, error);
+    return serviceFailure(client, error);
   }
 }
 
@@ -134,7 +134,8 @@ function withNote(plan: DeploymentPlan, note: string): DeploymentPlan {
   return { ...plan, notes: [...plan.notes, note] };
 }
 
-function failed(client: ApiClient, error: unknown, context = ''): PlanDeployResult {
+/** A read of the service that failed, as a use case's refusal: the error's message, redacted, after `context`. */
+export function serviceFailure(client: ApiClient, error: unknown, context = ''): Extract<PlanDeployResult, { ok: false }> {
   const message = context + client.redact(error instanceof Error ? error.message : String(error));
   return { ok: false, message, notFound: error instanceof ApiError && error.notFound };
 }

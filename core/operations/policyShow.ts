@@ -65,9 +65,8 @@ export async function policyShow(input: PolicyShowInput): Promise<PolicyShown[]>
 
 async function policyOfSpec(path: string, input: PolicyShowInput): Promise<PolicyShown> {
   const file = resolve(path);
-  const text = DISK_FILE_VIEW.read(file) ?? '';
   const checked = await checkSpec({
-    text,
+    text: DISK_FILE_VIEW.read(file) ?? '',
     format: specFormatOf(file),
     catalog: input.catalog ? { kind: 'snapshot', catalog: input.catalog } : { kind: 'none' },
     file: specFileOnDisk(file, input.folder),

@@ -12,6 +12,7 @@ import type { DeployedRelease } from '../deploy/bindings';
 import { ENVIRONMENT_NAME, environmentOfFile, mergePatch, overlayPatch } from '../endpointSpec/overlay';
 import { childValue, sameData } from '../endpointSpec/ownData';
 import { parseSpecText } from '../endpointSpec/parse';
+import { record } from '../endpointSpec/rules/rule';
 import { writeValuesIntoSpec, type SpecValue } from '../endpointSpec/serialize';
 import { DISK_FILE_VIEW } from '../environments/overlays';
 import { ENVIRONMENTS_FILE } from '../environments/config';
@@ -113,16 +114,13 @@ class Refusal extends Error {
 /** Each base's promotion from `from` to `to`, in the order given; nothing is written. */
 export function planPromotion(input: PlanPromotionInput): Promotion[] {
   const fields = input.fields && input.fields.length > 0 ? [...new Set(input.fields)] : DEFAULT_PROMOTED_FIELDS;
+  const fieldProblem = environmentProblem(input.from, input.to) ?? fields.map(fieldRefusal).find((why) => why !== undefined);
+  if (fieldProblem !== undefined) return input.files.map((file) => ({ kind: 'refused', file, code: 'bad-field', reason: fieldProblem }));
   const view = input.view ?? DISK_FILE_VIEW;
   const workspace = new SpecWorkspace(view, { roots: (path) => [dirname(path)], context: () => ({}) });
-  const fieldProblem = environmentProblem(input.from, input.to) ?? fields.map(fieldRefusal).find((why) => why !== undefined);
   const seen = new Set<string>();
   const promotions: Promotion[] = [];
   for (const file of input.files) {
-    if (fieldProblem !== undefined) {
-      promotions.push({ kind: 'refused', file, code: 'bad-field', reason: fieldProblem });
-      continue;
-    }
     try {
       const base = baseOf(workspace, resolve(file), input);
       if (seen.has(base)) continue;
@@ -192,9 +190,8 @@ function promotionOf(context: PromotionContext): Planned {
     );
   };
   const source = verifiedSource(overlay(input.from), input);
-  const release = source.release;
   const target = overlay(input.to);
-  return targetEdit(context, target, source.facts, valuesOf(release, context.fields, source.facts));
+  return targetEdit(context, target, source.facts, valuesOf(source.release, context.fields, source.facts));
 }
 
 /** `specs/sdxl.endpoint.yaml` + `prod` → `specs/sdxl.prod.endpoint.yaml`. */
@@ -270,11 +267,7 @@ function valueAt(data: unknown, path: readonly string[]): unknown {
 function setAt(data: Record<string, unknown>, path: readonly string[], value: unknown): Record<string, unknown> {
   const [key, ...rest] = path;
   const child = childValue(data, key);
-  const next =
-    rest.length === 0
-      ? value
-      : setAt(typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {}, rest, value);
-  return { ...data, [key]: next };
+  return { ...data, [key]: rest.length === 0 ? value : setAt(record(child) ?? {}, rest, value) };
 }
 
 /** The target overlay with the values written, checked to change exactly those fields of what it deploys. */

@@ -2,10 +2,11 @@
  * Pull a live endpoint's configuration as spec text, the same from the editor (into a spec document)
  * and the CLI (to stdout): the endpoint read fresh, written in the spec's own vocabulary.
  */
-import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
+import type { ApiClient, CallOptions, Endpoint } from '../api';
 import { liveAsSpec, type Spec } from '../deploy/effective';
 import { serializeSpec } from '../endpointSpec/serialize';
 import type { SpecFormat } from '../endpointSpec/tree';
+import { serviceFailure } from './planDeploy';
 
 export interface PullSpecInput {
   readonly client: ApiClient;
@@ -25,24 +26,12 @@ export async function pullSpec(input: PullSpecInput): Promise<PullSpecResult> {
   const { client } = input;
   try {
     const endpoint = await client.serverless.get(input.endpointId, input.call ?? {});
-    return {
-      ok: true,
-      endpoint,
-      ...specTextOf(endpoint, input.format, input.withHeader ? headerNotes(endpoint, input.now ?? new Date()) : []),
-    };
+    const spec = liveAsSpec(endpoint);
+    const notes = input.withHeader ? headerNotes(endpoint, input.now ?? new Date()) : [];
+    return { ok: true, endpoint, spec, text: serializeSpec(spec, input.format, notes) };
   } catch (error) {
-    return {
-      ok: false,
-      message: client.redact(error instanceof Error ? error.message : String(error)),
-      notFound: error instanceof ApiError && error.notFound,
-    };
+    return serviceFailure(client, error);
   }
-}
-
-/** The endpoint as spec text, for a caller that already holds it. */
-export function specTextOf(endpoint: Endpoint, format: SpecFormat, notes: readonly string[] = []): { spec: Spec; text: string } {
-  const spec = liveAsSpec(endpoint);
-  return { spec, text: serializeSpec(spec, format, [...notes]) };
 }
 
 function headerNotes(endpoint: Endpoint, now: Date): string[] {

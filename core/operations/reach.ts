@@ -37,7 +37,8 @@ export function environmentReach(basePath: string, workspace: SpecWorkspace = di
   const base = resolve(basePath);
   return workspace.environmentsOf(base).map((environment) => {
     const bindings = readSpecBindings(environment.path);
-    return reachOf(environment, bindings.ok ? bindings.binding(0) : undefined, isProtectedAt(environment));
+    const settings = environmentSettings(environment.environment, environment.path);
+    return reachOf(environment, bindings.ok ? bindings.binding(0) : undefined, settings.environment.protected);
   });
 }
 
@@ -72,10 +73,6 @@ export function overlayChangeOrigins(
   const data = overlay?.documents.at(0)?.data;
   if (!overlay || typeof data !== 'object' || data === null) return undefined;
   return changeOrigins(data, changes);
-}
-
-function isProtectedAt(environment: { environment: string; path: string }): boolean {
-  return environmentSettings(environment.environment, environment.path).environment.protected;
 }
 
 /** `prod (protected): 1 change pending from the base (scaling.queueDelay)`, a line for each environment. */

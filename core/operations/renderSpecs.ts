@@ -5,6 +5,7 @@
  */
 import type { RenderedSpec } from '../deploy/renderBodies';
 import type { SpecDiagnostic } from '../endpointSpec/check';
+import { isRecord } from '../endpointSpec/schemas';
 import { toServiceBody } from '../endpointSpec/validate';
 import { specFormatOf } from '../protocol';
 import { checkSpec, hasErrors } from './checkSpec';
@@ -30,8 +31,6 @@ export type RenderSpecResult =
       /** An overlay's problems that its base wrote, on the base's lines, where a person fixes them. */
       readonly inBase?: { readonly path: string; readonly diagnostics: readonly SpecDiagnostic[] };
     };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The file checked without a catalog, and the body each of its spec documents deploys; none while any has an error. */
 export async function renderSpec(input: RenderSpecInput): Promise<RenderSpecResult> {

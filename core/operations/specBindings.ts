@@ -41,8 +41,7 @@ export function readSpecBindings(specPath: string, root: string = findWorkspaceR
   }
   const read = readBindings(root);
   if (!read.ok) return { ok: false, location, error: read.error };
-  const { store } = read;
-  return { ok: true, location, binding: (documentIndex) => getBinding(store, location.key, documentIndex) };
+  return { ok: true, location, binding: (documentIndex) => getBinding(read.store, location.key, documentIndex) };
 }
 
 export type SaveBindingResult = { readonly saved: true; readonly path: string } | { readonly saved: false; readonly error: string };

@@ -68,7 +68,7 @@ export async function readWorkerLogs(api: LogsClient, input: ReadWorkerLogsInput
     workers =
       input.workerId !== undefined
         ? [input.workerId]
-        : (await api.serverless.workers(input.endpointId, callOf(input))).workers.map((w) => w.id);
+        : (await api.serverless.workers(input.endpointId, input.signal ? { signal: input.signal } : {})).workers.map((w) => w.id);
   } catch (error) {
     return refused(error);
   }
@@ -277,10 +277,6 @@ function lineOf(workerId: string, event: WorkerLogEvent): WorkerLogLine {
 /** Time order across workers; the id breaks ties within one millisecond. */
 function byTime(a: WorkerLogLine, b: WorkerLogLine): number {
   return a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-function callOf(input: { readonly signal?: AbortSignal }): { signal?: AbortSignal } {
-  return input.signal ? { signal: input.signal } : {};
 }
 
 function messageOf(error: unknown): string {
