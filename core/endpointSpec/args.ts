@@ -3,7 +3,7 @@
  * object string, `entrypoint`/`cmd` arrays), decoded to one form so they can be compared.
  */
 
-export interface ContainerCommand {
+interface ContainerCommand {
   /** `undefined`: the image's own ENTRYPOINT is kept. */
   readonly entrypoint?: string[];
   readonly cmd: string[];

@@ -46,7 +46,7 @@ export interface SpecDiagnostic {
  * they only bury the first ones, and each costs a search of the text for its place (a 10 MB
  * mapping of unknown keys would otherwise take hours); the last one says that more were left out.
  */
-export const MAX_PROBLEMS_PER_DOCUMENT = 200;
+const MAX_PROBLEMS_PER_DOCUMENT = 200;
 
 export interface CheckResult {
   readonly documents: SpecDocument[];

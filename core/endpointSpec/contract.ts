@@ -138,12 +138,6 @@ export function minimumOf(path: FieldPath): number {
   return value;
 }
 
-export function maximumOf(path: FieldPath): number {
-  const value = contract().maximums.get(path);
-  if (value === undefined) throw new Error(`the create schema states no maximum for ${path}`);
-  return value;
-}
-
 /** The unit the schema gives a number field (`s`, `ms`), undefined when it gives none. */
 export function unitOf(path: FieldPath): string | undefined {
   return contract().units.get(path);

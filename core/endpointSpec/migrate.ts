@@ -35,7 +35,7 @@ export const LEGACY_FIELDS: Readonly<Record<string, string>> = {
   isPublic: '(templates only)',
 };
 
-export interface Migration {
+interface Migration {
   readonly spec: Body;
   /** What was assumed or could not be carried over, for the user to read. */
   readonly notes: string[];

@@ -212,7 +212,7 @@ export function valueAt(data: unknown, path: JsonPath): unknown {
   return path.reduce<unknown>((value, segment) => childValue(value, segment), data);
 }
 
-export function show(value: unknown): string {
+function show(value: unknown): string {
   const text = value === undefined ? 'nothing' : ((JSON.stringify(value) as string | undefined) ?? `a ${typeof value}`);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -12,7 +12,7 @@ export type SchemaObject = { readonly [keyword: string]: unknown };
 export type SpecMode = 'create' | 'update';
 
 export const SCHEMAS: readonly SchemaObject[] = [commonSchema, createSchema, updateSchema];
-export const ROOT_SCHEMA_IDS: Record<SpecMode, string> = { create: createSchema.$id, update: updateSchema.$id };
+const ROOT_SCHEMA_IDS: Record<SpecMode, string> = { create: createSchema.$id, update: updateSchema.$id };
 
 const byId = new Map<string, SchemaObject>(SCHEMAS.map((s) => [s.$id as string, s]));
 const ROOT_SCHEMAS: Record<SpecMode, SchemaObject> = { create: createSchema, update: updateSchema };

@@ -16,7 +16,7 @@ export function serializeSpec(spec: Record<string, unknown>, format: SpecFormat,
 }
 
 /** `length` characters at `offset` become `text`. */
-export interface SpecTextEdit {
+interface SpecTextEdit {
   readonly offset: number;
   readonly length: number;
   readonly text: string;

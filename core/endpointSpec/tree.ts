@@ -40,7 +40,7 @@ export interface ScalarNode extends NodeBase {
 }
 
 /** A YAML alias (`*name`): it stands for another node, so locations stop at the alias itself. */
-export interface AliasNode extends NodeBase {
+interface AliasNode extends NodeBase {
   readonly kind: 'alias';
 }
 

@@ -13,7 +13,7 @@ import { formatFieldPath, type JsonPath, type TextSpan } from '../endpointSpec/t
 
 export const ENVIRONMENTS_FILE = join('.endpoint-studio', 'environments.yaml');
 
-export interface EnvironmentSettings {
+interface EnvironmentSettings {
   readonly profile?: string;
   readonly keyVariable?: string;
   readonly protected?: boolean;
@@ -71,7 +71,7 @@ export function readEnvironments(root: string): EnvironmentsFile {
 }
 
 /** What the file says of one environment; own entries only, so no environment is called `__proto__`'s. */
-export function settingsOf(environment: string, config: EnvironmentsConfig): EnvironmentSettings | undefined {
+function settingsOf(environment: string, config: EnvironmentsConfig): EnvironmentSettings | undefined {
   return Object.hasOwn(config.environments, environment) ? config.environments[environment] : undefined;
 }
 

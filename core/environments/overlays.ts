@@ -23,7 +23,7 @@ import { isSpecFile, specFormatOf } from '../protocol/specFiles';
 export type ReadSpecText = (path: string) => string | undefined;
 
 /** A spec file's text parsed (parseSpecText); a caller that keeps parses per file answers from them. */
-export type ParseSpecFile = (path: string, text: string, format: SpecFormat) => SpecDocument[];
+type ParseSpecFile = (path: string, text: string, format: SpecFormat) => SpecDocument[];
 
 const parseAnew: ParseSpecFile = (_path, text, format) => parseSpecText(text, format);
 

@@ -27,7 +27,7 @@ function gpuSelection(spec: Record<string, unknown>): { gpu: Record<string, unkn
   return { gpu, pools, excluded: stringArray(gpu.excludedTypes) ?? [] };
 }
 
-export const poolKnown: CatalogRule = {
+const poolKnown: CatalogRule = {
   code: 'pool-unknown',
   severity: 'error',
   status: 422,
@@ -41,7 +41,7 @@ export const poolKnown: CatalogRule = {
   },
 };
 
-export const gpuTypeAsPool: CatalogRule = {
+const gpuTypeAsPool: CatalogRule = {
   code: 'gpu-type-as-pool',
   severity: 'error',
   status: 422,
@@ -68,7 +68,7 @@ export const gpuTypeAsPool: CatalogRule = {
   },
 };
 
-export const excludedTypesInPools: CatalogRule = {
+const excludedTypesInPools: CatalogRule = {
   code: 'excluded-type-outside-pools',
   severity: 'error',
   status: 400,
@@ -94,7 +94,7 @@ export const excludedTypesInPools: CatalogRule = {
   },
 };
 
-export const gpuTypeRemains: CatalogRule = {
+const gpuTypeRemains: CatalogRule = {
   code: 'no-gpu-type-left',
   severity: 'error',
   status: 400,
@@ -115,7 +115,7 @@ export const gpuTypeRemains: CatalogRule = {
   },
 };
 
-export const cpuFlavorKnown: CatalogRule = {
+const cpuFlavorKnown: CatalogRule = {
   code: 'cpu-flavor-unknown',
   severity: 'error',
   status: 422,
@@ -130,7 +130,7 @@ export const cpuFlavorKnown: CatalogRule = {
   },
 };
 
-export const vcpuCountForFlavor: CatalogRule = {
+const vcpuCountForFlavor: CatalogRule = {
   code: 'vcpu-invalid-for-flavor',
   severity: 'error',
   status: 422,
@@ -153,7 +153,7 @@ export const vcpuCountForFlavor: CatalogRule = {
   },
 };
 
-export const dataCenterKnown: CatalogRule = {
+const dataCenterKnown: CatalogRule = {
   code: 'data-center-unknown',
   severity: 'error',
   status: 422,
@@ -164,7 +164,7 @@ export const dataCenterKnown: CatalogRule = {
   },
 };
 
-export const templateKnown: CatalogRule = {
+const templateKnown: CatalogRule = {
   code: 'template-unknown',
   severity: 'error',
   status: 404,
@@ -180,7 +180,7 @@ export const templateKnown: CatalogRule = {
   },
 };
 
-export const templateServerless: CatalogRule = {
+const templateServerless: CatalogRule = {
   code: 'template-not-serverless',
   severity: 'error',
   status: 422,
@@ -194,7 +194,7 @@ export const templateServerless: CatalogRule = {
   },
 };
 
-export const cudaOffered: CatalogRule = {
+const cudaOffered: CatalogRule = {
   code: 'cuda-not-offered',
   severity: 'warning',
   description: 'The CUDA constraint leaves some GPU of the selection to run on.',
@@ -230,7 +230,7 @@ export const cudaOffered: CatalogRule = {
   },
 };
 
-export const stockInDataCenters: CatalogRule = {
+const stockInDataCenters: CatalogRule = {
   code: 'no-stock-in-data-centers',
   severity: 'warning',
   description:
@@ -241,7 +241,7 @@ export const stockInDataCenters: CatalogRule = {
   },
 };
 
-export const stockSomewhere: CatalogRule = {
+const stockSomewhere: CatalogRule = {
   code: 'no-serverless-stock',
   severity: 'warning',
   description:
@@ -259,7 +259,7 @@ function stockFinding(shortage: StockShortage, path: JsonPath): RuleFinding {
   return { path, target: 'key', message: shortage.message, ...(ids.length > 0 ? { related: ids } : {}) };
 }
 
-export const networkVolumeKnown: CatalogRule = {
+const networkVolumeKnown: CatalogRule = {
   code: 'network-volume-unknown',
   severity: 'error',
   status: 422,
@@ -272,7 +272,7 @@ export const networkVolumeKnown: CatalogRule = {
   },
 };
 
-export const networkVolumesPlaced: CatalogRule = {
+const networkVolumesPlaced: CatalogRule = {
   code: 'network-volume-placement',
   severity: 'warning',
   description: 'Each network volume sits in one of the chosen data centers.',
@@ -296,7 +296,7 @@ export const networkVolumesPlaced: CatalogRule = {
   },
 };
 
-export const registryKnown: CatalogRule = {
+const registryKnown: CatalogRule = {
   code: 'registry-unknown',
   severity: 'error',
   status: 422,

@@ -12,7 +12,7 @@ import type { AvailabilityLevel, Catalog, CatalogCpuFlavor, DataCenterStock } fr
 import { gpuHourPrice, vcpuHourPrice } from './prices';
 
 /** US dollars per hour, from the cheapest placement with stock to the priciest. */
-export interface HourlyRange {
+interface HourlyRange {
   readonly low: number;
   readonly high: number;
 }
@@ -47,7 +47,7 @@ export interface StockShortage {
   readonly message: string;
 }
 
-export const MAX_STOCK_ALTERNATIVES = 3;
+const MAX_STOCK_ALTERNATIVES = 3;
 
 interface Stocked {
   readonly dataCenters?: readonly DataCenterStock[];

@@ -9,8 +9,6 @@ import { workersMaxZero, workersMinAboveMax } from './workers';
 import { legacyFields } from './legacy';
 import type { SpecRule } from './rule';
 
-export type { SpecRule, RuleFinding } from './rule';
-
 /** Every cross-field rule, in the order their findings are reported. */
 export const SPEC_RULES: readonly SpecRule[] = [
   legacyFields,
