@@ -2,6 +2,7 @@
  * The container command in its three spellings (`args` as a shell string, `args` as a JSON
  * object string, `entrypoint`/`cmd` arrays), decoded to one form so they can be compared.
  */
+import { isRecord } from './ownData';
 
 interface ContainerCommand {
   /** `undefined`: the image's own ENTRYPOINT is kept. */
@@ -29,21 +30,18 @@ function decodeJsonArgs(text: string): DecodedArgs {
       reason: 'args starts with "{" but is not valid JSON; write {"entrypoint": [...], "cmd": [...]} or a plain command line',
     };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, reason: 'args in JSON form must be an object with entrypoint and/or cmd' };
-  }
-  const object = parsed as Record<string, unknown>;
-  const unknown = Object.keys(object).filter((k) => k !== 'entrypoint' && k !== 'cmd');
+  if (!isRecord(parsed)) return { ok: false, reason: 'args in JSON form must be an object with entrypoint and/or cmd' };
+  const unknown = Object.keys(parsed).filter((k) => k !== 'entrypoint' && k !== 'cmd');
   if (unknown.length > 0) return { ok: false, reason: `args in JSON form takes only entrypoint and cmd; unknown key: ${unknown[0]}` };
   for (const key of ['entrypoint', 'cmd']) {
-    const value = object[key];
+    const value = parsed[key];
     if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
       return { ok: false, reason: `args in JSON form needs ${key} as an array of strings` };
     }
   }
   return {
     ok: true,
-    command: { entrypoint: (object.entrypoint as string[] | undefined) ?? [], cmd: (object.cmd as string[] | undefined) ?? [] },
+    command: { entrypoint: (parsed.entrypoint as string[] | undefined) ?? [], cmd: (parsed.cmd as string[] | undefined) ?? [] },
   };
 }
 

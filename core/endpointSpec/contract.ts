@@ -9,7 +9,8 @@
  */
 import commonSchema from '../../schemas/common.schema.json';
 import createSchema from '../../schemas/endpoint-create.schema.json';
-import { isRecord, type SchemaObject } from './schemas';
+import { isRecord } from './ownData';
+import { resolveRef, type SchemaObject } from './schemas';
 
 export type FieldPath = string;
 
@@ -54,7 +55,7 @@ export function readContract(schemas: ContractSchemas): ContractFacts {
     // A referencing site's keywords come before the referenced schema's, so they win.
     if (path !== '') collectFacts(node, path, facts);
     if (typeof node.$ref === 'string') {
-      const target = resolveRef(byId, node.$ref, baseId);
+      const target = resolveRef(node.$ref, baseId, byId);
       if (target) visit(target.schema, target.baseId, path, depth + 1);
     }
     for (const keyword of ['allOf', 'anyOf', 'oneOf'])
@@ -85,16 +86,6 @@ function collectFacts(node: Record<string, unknown>, path: FieldPath, facts: Col
   if (!isRecord(conditions) || Object.keys(conditions).length === 0 || Object.keys(conditions).some((key) => key.includes('[]')))
     throw new Error(`x-notApplicableWhen at ${path} must be an object of field paths (without []) to values`);
   facts.notApplicableWhen.set(path, conditions);
-}
-
-function resolveRef(byId: ReadonlyMap<string, SchemaObject>, ref: string, baseId: string): { schema: unknown; baseId: string } | undefined {
-  const [file, pointer = ''] = ref.split('#');
-  const id = file ? new URL(file, baseId).href : baseId;
-  let target: unknown = byId.get(id);
-  for (const token of pointer.split('/').filter(Boolean)) {
-    target = isRecord(target) ? target[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
-  return target === undefined ? undefined : { schema: target, baseId: id };
 }
 
 let source: ContractSchemas = BUNDLED;

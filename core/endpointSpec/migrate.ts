@@ -4,7 +4,7 @@
  * Whatever cannot be carried over is named in `notes`, never silently dropped.
  */
 import type { Catalog } from './catalog/catalog';
-import { setOwnValue } from './ownData';
+import { isRecord, setOwnValue } from './ownData';
 import { describeConditions, fieldApplies, minimumOf, notApplicableWhen } from './contract';
 
 type Body = Record<string, unknown>;
@@ -44,7 +44,7 @@ interface Migration {
 export type MigrationResult = { ok: true; migration: Migration } | { ok: false; reason: string };
 
 export function isLegacyBody(value: unknown): value is Body {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   // A loop rather than Object.keys(...).some(...): every check asks this.
   for (const k in value) if (Object.hasOwn(value, k) && Object.hasOwn(LEGACY_FIELDS, k) && k !== 'allowedCudaVersions') return true;
   return false;

@@ -8,6 +8,7 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnosticAt, type SpecDiagnostic } from './check';
 import { locatePath } from './locate';
+import { isRecord } from './ownData';
 import { parseSpecText } from './parse';
 import type { SpecProblem } from './problem';
 import { validateAgainstSchema } from './schemaValidation';
@@ -55,8 +56,6 @@ export function extendsEntry(document: SpecDocument | undefined): ExtendsEntry |
     first: root.properties[0] === property,
   };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** RFC 7396: maps merge key by key, `null` removes a key, anything else (arrays included) replaces whole. */
 export function mergePatch(target: unknown, patch: unknown): unknown {

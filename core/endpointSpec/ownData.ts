@@ -5,9 +5,7 @@
  * by a name that came from a spec goes through these, which see a mapping's own data only.
  */
 
-type Mapping = Readonly<Record<string, unknown>>;
-
-function isMapping(value: unknown): value is Mapping {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -19,7 +17,7 @@ export function ownValue<V>(table: Readonly<Record<string, V>> | undefined, key:
 /** The item or own property `segment` of a list or mapping; `undefined` for anything else. */
 export function childValue(value: unknown, segment: string | number): unknown {
   if (Array.isArray(value)) return typeof segment === 'number' ? (value as unknown[])[segment] : undefined;
-  return isMapping(value) && Object.hasOwn(value, segment) ? value[segment] : undefined;
+  return isRecord(value) && Object.hasOwn(value, segment) ? value[segment] : undefined;
 }
 
 /** Writes `key` as data: an assignment to `__proto__` would change the prototype instead. */
@@ -48,7 +46,7 @@ export function sameData(a: unknown, b: unknown, keysInOrder = false): boolean {
     if (Array.isArray(x) && Array.isArray(y)) {
       if (x.length !== y.length) return false;
       for (let i = 0; i < x.length; i++) pending.push([x[i], y[i]]);
-    } else if (isMapping(x) && isMapping(y)) {
+    } else if (isRecord(x) && isRecord(y)) {
       const keys = Object.keys(x);
       const otherKeys = Object.keys(y);
       if (keys.length !== otherKeys.length) return false;

@@ -4,11 +4,11 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import * as compiled from './generated/validators';
-import { schemaViewAt, isRecord, type SpecMode } from './schemas';
+import { schemaViewAt, type SpecMode } from './schemas';
 import type { SpecProblem } from './problem';
 import { formatFieldPath, type JsonPath, type JsonPathSegment } from './tree';
 import { closestMatch } from './suggest';
-import { childValue } from './ownData';
+import { childValue, isRecord } from './ownData';
 
 // Compiled ahead of time from schemas/ (scripts/generate-validators.mjs): no compiler at run time.
 const validators: Record<SpecMode, ValidateFunction> = { create: compiled.create, update: compiled.update };

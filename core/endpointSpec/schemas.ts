@@ -5,11 +5,13 @@
 import commonSchema from '../../schemas/common.schema.json';
 import createSchema from '../../schemas/endpoint-create.schema.json';
 import updateSchema from '../../schemas/endpoint-update.schema.json';
-import { childValue, ownTable } from './ownData';
+import { childValue, isRecord, ownTable } from './ownData';
 import type { JsonPath } from './tree';
 
 export type SchemaObject = { readonly [keyword: string]: unknown };
 export type SpecMode = 'create' | 'update';
+/** A schema, and the `$id` its relative `$ref`s resolve against. */
+type SchemaAt = { schema: SchemaObject; baseId: string };
 
 export const SCHEMAS: readonly SchemaObject[] = [commonSchema, createSchema, updateSchema];
 const ROOT_SCHEMA_IDS: Record<SpecMode, string> = { create: createSchema.$id, update: updateSchema.$id };
@@ -97,7 +99,7 @@ function refine(view: SchemaView, value: unknown): SchemaView {
   return viewOf(source.schema, source.baseId, value);
 }
 
-const viewSources = new WeakMap<SchemaView, { schema: SchemaObject; baseId: string }>();
+const viewSources = new WeakMap<SchemaView, SchemaAt>();
 
 function buildView(schema: SchemaObject, baseId: string, data: unknown): SchemaView {
   const parts = collectParts(schema, baseId, data);
@@ -143,8 +145,8 @@ function buildView(schema: SchemaObject, baseId: string, data: unknown): SchemaV
 }
 
 /** The schema itself, the schemas it references, its `allOf` parts, and the chosen (or every) `oneOf` variant. */
-function collectParts(schema: SchemaObject, baseId: string, data: unknown): { schema: SchemaObject; baseId: string }[] {
-  const parts: { schema: SchemaObject; baseId: string }[] = [];
+function collectParts(schema: SchemaObject, baseId: string, data: unknown): SchemaAt[] {
+  const parts: SchemaAt[] = [];
   const visit = (s: SchemaObject, base: string, depth: number): void => {
     if (depth > 16) return;
     parts.push({ schema: s, baseId: base });
@@ -166,10 +168,11 @@ function collectParts(schema: SchemaObject, baseId: string, data: unknown): { sc
   return parts;
 }
 
-export function resolveRef(ref: string, baseId: string): { schema: SchemaObject; baseId: string } | undefined {
+/** What `ref` points to from `baseId` among `ids` (by `$id`): the bundled schemas unless given others. */
+export function resolveRef(ref: string, baseId: string, ids: ReadonlyMap<string, SchemaObject> = byId): SchemaAt | undefined {
   const [file, pointer = ''] = ref.split('#');
   const id = file ? new URL(file, baseId).href : baseId;
-  let target: unknown = byId.get(id);
+  let target: unknown = ids.get(id);
   for (const token of pointer.split('/').filter(Boolean)) {
     target = isRecord(target) ? target[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   }
@@ -194,8 +197,4 @@ function discriminatorValue(schema: SchemaObject, data: unknown): string | undef
   if (!property || !isRecord(data)) return undefined;
   const value = data[property];
   return typeof value === 'string' ? value : undefined;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

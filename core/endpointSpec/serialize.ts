@@ -6,7 +6,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import { sameData } from './ownData';
+import { isRecord, sameData } from './ownData';
 import type { SpecFormat } from './tree';
 
 export function serializeSpec(spec: Record<string, unknown>, format: SpecFormat, notes: readonly string[] = []): string {
@@ -47,8 +47,6 @@ export function writeConfigurationIntoSpec(
 
 type Mapping = Record<string, unknown>;
 
-const isMapping = (value: unknown): value is Mapping => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A value to set at a path of a spec document; undefined removes the key. */
 export interface SpecValue {
   readonly path: readonly string[];
@@ -66,7 +64,7 @@ export function writeValuesIntoSpec(
   values: readonly SpecValue[],
 ): SpecRewrite | undefined {
   const current: unknown = format === 'json' ? jsonc.parse(text) : YAML.parseAllDocuments(text).at(documentIndex)?.toJS();
-  if (!isMapping(current)) return undefined;
+  if (!isRecord(current)) return undefined;
   const configuration = structuredClone(current);
   for (const { path, value } of values) setAt(configuration, path, value);
   return writeConfigurationIntoSpec(text, format, documentIndex, configuration);
@@ -80,7 +78,7 @@ function setAt(target: Mapping, path: readonly string[], value: unknown): void {
     else target[key] = value;
     return;
   }
-  if (!isMapping(target[key])) target[key] = {};
+  if (!isRecord(target[key])) target[key] = {};
   setAt(target[key] as Mapping, rest, value);
 }
 
@@ -97,7 +95,7 @@ function changesBetween(current: Mapping, wanted: Mapping, deep = true, path: re
     if (!Object.hasOwn(wanted, key) && !(path.length === 0 && key === '$schema')) changes.push({ path: [...path, key], remove: true });
   for (const [key, value] of Object.entries(wanted)) {
     const was = Object.hasOwn(current, key) ? current[key] : undefined;
-    if (deep && isMapping(was) && isMapping(value)) changes.push(...changesBetween(was, value, deep, [...path, key]));
+    if (deep && isRecord(was) && isRecord(value)) changes.push(...changesBetween(was, value, deep, [...path, key]));
     else if (was === undefined || !sameData(was, value)) changes.push({ path: [...path, key], value });
   }
   return changes;
@@ -130,7 +128,7 @@ function setInPlace(document: YAML.Document, changes: readonly Change[], wanted:
       else
         document.setIn(
           change.path,
-          isMapping(change.value) || Array.isArray(change.value) ? document.createNode(change.value) : change.value,
+          isRecord(change.value) || Array.isArray(change.value) ? document.createNode(change.value) : change.value,
         );
     }
     return sameData(document.toJS(), wanted);
@@ -149,7 +147,7 @@ function writeAnew(document: YAML.Document, wanted: Mapping): void {
 function rewriteJson(text: string, documentIndex: number, configuration: Mapping): string | undefined {
   const errors: jsonc.ParseError[] = [];
   const current: unknown = jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false });
-  if (documentIndex !== 0 || errors.length > 0 || !isMapping(current)) return undefined;
+  if (documentIndex !== 0 || errors.length > 0 || !isRecord(current)) return undefined;
   const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
   const formattingOptions = { insertSpaces: !indent.includes('\t'), tabSize: indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
   let written = text;

@@ -1,3 +1,4 @@
+import { isRecord } from '../ownData';
 import type { Severity, SpecProblem } from '../problem';
 import type { SpecMode } from '../schemas';
 import type { JsonPath } from '../tree';
@@ -40,7 +41,7 @@ export function addFindings(problems: SpecProblem[], rule: ProblemSource, findin
 }
 
 export function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 export function has(object: Record<string, unknown> | undefined, key: string): boolean {
