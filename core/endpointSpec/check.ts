@@ -6,7 +6,7 @@
  * many `---` documents, only the documents an edit touched are checked again, and the others keep their parse
  * and problems (documentReuse.ts). The result is the same as checking without it.
  */
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument, type Range } from 'vscode-languageserver-textdocument';
 import { checkPieces, placedResult, type DocumentReuse, type PieceResult } from './documentReuse';
 import { locatePath } from './locate';
 import { parsePiece } from './parse';
@@ -14,16 +14,6 @@ import type { Severity } from './problem';
 import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
 import { validateSpecData, type ValidationContext } from './validate';
-
-export interface Position {
-  readonly line: number;
-  readonly character: number;
-}
-
-export interface Range {
-  readonly start: Position;
-  readonly end: Position;
-}
 
 export interface SpecDiagnostic {
   readonly range: Range;

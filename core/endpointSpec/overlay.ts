@@ -111,25 +111,19 @@ export function replacedArrays(patch: unknown, base: unknown, path: JsonPath = [
   });
 }
 
-export interface OverlaySource {
+export interface BaseSource {
   readonly text: string;
   readonly format: SpecFormat;
   /** The file's name as messages show it (`sdxl.prod.endpoint.yaml`). */
   readonly name: string;
   /** Where the file lives, for the origins of problems shown in the other file; the name when absent. */
   readonly path?: string;
-  readonly environment: string;
   /** The text already parsed (parseSpecText), so a caller that keeps parses does not pay for another. */
   readonly documents?: SpecDocument[];
 }
 
-export interface BaseSource {
-  readonly text: string;
-  readonly format: SpecFormat;
-  readonly name: string;
-  readonly path?: string;
-  /** As for the overlay. */
-  readonly documents?: SpecDocument[];
+interface OverlaySource extends BaseSource {
+  readonly environment: string;
 }
 
 export interface OverlayCheck {
