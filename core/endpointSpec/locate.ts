@@ -5,7 +5,7 @@
 import { findProperty, type JsonPath, type PropertyNode, type SpecNode, type TextSpan } from './tree';
 
 export function locatePath(root: SpecNode | undefined, path: JsonPath, target: 'key' | 'value', documentSpan: TextSpan): TextSpan {
-  if (!root) return firstLine(documentSpan);
+  if (!root) return { offset: documentSpan.offset, length: 0 };
   if (path.length === 0) return ancestorSpan(root, undefined, root);
   let node: SpecNode = root;
   let viaProperty: PropertyNode | undefined;
@@ -35,8 +35,4 @@ function ancestorSpan(node: SpecNode, viaProperty: PropertyNode | undefined, roo
 
 function isBlock(node: SpecNode): boolean {
   return (node.kind === 'object' || node.kind === 'array') && node.multiline;
-}
-
-function firstLine(span: TextSpan): TextSpan {
-  return { offset: span.offset, length: 0 };
 }

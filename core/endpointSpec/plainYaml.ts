@@ -8,7 +8,7 @@
  * tags, block scalars, escapes, multi-line scalars, directives, markers, non-ASCII text, any error),
  * and the library parses such text as before.
  */
-import type { ArrayNode, ObjectNode, PropertyNode, ScalarNode, SpecDocument, SpecNode } from './tree';
+import { spanEnd, type ArrayNode, type ObjectNode, type PropertyNode, type ScalarNode, type SpecDocument, type SpecNode } from './tree';
 
 /** Deeper block nesting is left to the library; specs nest a few levels. parse.ts skips its nesting scan for this path on that bound. */
 const MAX_DEPTH = 32;
@@ -56,10 +56,6 @@ function isPlainAscii(text: string): boolean {
     if ((c < 0x20 && c !== 0x0a) || c > 0x7e) return false;
   }
   return true;
-}
-
-function endOf(node: SpecNode): number {
-  return node.offset + node.length;
 }
 
 function unsupported(): never {
@@ -143,7 +139,7 @@ class PlainYamlParser {
     const item = this.inlineValue(value, end);
     (top.data as unknown[]).push(this.valueData);
     top.node.items.push(item);
-    return this.lineRest(endOf(item), end);
+    return this.lineRest(spanEnd(item), end);
   }
 
   /** The collection a line at `indent` belongs to: closes deeper ones, opens the block a `key:` announced. */
@@ -225,7 +221,7 @@ class PlainYamlParser {
     }
     const parsed = this.inlineValue(value, end);
     this.addProperty(map.node, data, key, at, parsed);
-    return this.lineRest(endOf(parsed), end);
+    return this.lineRest(spanEnd(parsed), end);
   }
 
   private checkedKey(data: Record<string, unknown>, start: number, end: number): string {
@@ -304,7 +300,7 @@ class PlainYamlParser {
         const item = this.scalar(i, end, true);
         items.push(item);
         data.push(this.valueData);
-        i = this.skipSpaces(endOf(item), end);
+        i = this.skipSpaces(spanEnd(item), end);
         if (this.text.charCodeAt(i) === 0x5d /* ] */) break;
         if (this.text.charCodeAt(i) !== 0x2c /* , */) unsupported();
         i = this.skipSpaces(i + 1, end);
@@ -326,7 +322,7 @@ class PlainYamlParser {
         const key = this.checkedKey(data, i, colon);
         const value = this.scalar(this.skipSpaces(colon + 1, end), end, true);
         this.addProperty(node, data, key, i, value);
-        i = this.skipSpaces(endOf(value), end);
+        i = this.skipSpaces(spanEnd(value), end);
         if (this.text.charCodeAt(i) === 0x7d /* } */) break;
         if (this.text.charCodeAt(i) !== 0x2c /* , */) unsupported();
         i = this.skipSpaces(i + 1, end);

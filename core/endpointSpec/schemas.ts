@@ -54,11 +54,7 @@ export function schemaViewAt(path: JsonPath, data?: unknown, mode: SpecMode = 'c
     if (!view) return undefined;
     // Own data only: a spec key named `constructor` must not lead into Object.prototype.
     value = childValue(value, segment);
-    if (typeof segment === 'number') {
-      view = view.items;
-    } else {
-      view = view.properties.get(segment) ?? view.additional;
-    }
+    view = typeof segment === 'number' ? view.items : (view.properties.get(segment) ?? view.additional);
     if (view && value !== undefined) view = refine(view, value);
   }
   return view;
@@ -188,8 +184,7 @@ function variantTag(schema: SchemaObject, baseId: string, data: unknown, depth =
 }
 
 function discriminatorProperty(schema: SchemaObject): string | undefined {
-  const discriminator = schema.discriminator as { propertyName?: string } | undefined;
-  return discriminator?.propertyName;
+  return (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
 }
 
 function discriminatorValue(schema: SchemaObject, data: unknown): string | undefined {

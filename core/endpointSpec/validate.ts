@@ -2,6 +2,7 @@
  * The one rule engine: schema validation plus every cross-field rule, on plain data. The editor,
  * the CLI and the emulator all call this, so they can never disagree about what is valid.
  */
+import { isRecord } from './ownData';
 import type { SpecProblem } from './problem';
 import { SPEC_RULES } from './rules';
 import { addFindings, toProblems, type SpecRule } from './rules/rule';
@@ -36,9 +37,8 @@ export function toServiceBody(spec: Record<string, unknown>): Record<string, unk
  * are skipped rather than guessed.
  */
 export function validateSpecData(data: unknown, mode: SpecMode = 'create', context: ValidationContext = {}): SpecProblem[] {
-  const problem = wholeSpecProblem(data);
-  if (problem) return [problem];
-  const body = toServiceBody(data as Record<string, unknown>);
+  if (!isRecord(data)) return [wholeSpecProblem(data)];
+  const body = toServiceBody(data);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
   if (isLegacyBody(body)) return toProblems(legacyFields, legacyFields.check(body));
   const { catalog, liveProperties } = context;
@@ -58,30 +58,20 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', conte
   return [...kept, ...ruleProblems];
 }
 
-/** The problem with a spec that is not a mapping at all, when it is not. */
-function wholeSpecProblem(data: unknown): SpecProblem | undefined {
-  if (data === undefined || data === null) {
-    return {
-      code: 'empty-spec',
-      message: 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)',
-      severity: 'error',
-      path: [],
-      target: 'value',
-      status: 400,
-    };
-  }
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    const got = Array.isArray(data) ? 'a list' : `a ${typeof data}`;
-    return {
-      code: 'not-a-mapping',
-      message: `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`,
-      severity: 'error',
-      path: [],
-      target: 'value',
-      status: 400,
-    };
-  }
-  return undefined;
+/** The problem with a spec that is not a mapping at all. */
+function wholeSpecProblem(data: unknown): SpecProblem {
+  const empty = data === undefined || data === null;
+  const got = Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+  return {
+    code: empty ? 'empty-spec' : 'not-a-mapping',
+    message: empty
+      ? 'the spec is empty: start with name, type, scaling, and gpu or cpu (try the "New Endpoint Spec" command)'
+      : `a spec is a mapping of fields (name, type, scaling, ...); got ${got}`,
+    severity: 'error',
+    path: [],
+    target: 'value',
+    status: 400,
+  };
 }
 
 const RULES_BY_MODE: Readonly<Record<SpecMode, readonly SpecRule[]>> = {
