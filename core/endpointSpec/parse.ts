@@ -90,8 +90,6 @@ export function parseYamlWithLibrary(text: string): SpecDocument[] {
 function yamlProblem(error: YAML.YAMLError | YAML.YAMLWarning): SyntaxProblem {
   const [start, end] = error.pos;
   const span = { offset: start, length: Math.max(1, end - start) };
-  if (error.code === 'DUPLICATE_KEY')
-    return { code: 'duplicate-key', message: 'duplicate key: a key may appear only once in a mapping', severity: 'error', ...span };
   if (error.code === 'TAG_RESOLVE_FAILED') {
     return {
       code: 'unknown-tag',
