@@ -49,22 +49,17 @@ const gpuTypeAsPool: CatalogRule = {
   check(spec, catalog) {
     const selection = gpuSelection(spec);
     if (!selection) return [];
-    const findings: RuleFinding[] = [];
-    selection.pools.forEach((id, index) => {
+    return selection.pools.flatMap((id, index): RuleFinding[] => {
       const type = catalog.gpuTypes.has(id) && !catalog.pools.has(id) ? catalog.gpuTypes.get(id) : undefined;
-      if (!type) return;
+      if (!type) return [];
       const message = type.pool
         ? `${id} is a GPU type, not a pool: use its pool ${type.pool} (with excludedTypes for the pool's other types to keep only this one)`
         : `${id} is a GPU type in no serverless pool, so no endpoint can run on it; choose a pool`;
       const others = type.pool ? (catalog.pools.get(type.pool) ?? []).map((t) => t.id).filter((other) => other !== id) : undefined;
-      findings.push({
-        path: ['gpu', 'pools', index],
-        target: 'value',
-        message,
-        ...(type.pool ? { suggestion: type.pool, related: others } : {}),
-      });
+      return [
+        { path: ['gpu', 'pools', index], target: 'value', message, ...(type.pool ? { suggestion: type.pool, related: others } : {}) },
+      ];
     });
-    return findings;
   },
 };
 
@@ -79,18 +74,16 @@ const excludedTypesInPools: CatalogRule = {
     const knownPools = selection.pools.filter((p) => catalog.pools.has(p));
     if (knownPools.length === 0) return [];
     const members = new Set(catalog.selectedTypes(knownPools).map((t) => t.id));
-    const findings: RuleFinding[] = [];
-    selection.excluded.forEach((raw, index) => {
+    return selection.excluded.flatMap((raw, index): RuleFinding[] => {
       const id = raw.trim();
       // Items the schema's pattern rejects (empty, leading hyphen) are reported there.
-      if (members.has(id) || !/^\s*[^\s-]/.test(raw)) return;
+      if (members.has(id) || !/^\s*[^\s-]/.test(raw)) return [];
       const type = catalog.gpuTypes.get(id);
       const message = type
         ? `${id} is not in the chosen pools (${knownPools.join(', ')}); it belongs to ${type.pool ?? 'no serverless pool'}: remove it`
         : `unknown GPU type: ${id}${didYouMean(closestMatch(id, [...members]))}`;
-      findings.push({ path: ['gpu', 'excludedTypes', index], target: 'value', message });
+      return [{ path: ['gpu', 'excludedTypes', index], target: 'value', message }];
     });
-    return findings;
   },
 };
 
@@ -137,19 +130,14 @@ const vcpuCountForFlavor: CatalogRule = {
   description: "`cpu[].vcpuCount` lies within the flavor's vCPU range.",
   check(spec, catalog) {
     if (!Array.isArray(spec.cpu)) return [];
-    const findings: RuleFinding[] = [];
-    spec.cpu.forEach((item, index) => {
+    return spec.cpu.flatMap((item: unknown, index): RuleFinding[] => {
       const entry = record(item);
       const flavor = typeof entry?.id === 'string' ? catalog.cpuFlavors.get(entry.id) : undefined;
       const count = entry?.vcpuCount;
-      if (!flavor || typeof count !== 'number' || (count >= flavor.vcpu.min && count <= flavor.vcpu.max)) return;
-      findings.push({
-        path: ['cpu', index, 'vcpuCount'],
-        target: 'value',
-        message: `${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs; got: ${count}`,
-      });
+      if (!flavor || typeof count !== 'number' || (count >= flavor.vcpu.min && count <= flavor.vcpu.max)) return [];
+      const message = `${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs; got: ${count}`;
+      return [{ path: ['cpu', index, 'vcpuCount'], target: 'value', message }];
     });
-    return findings;
   },
 };
 
@@ -215,7 +203,7 @@ const cudaOffered: CatalogRule = {
       findings.push({
         path: where,
         target: seeded ? 'value' : 'key',
-        message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${allowed.join(', ')} (offered: ${sortVersions([...offered]).join(', ')}); workers could never start: ${MORE_ROOM}`,
+        message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${allowed.join(', ')} (offered: ${[...offered].sort(compareVersions).join(', ')}); workers could never start: ${MORE_ROOM}`,
       });
     }
     const floor = gpu.minCudaVersion;
@@ -223,7 +211,7 @@ const cudaOffered: CatalogRule = {
       findings.push({
         path: ['gpu', 'minCudaVersion'],
         target: 'value',
-        message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${floor} or later (highest: ${sortVersions([...offered]).pop()}); ${MORE_ROOM}`,
+        message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${floor} or later (highest: ${[...offered].sort(compareVersions).pop()}); ${MORE_ROOM}`,
       });
     }
     return findings;
@@ -281,18 +269,12 @@ const networkVolumesPlaced: CatalogRule = {
     const dataCenters = stringArray(spec.dataCenterIds) ?? [];
     const known = catalog.networkVolumes;
     if (!volumes || !known || dataCenters.length === 0) return [];
-    const findings: RuleFinding[] = [];
-    volumes.forEach((id, index) => {
+    return volumes.flatMap((id, index): RuleFinding[] => {
       const volume = known.get(id);
-      if (volume && !dataCenters.includes(volume.dataCenter)) {
-        findings.push({
-          path: ['networkVolumes', index],
-          target: 'value',
-          message: `volume ${volume.name} lives in ${volume.dataCenter}, outside dataCenterIds (${dataCenters.join(', ')}); workers could not mount it`,
-        });
-      }
+      if (!volume || dataCenters.includes(volume.dataCenter)) return [];
+      const message = `volume ${volume.name} lives in ${volume.dataCenter}, outside dataCenterIds (${dataCenters.join(', ')}); workers could not mount it`;
+      return [{ path: ['networkVolumes', index], target: 'value', message }];
     });
-    return findings;
   },
 };
 
@@ -349,21 +331,15 @@ function notAmong(
   known: ReadonlyMap<string, unknown> | ReadonlySet<string>,
   unknown: (id: string) => string,
 ): RuleFinding[] {
-  const findings: RuleFinding[] = [];
-  for (const { id, path } of written) {
-    if (known.has(id)) continue;
+  return written.flatMap(({ id, path }): RuleFinding[] => {
+    if (known.has(id)) return [];
     const suggestion = closestMatch(id, [...known.keys()]);
-    findings.push({ path, target: 'value', message: `${unknown(id)}${didYouMean(suggestion)}`, ...(suggestion ? { suggestion } : {}) });
-  }
-  return findings;
+    return [{ path, target: 'value', message: `${unknown(id)}${didYouMean(suggestion)}`, ...(suggestion ? { suggestion } : {}) }];
+  });
 }
 
 export function compareVersions(a: string, b: string): number {
   const [am, an] = a.split('.').map(Number);
   const [bm, bn] = b.split('.').map(Number);
   return am - bm || an - bn;
-}
-
-function sortVersions(versions: string[]): string[] {
-  return versions.sort(compareVersions);
 }

@@ -94,21 +94,15 @@ export const portFormat: SpecRule = {
   description: 'Each of `ports` is `<port>/<protocol>` with a port from 1 to 65535, such as `8000/http`.',
   check(spec) {
     if (!Array.isArray(spec.ports)) return [];
-    const findings: RuleFinding[] = [];
-    spec.ports.forEach((entry, index) => {
-      if (typeof entry !== 'string') return;
+    return spec.ports.flatMap((entry: unknown, index): RuleFinding[] => {
+      if (typeof entry !== 'string') return [];
       const match = PORT_PATTERN.exec(entry);
-      if (!match) {
-        findings.push({
-          path: ['ports', index],
-          target: 'value',
-          message: `a port is written <port>/<protocol>, such as "8000/http" or "22/tcp"; got: ${JSON.stringify(entry)}`,
-        });
-      } else if (Number(match[1]) < 1 || Number(match[1]) > 65535) {
-        findings.push({ path: ['ports', index], target: 'value', message: `a port number is from 1 to 65535; got: ${match[1]}` });
-      }
+      if (match && Number(match[1]) >= 1 && Number(match[1]) <= 65535) return [];
+      const message = match
+        ? `a port number is from 1 to 65535; got: ${match[1]}`
+        : `a port is written <port>/<protocol>, such as "8000/http" or "22/tcp"; got: ${JSON.stringify(entry)}`;
+      return [{ path: ['ports', index], target: 'value', message }];
     });
-    return findings;
   },
 };
 
@@ -121,10 +115,8 @@ export const envValuesAreStrings: SpecRule = {
   check(spec) {
     const env = record(spec.env);
     if (!env) return [];
-    const findings: RuleFinding[] = [];
-    for (const key in env) {
-      const value = env[key];
-      if (typeof value === 'string' || !Object.hasOwn(env, key)) continue;
+    return Object.entries(env).flatMap(([key, value]): RuleFinding[] => {
+      if (typeof value === 'string') return [];
       const reading =
         value === null
           ? 'an empty value as null'
@@ -137,9 +129,8 @@ export const envValuesAreStrings: SpecRule = {
           : typeof value === 'object'
             ? 'write it as one string'
             : `quote it: "${scalarText(value)}"`;
-      findings.push({ path: ['env', key], target: 'value', message: `env values must be strings, and YAML reads ${reading}: ${fix}` });
-    }
-    return findings;
+      return [{ path: ['env', key], target: 'value', message: `env values must be strings, and YAML reads ${reading}: ${fix}` }];
+    });
   },
 };
 

@@ -13,18 +13,13 @@ export const vcpuPowerOfTwo: SpecRule = {
   description: '`cpu[].vcpuCount` is a power of two, at least 2.',
   check(spec) {
     if (!Array.isArray(spec.cpu)) return [];
-    const findings: RuleFinding[] = [];
-    spec.cpu.forEach((item, index) => {
+    return spec.cpu.flatMap((item: unknown, index): RuleFinding[] => {
       const count = record(item)?.vcpuCount;
       // Below the minimum and non-integers are the schema's to report.
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < minimumOf('cpu[].vcpuCount') || isPowerOfTwo(count)) return;
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < minimumOf('cpu[].vcpuCount') || isPowerOfTwo(count)) return [];
       const lower = 2 ** Math.floor(Math.log2(count));
-      findings.push({
-        path: ['cpu', index, 'vcpuCount'],
-        target: 'value',
-        message: `vcpuCount must be a power of two (2, 4, 8, 16, ...); got: ${count}, the nearest are ${lower} and ${lower * 2}`,
-      });
+      const message = `vcpuCount must be a power of two (2, 4, 8, 16, ...); got: ${count}, the nearest are ${lower} and ${lower * 2}`;
+      return [{ path: ['cpu', index, 'vcpuCount'], target: 'value', message }];
     });
-    return findings;
   },
 };
