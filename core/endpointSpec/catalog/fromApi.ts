@@ -33,6 +33,9 @@ const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filt
 
 const level = (v: unknown): AvailabilityLevel => (LEVELS.has(str(v)) ? v : 'NONE') as AvailabilityLevel;
 
+/** A record's id and name (its id when it has no name). */
+const named = (entry: Loose): { id: string; name: string } => ({ id: entry.id as string, name: str(entry.name, entry.id as string) });
+
 /** The stock a type or flavor was read with (`include=AVAILABILITY`); nothing when it was read without. */
 function stock(entry: Loose): Pick<CatalogGpuType, 'dataCenters' | 'availability'> {
   const dataCenters = Array.isArray(entry.dataCenters)
@@ -47,8 +50,7 @@ function stock(entry: Loose): Pick<CatalogGpuType, 'dataCenters' | 'availability
 function gpuType(entry: Loose): CatalogGpuType {
   const price = entry.price as Loose | undefined;
   return {
-    id: entry.id as string,
-    name: str(entry.name, entry.id as string),
+    ...named(entry),
     pool: typeof entry.pool === 'string' ? entry.pool : null,
     memory: num(entry.memory),
     cudaVersions: strings(entry.cudaVersions),
@@ -61,8 +63,7 @@ function gpuType(entry: Loose): CatalogGpuType {
 function template(entry: Loose): CatalogTemplate {
   const env = entry.env && typeof entry.env === 'object' ? (entry.env as Record<string, string>) : undefined;
   return {
-    id: entry.id as string,
-    name: str(entry.name, entry.id as string),
+    ...named(entry),
     image: str(entry.image),
     serverless: entry.serverless === true,
     env,
@@ -79,15 +80,14 @@ export function catalogDataFromApi(responses: CatalogResponses): CatalogData {
       const vcpu = (c.vcpu ?? {}) as Loose;
       const price = c.price as Loose | undefined;
       return {
-        id: c.id as string,
-        name: str(c.name, c.id as string),
+        ...named(c),
         vcpu: { min: num(vcpu.min, 1), max: num(vcpu.max, 1) },
         ramGbPerVcpu: num(c.ramGbPerVcpu, 1),
         price: price ? { serverlessPerVcpu: num(price.serverlessPerVcpu) } : undefined,
         ...stock(c),
       };
     }),
-    dataCenters: listOf(responses.dataCenters, 'dataCenters').map((d) => ({ id: d.id as string, name: str(d.name, d.id as string) })),
+    dataCenters: listOf(responses.dataCenters, 'dataCenters').map(named),
     // The caller's own templates shadow a public one with the same id, as the service resolves them.
     templates: [
       ...own,
@@ -98,14 +98,7 @@ export function catalogDataFromApi(responses: CatalogResponses): CatalogData {
     networkVolumes:
       responses.networkVolumes === undefined
         ? undefined
-        : listOf(responses.networkVolumes, 'networkVolumes').map((v) => ({
-            id: v.id as string,
-            name: str(v.name, v.id as string),
-            dataCenter: str(v.dataCenter),
-          })),
-    registries:
-      responses.registries === undefined
-        ? undefined
-        : listOf(responses.registries, 'registries').map((r) => ({ id: r.id as string, name: str(r.name, r.id as string) })),
+        : listOf(responses.networkVolumes, 'networkVolumes').map((v) => ({ ...named(v), dataCenter: str(v.dataCenter) })),
+    registries: responses.registries === undefined ? undefined : listOf(responses.registries, 'registries').map(named),
   };
 }

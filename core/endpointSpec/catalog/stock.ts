@@ -87,14 +87,8 @@ function gpuShortage(
       return [{ id: pool, memoryGb: Math.min(...stocked.map((type) => type.memory)), ...priced(prices, workersMax) }];
     })
     .sort((a, b) => vramDistance(a.memoryGb, wanted) - vramDistance(b.memoryGb, wanted) || cheaper(a, b));
-  return shortage(
-    'gpu',
-    pools,
-    where,
-    types.some((type) => where && hasStock(type, undefined) === true),
-    workersMax,
-    alternatives,
-  );
+  const elsewhere = types.some((type) => where && hasStock(type, undefined) === true);
+  return shortage('gpu', pools, where, elsewhere, workersMax, alternatives);
 }
 
 /** Closest at or above the VRAM wanted first, then closest below it: a smaller GPU may not hold the model. */
