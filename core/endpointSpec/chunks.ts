@@ -141,7 +141,7 @@ function indexOf(values: readonly number[], value: number): number {
  */
 const SMALLEST_BLOCK = 16;
 
-function commonPrefixLength(a: string, b: string): number {
+export function commonPrefixLength(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
   const same = (from: number, length: number): boolean =>
     from + length <= limit && a.slice(from, from + length) === b.slice(from, from + length);
@@ -158,7 +158,7 @@ function commonPrefixLength(a: string, b: string): number {
 }
 
 /** The length of the common end of `a` and `b`, at most `limit`. */
-function commonSuffixLength(a: string, b: string, limit: number): number {
+export function commonSuffixLength(a: string, b: string, limit: number): number {
   const same = (length: number, block: number): boolean =>
     length + block <= limit &&
     a.slice(a.length - length - block, a.length - length) === b.slice(b.length - length - block, b.length - length);

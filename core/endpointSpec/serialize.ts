@@ -6,6 +6,7 @@
  */
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
+import { commonPrefixLength, commonSuffixLength } from './chunks';
 import { isRecord, sameData } from './ownData';
 import type { SpecFormat } from './tree';
 
@@ -160,10 +161,7 @@ function rewriteJson(text: string, documentIndex: number, configuration: Mapping
 
 /** The one edit from `before` to `after`: what lies between the text they start with and the text they end with. */
 function editBetween(before: string, after: string): SpecTextEdit {
-  const shorter = Math.min(before.length, after.length);
-  let head = 0;
-  while (head < shorter && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < shorter - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const head = commonPrefixLength(before, after);
+  const tail = commonSuffixLength(before, after, Math.min(before.length, after.length) - head);
   return { offset: head, length: before.length - head - tail, text: after.slice(head, after.length - tail) };
 }
