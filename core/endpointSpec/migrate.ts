@@ -50,19 +50,20 @@ export function isLegacyBody(value: unknown): value is Body {
   return false;
 }
 
+/** A list as v1 and GraphQL bodies wrote one: an array, or a comma-separated string. */
+function list(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+}
+
 export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResult {
   const notes: string[] = [];
   const spec: Body = {};
-  const list = (value: unknown): string[] =>
-    Array.isArray(value)
-      ? value.map(String)
-      : typeof value === 'string'
-        ? value
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [];
-
   let name = typeof body.name === 'string' ? body.name : undefined;
   let flashboot = typeof body.flashboot === 'boolean' ? body.flashboot : undefined;
   // GraphQL turned FlashBoot on with a "-fb" suffix on the name.
@@ -87,7 +88,7 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
     spec.cpu = flavors.map((id) => ({ id, vcpuCount }));
     if (body.allowedCudaVersions !== undefined) notes.push('allowedCudaVersions dropped: CUDA constraints do not apply to CPU endpoints');
   } else {
-    const gpu = migrateGpuSelection(body, list, catalog);
+    const gpu = migrateGpuSelection(body, catalog);
     if (!gpu.ok) return gpu;
     notes.push(...gpu.notes);
     spec.gpu = gpu.value;
@@ -110,7 +111,7 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
       ? { type: 'REQUEST_COUNT', requestCount: Math.max(minimumOf('scaling.requestCount'), Math.round(value)) }
       : { type: 'QUEUE_DELAY', queueDelay: Math.max(minimumOf('scaling.queueDelay'), value) };
 
-  const dataCenters = migrateDataCenters(body, list, catalog, notes);
+  const dataCenters = migrateDataCenters(body, catalog, notes);
   if (dataCenters) spec.dataCenterIds = dataCenters;
   if (typeof body.networkVolumeId === 'string' && body.networkVolumeId !== '') spec.networkVolumes = [body.networkVolumeId];
   if (flashboot !== undefined) spec.flashboot = flashboot ? 'FLASHBOOT' : 'OFF';
@@ -134,11 +135,7 @@ export function migrateLegacyBody(body: Body, catalog?: Catalog): MigrationResul
   return { ok: true, migration: { spec, notes } };
 }
 
-function migrateGpuSelection(
-  body: Body,
-  list: (v: unknown) => string[],
-  catalog?: Catalog,
-): { ok: true; value: Body; notes: string[] } | { ok: false; reason: string } {
+function migrateGpuSelection(body: Body, catalog?: Catalog): { ok: true; value: Body; notes: string[] } | { ok: false; reason: string } {
   const notes: string[] = [];
   const gpu: Body = {};
   const graphqlIds = list(body.gpuIds);
@@ -174,12 +171,7 @@ function migrateGpuSelection(
   return { ok: true, value: gpu, notes };
 }
 
-function migrateDataCenters(
-  body: Body,
-  list: (v: unknown) => string[],
-  catalog: Catalog | undefined,
-  notes: string[],
-): string[] | undefined {
+function migrateDataCenters(body: Body, catalog: Catalog | undefined, notes: string[]): string[] | undefined {
   const ids = list(body.dataCenterIds);
   if (ids.length > 0) return ids;
   const countries = list(body.locations);
