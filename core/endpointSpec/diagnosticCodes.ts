@@ -124,14 +124,8 @@ function fromRule(
   kind: CodeKind,
   appliesTo: string,
 ): DocumentedCode {
-  return {
-    code: rule.code,
-    kind,
-    severity: rule.severity,
-    appliesTo,
-    description: rule.description,
-    ...(rule.status ? { status: rule.status } : {}),
-  };
+  const { code, severity, description, status } = rule;
+  return { code, kind, severity, appliesTo, description, ...(status ? { status } : {}) };
 }
 
 /** Every code, in the order of the page: parser, document, schema, rules (in report order), catalog, overlays, editor. */
