@@ -188,19 +188,30 @@ function isBlankOrComment(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** The document parsed from a chunk, moved to where the chunk sits in the file. */
+/**
+ * The document parsed from a chunk, moved `delta` characters on to where the chunk sits in the file. Its span
+ * moves now; its tree and syntax problems when first read, so finding a document by its span (as every feature
+ * at a position does) moves no other document's tree.
+ */
 export function shiftDocument(document: SpecDocument, delta: number): SpecDocument {
   if (delta === 0) return document;
+  let root: { value: SpecNode | undefined } | undefined;
+  let syntaxProblems: SyntaxProblem[] | undefined;
   return {
     span: { offset: document.span.offset + delta, length: document.span.length },
-    root: document.root && shiftNode(document.root, delta),
     data: document.data,
-    syntaxProblems: document.syntaxProblems.map((p): SyntaxProblem => ({ ...p, offset: p.offset + delta })),
+    get root() {
+      root ??= { value: document.root && shiftNode(document.root, delta) };
+      return root.value;
+    },
+    get syntaxProblems() {
+      return (syntaxProblems ??= document.syntaxProblems.map((p) => ({ ...p, offset: p.offset + delta })));
+    },
   };
 }
 
 /** The tree moved `delta` characters on. */
-export function shiftNode(node: SpecNode, delta: number): SpecNode {
+function shiftNode(node: SpecNode, delta: number): SpecNode {
   const offset = node.offset + delta;
   switch (node.kind) {
     case 'object':

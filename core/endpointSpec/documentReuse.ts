@@ -7,9 +7,9 @@
  * same wherever it lands.
  */
 import type { CheckResult, SpecDiagnostic } from './check';
-import { shiftNode, splitYamlDocuments, splitYamlDocumentsAfterEdit, type ChunkEdit, type DocumentChunk } from './chunks';
+import { shiftDocument, splitYamlDocuments, splitYamlDocumentsAfterEdit, type ChunkEdit, type DocumentChunk } from './chunks';
 import type { SpecMode } from './schemas';
-import type { SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
+import type { SpecDocument, SpecFormat } from './tree';
 import type { ValidationContext } from './validate';
 
 /** One piece of the file checked on its own: offsets, lines and document indexes count from its start. */
@@ -141,7 +141,7 @@ function copyOf(text: string): string {
 
 /**
  * The check of the whole file from its pieces. Its problems are placed now; its documents, which only features
- * read, when they are first read, and then each document's tree only when it is read (`placeDocument`).
+ * read, when they are first read, and then each document's tree only when it is read (`shiftDocument`).
  */
 export function placedResult(pieces: CheckedPieces, sort: (diagnostics: SpecDiagnostic[]) => SpecDiagnostic[]): CheckResult {
   const diagnostics: SpecDiagnostic[] = [];
@@ -178,28 +178,7 @@ function placeDiagnostics(result: PieceResult, offset: number, line: number, ind
 function placeDocuments(result: PieceResult, offset: number): SpecDocument[] {
   const placed = result.placedDocuments;
   if (placed?.offset === offset) return placed.documents;
-  const documents = result.documents.map((document) => placeDocument(document, offset));
+  const documents = result.documents.map((document) => shiftDocument(document, offset));
   result.placedDocuments = { offset, documents };
   return documents;
-}
-
-/**
- * `document` moved `delta` characters on. Its span moves now; its tree and syntax problems when first read, so
- * finding a document by its span (as every feature at a position does) moves no other document's tree.
- */
-function placeDocument(document: SpecDocument, delta: number): SpecDocument {
-  if (delta === 0) return document;
-  let root: { value: SpecNode | undefined } | undefined;
-  let syntaxProblems: SyntaxProblem[] | undefined;
-  return {
-    span: { offset: document.span.offset + delta, length: document.span.length },
-    data: document.data,
-    get root() {
-      root ??= { value: document.root && shiftNode(document.root, delta) };
-      return root.value;
-    },
-    get syntaxProblems() {
-      return (syntaxProblems ??= document.syntaxProblems.map((p) => ({ ...p, offset: p.offset + delta })));
-    },
-  };
 }
