@@ -90,20 +90,10 @@ export function parseYamlWithLibrary(text: string): SpecDocument[] {
 function yamlProblem(error: YAML.YAMLError | YAML.YAMLWarning): SyntaxProblem {
   const [start, end] = error.pos;
   const span = { offset: start, length: Math.max(1, end - start) };
-  if (error.code === 'TAG_RESOLVE_FAILED') {
-    return {
-      code: 'unknown-tag',
-      message: `${lowerFirst(error.message.split('\n')[0])}; the value is read as plain text`,
-      severity: 'warning',
-      ...span,
-    };
-  }
-  return {
-    code: 'syntax-error',
-    message: lowerFirst(error.message.split('\n')[0]),
-    severity: error instanceof YAML.YAMLWarning ? 'warning' : 'error',
-    ...span,
-  };
+  const message = lowerFirst(error.message.split('\n')[0]);
+  if (error.code === 'TAG_RESOLVE_FAILED')
+    return { code: 'unknown-tag', message: `${message}; the value is read as plain text`, severity: 'warning', ...span };
+  return { code: 'syntax-error', message, severity: error instanceof YAML.YAMLWarning ? 'warning' : 'error', ...span };
 }
 
 function convertYamlDocument(doc: YAML.Document.Parsed, text: string): SpecDocument {
