@@ -5,7 +5,7 @@
 import { isRecord } from './ownData';
 import type { SpecProblem } from './problem';
 import { SPEC_RULES } from './rules';
-import { addFindings, toProblems, type SpecRule } from './rules/rule';
+import { addFindings, type SpecRule } from './rules/rule';
 import { validateAgainstSchema } from './schemaValidation';
 import type { SpecMode } from './schemas';
 import type { Catalog } from './catalog/catalog';
@@ -40,7 +40,7 @@ export function validateSpecData(data: unknown, mode: SpecMode = 'create', conte
   if (!isRecord(data)) return [wholeSpecProblem(data)];
   const body = toServiceBody(data);
   // A v1 body breaks nearly every v2 rule; one conversion fixes them all, so only that is said.
-  if (isLegacyBody(body)) return toProblems(legacyFields, legacyFields.check(body));
+  if (isLegacyBody(body)) return addFindings([], legacyFields, legacyFields.check(body));
   const { catalog, liveProperties } = context;
   const ruleProblems: SpecProblem[] = [];
   for (const rule of RULES_BY_MODE[mode]) addFindings(ruleProblems, rule, rule.check(body));

@@ -29,10 +29,6 @@ export interface SpecRule {
 
 type ProblemSource = Pick<SpecRule, 'code' | 'severity'> & { status?: 400 | 404 | 422 };
 
-export function toProblems(rule: ProblemSource, findings: readonly RuleFinding[]): SpecProblem[] {
-  return addFindings([], rule, findings);
-}
-
 /** Appends the rule's findings to `problems` as problems, and answers `problems`. */
 export function addFindings(problems: SpecProblem[], rule: ProblemSource, findings: readonly RuleFinding[]): SpecProblem[] {
   for (let i = 0; i < findings.length; i++)
