@@ -114,18 +114,13 @@ function isCompactIndicator(c: number): boolean {
   return c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a; /* : */
 }
 
+/** What may come before a value: nothing yet, `:`, `-`, `?`, `,`, `[` or `{`. */
+const VALUE_AFTER = new Set([0, 0x3a, 0x2d, 0x3f, 0x2c, 0x5b, 0x7b]);
+
 /** A quote opens a quoted scalar only where a value can start: not inside a plain word like don't. */
 function startsValue(previous: number, lastSignificant: number): boolean {
   if (!isSpace(previous) && previous !== 0x5b && previous !== 0x7b && previous !== 0x2c) return false;
-  return (
-    lastSignificant === 0 ||
-    lastSignificant === 0x3a ||
-    lastSignificant === 0x2d ||
-    lastSignificant === 0x3f ||
-    lastSignificant === 0x2c ||
-    lastSignificant === 0x5b ||
-    lastSignificant === 0x7b
-  );
+  return VALUE_AFTER.has(lastSignificant);
 }
 
 /** `key: |-`, `- >2` and the like: the line's content ends with a block scalar header. */

@@ -15,16 +15,12 @@ export function readCatalogJson(path: string): unknown {
   }
 }
 
+const REQUIRED_LISTS = ['gpuTypes', 'cpuFlavors', 'dataCenters', 'templates'] as const;
+
 /** The catalog of parsed snapshot JSON, once it has the four lists every check reads. */
 export function catalogFromJson(data: unknown, path: string): Catalog {
   const candidate = data as Partial<CatalogData> | null;
-  if (
-    !candidate ||
-    !Array.isArray(candidate.gpuTypes) ||
-    !Array.isArray(candidate.cpuFlavors) ||
-    !Array.isArray(candidate.dataCenters) ||
-    !Array.isArray(candidate.templates)
-  ) {
+  if (!candidate || REQUIRED_LISTS.some((list) => !Array.isArray(candidate[list]))) {
     throw new Error(`cannot read catalog ${path}: expected an object with gpuTypes, cpuFlavors, dataCenters and templates`);
   }
   return new Catalog(candidate as CatalogData);
