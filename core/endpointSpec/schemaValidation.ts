@@ -29,10 +29,6 @@ export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProble
   return tidy(problems);
 }
 
-function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** One problem per spot and message; `flashboot: [OFF]` is first of all the wrong type, so its allowed values are not listed too. */
 function tidy(problems: SpecProblem[]): SpecProblem[] {
   if (problems.length < 2) return problems;
@@ -147,8 +143,7 @@ const unwrittenNames = new WeakMap<object, Partial<Record<SpecMode, string[]>>>(
 
 function unknownProperty(parent: JsonPath, name: string, data: unknown, mode: SpecMode): { message: string; suggestion?: string } {
   const owner = valueAt(data, parent);
-  const cached = isRecord(owner) ? unwrittenNames.get(owner)?.[mode] : undefined;
-  let known = cached;
+  let known = isRecord(owner) ? unwrittenNames.get(owner)?.[mode] : undefined;
   if (!known) {
     const view = schemaViewAt(parent, data, mode);
     const present = new Set(Object.keys((owner as Record<string, unknown> | undefined) ?? {}));
@@ -199,7 +194,7 @@ function pointerToPath(pointer: string, data: unknown): JsonPath {
   const path: JsonPathSegment[] = [];
   let value = data;
   for (const raw of pointer.split('/').slice(1)) {
-    const token = unescapePointerToken(raw);
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const segment: JsonPathSegment = Array.isArray(value) ? Number(token) : token;
     path.push(segment);
     value = childValue(value, segment);
