@@ -106,8 +106,8 @@ export function splitYamlDocumentsAfterEdit(previous: string, starts: ChunkStart
   // A chunk start in the unchanged end of the text that also started a chunk before: from there on all is as it was.
   const stopAt = (offset: number): boolean => {
     if (offset < unchangedFrom) return false;
-    const before = indexOf(starts.offsets, offset - shift);
-    if (before < kept) return false;
+    const before = lastAtOrBelow(starts.offsets, offset - shift);
+    if (starts.offsets[before] !== offset - shift || before < kept) return false;
     resumed = before;
     return true;
   };
@@ -126,12 +126,6 @@ function lastAtOrBelow(values: readonly number[], value: number): number {
     else high = middle - 1;
   }
   return low;
-}
-
-/** The index of `value` in the ascending `values`, or -1. */
-function indexOf(values: readonly number[], value: number): number {
-  const at = lastAtOrBelow(values, value);
-  return values[at] === value ? at : -1;
 }
 
 /*
