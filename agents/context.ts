@@ -132,7 +132,7 @@ export function readSpecAt(context: AgentContext, path: string): SpecFile {
 }
 
 /** `gpu.pools[1]` for a JSON path. */
-export function pathText(path: JsonPath | readonly (string | number)[]): string {
+function pathText(path: JsonPath | readonly (string | number)[]): string {
   return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
 }
 

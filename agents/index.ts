@@ -33,6 +33,6 @@ export function agentTool(name: string): AgentTool | undefined {
   return AGENT_TOOLS.find((tool) => tool.name === name);
 }
 
-export { PlanTokenStore, PLAN_TOKEN_TTL_MS } from './planTokens';
-export { ToolFailure, type AgentContext, type PlacedProblem } from './context';
+export { PlanTokenStore } from './planTokens';
+export type { AgentContext } from './context';
 export { inputJsonSchema, runTool, type AgentTool, type ToolResult } from './tool';

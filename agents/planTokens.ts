@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 
 /** Long enough to read a plan and say yes; short enough that the live state is still the one planned against. */
-export const PLAN_TOKEN_TTL_MS = 15 * 60 * 1000;
+const PLAN_TOKEN_TTL_MS = 15 * 60 * 1000;
 /** A protected environment's plan must be fresh: shown, read and confirmed within minutes. */
-export const PROTECTED_PLAN_TOKEN_TTL_MS = 5 * 60 * 1000;
+const PROTECTED_PLAN_TOKEN_TTL_MS = 5 * 60 * 1000;
 /** Tokens kept at once; the oldest go first, so a looping agent cannot grow the process. */
 const MAX_TOKENS = 200;
 
@@ -69,7 +69,7 @@ export interface DeployPlanRecord extends PlanRecordBase {
 }
 
 /** An endpoint's rollback to an earlier release, from `plan_rollback`. */
-export interface RollbackPlanRecord extends PlanRecordBase {
+interface RollbackPlanRecord extends PlanRecordBase {
   readonly kind: 'rollback';
   readonly endpointId: string;
   readonly toVersion: number;

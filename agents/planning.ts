@@ -42,12 +42,10 @@ import {
   type SpecFile,
 } from './context';
 
-export type NamesakeChoice = 'adopt' | 'create-new';
-
 export interface PlanRequest {
   readonly path: string;
   readonly document?: number;
-  readonly namesakes?: NamesakeChoice;
+  readonly namesakes?: 'adopt' | 'create-new';
   /** The environment to deploy: the base's overlay of it, or a check that the overlay given is that environment's. */
   readonly environment?: string;
 }

@@ -25,7 +25,7 @@ const COMMON_FILE = 'common.schema.json';
  * against it stops with an unresolvable reference. The common `$defs` refer to each other as
  * `#/$defs/...`, which resolves the same in the bundle.
  */
-export function selfContainedCreateSchema(): Record<string, unknown> {
+function selfContainedCreateSchema(): Record<string, unknown> {
   const local = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(local);
     if (typeof value !== 'object' || value === null) return value;

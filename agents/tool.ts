@@ -30,7 +30,7 @@ export function defineTool<Input extends z.ZodObject>(tool: AgentTool<Input>): A
   return tool;
 }
 
-export function failureResult(message: string, details: Record<string, unknown> = {}): ToolResult {
+function failureResult(message: string, details: Record<string, unknown> = {}): ToolResult {
   return { isError: true, text: message, structured: { error: { message, ...details } } };
 }
 

@@ -54,7 +54,7 @@ export interface ReleaseReadiness {
 }
 
 /** The smoke job run on a release: whether it completed on a worker of that release. */
-export interface ReleaseSmoke {
+interface ReleaseSmoke {
   readonly passed: boolean;
   readonly jobId?: string;
   /** ISO 8601 time it ended. */

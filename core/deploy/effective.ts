@@ -14,7 +14,7 @@ import { CREATE_ENDPOINT_FIELDS, type Endpoint } from '../api/types';
 export type Spec = Record<string, unknown>;
 
 /** One comparable leaf: `gpu.pools`, `env.DEBUG`, `workers.max`. */
-export interface EffectiveField {
+interface EffectiveField {
   readonly segments: readonly JsonPathSegment[];
   readonly value: unknown;
 }
@@ -45,7 +45,7 @@ const asSet = (values: readonly string[]): string[] => [...new Set(values)].sort
  * The command in one form. `entrypoint` absent and empty are the same here, as in the rule
  * engine's `args-mismatch` check: the service encodes both the same way.
  */
-export function commandOf(spec: Spec): { entrypoint: string[]; cmd: string[] } | undefined {
+function commandOf(spec: Spec): { entrypoint: string[]; cmd: string[] } | undefined {
   if (typeof spec.args === 'string') {
     const decoded = decodeArgs(spec.args);
     if (!decoded.ok) return undefined;

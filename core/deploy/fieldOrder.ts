@@ -21,11 +21,6 @@ function schemaOrder(path: readonly JsonPathSegment[]): readonly string[] {
   return order;
 }
 
-/** The schema's order of the fields of `gpu`, `workers`, `scaling`. */
-export function childOrder(field: string): readonly string[] {
-  return schemaOrder([field]);
-}
-
 /**
  * Where a field sorts: the create body's fields in their order, the fields of `gpu`, `workers` and `scaling` in their
  * schema's; `env.*` sorts at the place of `env` (by key among themselves, which the caller breaks ties with), and
@@ -35,7 +30,7 @@ export function fieldRank(segments: readonly JsonPathSegment[]): number {
   const [field, child] = segments;
   const top = CREATE_ENDPOINT_FIELDS.findIndex((name) => name === field);
   if (top < 0) return Number.MAX_SAFE_INTEGER;
-  const nested = field !== 'env' && typeof field === 'string' && typeof child === 'string' ? childOrder(field).indexOf(child) : -1;
+  const nested = field !== 'env' && typeof field === 'string' && typeof child === 'string' ? schemaOrder([field]).indexOf(child) : -1;
   return top * 100 + nested + 1;
 }
 

@@ -14,7 +14,7 @@ import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './e
 import { threeWay, type ThreeWay } from './outside';
 import { restartsWorkers } from './workerRestart';
 
-export interface PlanProblem {
+interface PlanProblem {
   readonly path: string;
   readonly segments: readonly JsonPathSegment[];
   readonly message: string;

@@ -8,7 +8,7 @@ import { formatDuration } from '../util/duration';
 import type { PreviousRelease, ReleaseReadiness } from './bindings';
 
 /** A release this much slower to a ready worker than the one before is worth a warning. */
-export const MUCH_SLOWER = 0.5;
+const MUCH_SLOWER = 0.5;
 
 /** Time to a ready worker against the release before's: `change` is 0.4 for 40% slower, -0.2 for 20% faster. */
 export interface ReadinessChange {
@@ -45,7 +45,7 @@ export function readyText(readiness: ReleaseReadiness | undefined): string | und
 }
 
 /** `ready in 42 s (previous release 30 s): 40% slower`; without a figure to compare with, `ready in 42 s`. */
-export function readinessComparisonText(report: ReadinessReport): string | undefined {
+function readinessComparisonText(report: ReadinessReport): string | undefined {
   const ready = readyText(report.readiness);
   if (ready === undefined) return undefined;
   const { change } = report;

@@ -12,7 +12,7 @@ import type { DeploymentPlan } from './plan';
 import { planCostLine } from './planCost';
 import { renderValue, setInSpec, stockWarning, threeWayLines } from './render';
 
-export type PlanAction = DeploymentPlan['kind'];
+type PlanAction = DeploymentPlan['kind'];
 
 export interface MarkdownSectionOptions {
   /** What the section is about: `specs/a.endpoint.yaml`, or with the document, `specs/a.endpoint.yaml (document 1)`. */
@@ -25,7 +25,7 @@ export interface MarkdownSectionOptions {
   readonly environment?: MarkdownEnvironment;
 }
 
-export interface MarkdownEnvironment {
+interface MarkdownEnvironment {
   readonly name: string;
   readonly protected: boolean;
   /** The variable its key is read from (the command line's), when there is one to name. */
