@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
 import { writeFileAtomicSync } from '../util/atomicWrite';
+import { record } from '../endpointSpec/rules/rule';
 
 export const BINDINGS_DIR = '.endpoint-studio';
 export const BINDINGS_FILE = 'deployments.json';
@@ -122,19 +123,19 @@ export function readBindings(root: string): ReadBindingsResult {
 }
 
 function parseStore(data: unknown): BindingStore | string {
-  const root = asRecord(data);
+  const root = record(data);
   if (!root) return 'expected a JSON object with "version" and "deployments"';
   if (root.version !== FORMAT_VERSION)
     return `unsupported version ${JSON.stringify(root.version)}; this Endpoint Studio reads version ${FORMAT_VERSION}`;
-  const deployments = asRecord(root.deployments);
+  const deployments = record(root.deployments);
   if (!deployments) return '"deployments" must be an object keyed by spec path';
   const store: Record<string, Record<string, Binding>> = {};
   for (const [spec, documents] of Object.entries(deployments)) {
-    const byIndex = asRecord(documents);
+    const byIndex = record(documents);
     if (!byIndex) return `deployments[${JSON.stringify(spec)}] must be an object keyed by document index`;
     store[spec] = {};
     for (const [index, entry] of Object.entries(byIndex)) {
-      const binding = asRecord(entry);
+      const binding = record(entry);
       if (!/^\d+$/.test(index)) return `deployments[${JSON.stringify(spec)}]: ${JSON.stringify(index)} is not a document index`;
       if (!binding || typeof binding.endpointId !== 'string' || binding.endpointId === '')
         return `deployments[${JSON.stringify(spec)}][${index}] needs an endpointId`;
@@ -152,8 +153,8 @@ function parseStore(data: unknown): BindingStore | string {
 
 /** A recorded release as written; anything else (a hand edit gone wrong) is dropped, leaving a two-way plan. */
 function releaseOf(value: unknown): DeployedRelease | undefined {
-  const release = asRecord(value);
-  const body = asRecord(release?.body);
+  const release = record(value);
+  const body = record(release?.body);
   if (!release || !body) return undefined;
   const readiness = readinessOf(release.readiness);
   const smoke = smokeOf(release.smoke);
@@ -169,29 +170,25 @@ function releaseOf(value: unknown): DeployedRelease | undefined {
 }
 
 function previousOf(value: unknown): PreviousRelease | undefined {
-  const record = asRecord(value);
-  const readiness = readinessOf(record?.readiness);
-  if (!record || !readiness) return undefined;
-  return { ...(Number.isInteger(record.version) ? { version: record.version as number } : {}), readiness };
+  const fields = record(value);
+  const readiness = readinessOf(fields?.readiness);
+  if (!fields || !readiness) return undefined;
+  return { ...(Number.isInteger(fields.version) ? { version: fields.version as number } : {}), readiness };
 }
 
 const READINESS_STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJobCompletedMs'] as const;
 
 function readinessOf(value: unknown): ReleaseReadiness | undefined {
-  const record = asRecord(value);
-  if (!record) return undefined;
-  const steps = READINESS_STEPS.filter((step) => typeof record[step] === 'number' && record[step] >= 0);
-  return steps.length > 0 ? Object.fromEntries(steps.map((step) => [step, record[step]])) : undefined;
+  const fields = record(value);
+  if (!fields) return undefined;
+  const steps = READINESS_STEPS.filter((step) => typeof fields[step] === 'number' && fields[step] >= 0);
+  return steps.length > 0 ? Object.fromEntries(steps.map((step) => [step, fields[step]])) : undefined;
 }
 
 function smokeOf(value: unknown): ReleaseSmoke | undefined {
-  const record = asRecord(value);
-  if (!record || typeof record.passed !== 'boolean' || typeof record.at !== 'string') return undefined;
-  return { passed: record.passed, at: record.at, ...(typeof record.jobId === 'string' ? { jobId: record.jobId } : {}) };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const fields = record(value);
+  if (!fields || typeof fields.passed !== 'boolean' || typeof fields.at !== 'string') return undefined;
+  return { passed: fields.passed, at: fields.at, ...(typeof fields.jobId === 'string' ? { jobId: fields.jobId } : {}) };
 }
 
 export function getBinding(store: BindingStore, key: string, documentIndex: number): Binding | undefined {

@@ -12,8 +12,9 @@ import { findProperty, formatFieldPath, type JsonPathSegment, type SpecNode } fr
 import { toServiceBody } from '../endpointSpec/validate';
 import { CREATE_ENDPOINT_FIELDS, type Endpoint } from '../api/types';
 import { diffEffective, specManages } from './diff';
-import { effectiveSpec, liveAsSpec, type EffectiveSpec, type Spec } from './effective';
+import { effectiveSpec, isEmpty, liveAsSpec, type EffectiveSpec, type Spec } from './effective';
 import { inSpecOrder } from './fieldOrder';
+import { record } from '../endpointSpec/rules/rule';
 
 /** Why the spec side shows a value its spec does not write: the service chose it, the spec's template did, or it is the default. */
 export type FilledBy = 'service' | 'template' | 'default';
@@ -39,15 +40,6 @@ export interface FilledLine {
   readonly end: number;
   readonly by: FilledBy;
 }
-
-const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
-
-const isEmpty = (v: unknown): boolean =>
-  v === undefined ||
-  v === null ||
-  v === '' ||
-  (Array.isArray(v) && v.length === 0) ||
-  (record(v) !== undefined && Object.keys(v).length === 0);
 
 const COMMAND_FIELDS = ['args', 'entrypoint', 'cmd'] as const;
 const CREATE_FIELDS: ReadonlySet<string> = new Set(CREATE_ENDPOINT_FIELDS);

@@ -10,6 +10,7 @@ import { defaultNumber, defaultString, fieldApplies } from '../endpointSpec/cont
 import { formatFieldPath, type JsonPathSegment } from '../endpointSpec/tree';
 import { toServiceBody } from '../endpointSpec/validate';
 import { CREATE_ENDPOINT_FIELDS, type Endpoint } from '../api/types';
+import { record } from '../endpointSpec/rules/rule';
 
 export type Spec = Record<string, unknown>;
 
@@ -34,7 +35,6 @@ export interface EffectiveSpec {
   readonly envBeyondSpecUnmanaged: boolean;
 }
 
-const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v] : undefined);
 const has = (object: Spec | undefined, key: string): boolean => object !== undefined && object[key] !== undefined;
 
@@ -143,16 +143,13 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
  */
 const SPEC_FIELD_ORDER = CREATE_ENDPOINT_FIELDS.filter((key) => key !== 'templateId' && key !== 'entrypoint' && key !== 'cmd');
 
-const isEmpty = (v: unknown): boolean => {
-  const object = record(v);
-  return (
-    v === null ||
-    v === undefined ||
-    v === '' ||
-    (Array.isArray(v) && v.length === 0) ||
-    (object !== undefined && Object.keys(object).length === 0)
-  );
-};
+/** Absent, null, '' or an empty list or map: on create, the same as leaving the field out. */
+export const isEmpty = (v: unknown): boolean =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (record(v) !== undefined && Object.keys(v).length === 0);
 
 /**
  * A live endpoint as a create body that, sent to the service, makes the same endpoint. Values

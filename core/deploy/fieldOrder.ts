@@ -8,8 +8,7 @@ import { schemaViewAt } from '../endpointSpec/schemas';
 import type { JsonPathSegment } from '../endpointSpec/tree';
 import { CREATE_ENDPOINT_FIELDS } from '../api/types';
 import type { Spec } from './effective';
-
-const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
+import { record } from '../endpointSpec/rules/rule';
 
 const childOrders = new Map<string, readonly string[]>();
 

@@ -13,6 +13,7 @@ import { diffEffective, type Change } from './diff';
 import { effectiveLive, effectiveSpec, type EffectiveSpec, type Spec } from './effective';
 import { threeWay, type ThreeWay } from './outside';
 import { restartsWorkers } from './workerRestart';
+import { record } from '../endpointSpec/rules/rule';
 
 interface PlanProblem {
   readonly path: string;
@@ -56,7 +57,6 @@ export type DeploymentPlan =
   /** The spec differs in a way no PATCH can make; `changes` still says how. */
   | (PlanBase & { kind: 'refused'; endpointId: string; endpointName: string; problems: PlanProblem[]; changes: Change[] });
 
-const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
 /** An id or name from a live record as text; absent is empty. */
 const text = (v: unknown): string =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v === undefined || v === null ? '' : JSON.stringify(v);

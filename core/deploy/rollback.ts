@@ -8,6 +8,7 @@
 import { releaseSpecPath } from '../api/releaseFields';
 import type { Endpoint, Release, ReleaseDiffEntry } from '../api/types';
 import { liveAsSpec, type Spec } from './effective';
+import { record } from '../endpointSpec/rules/rule';
 
 export type ConfigurationAtResult =
   | {
@@ -20,8 +21,6 @@ export type ConfigurationAtResult =
 
 /** A template is read only at create time and cannot be sent in an update, so its change cannot be undone. */
 const NOT_REVERTIBLE = new Set(['templateId']);
-
-const record = (v: unknown): Spec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Spec) : undefined);
 
 /** Version N's configuration, as a spec (create-body shape, spec field names): the current endpoint with every newer release's diff undone, newest first. */
 export function configurationAt(current: Endpoint, releases: readonly Release[], version: number): ConfigurationAtResult {
