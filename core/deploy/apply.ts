@@ -67,14 +67,7 @@ export async function applyPlan(client: ApiClient, plan: DeploymentPlan, options
       return {
         ok: false,
         action: 'update',
-        failure: {
-          message: 'the plan cannot be applied: the spec differs in ways an update cannot make',
-          status: undefined,
-          kind: 'refused',
-          outcomeUnknown: false,
-          endpointGone: false,
-          problems: plan.problems,
-        },
+        failure: localFailure('refused', 'the plan cannot be applied: the spec differs in ways an update cannot make', plan.problems),
       };
     case 'create': {
       let existingIds = options.existingIds;
@@ -90,15 +83,8 @@ export async function applyPlan(client: ApiClient, plan: DeploymentPlan, options
           existingIds,
         });
         if (outcome.status === 'notCreated') {
-          const failure: ApplyFailure = {
-            message: `the create request was lost ${outcome.attempts} time(s) and listing showed no endpoint was made; nothing was created, deploy again`,
-            status: undefined,
-            kind: 'notCreated',
-            outcomeUnknown: false,
-            endpointGone: false,
-            problems: [],
-          };
-          return { ok: false, action: 'create', failure };
+          const message = `the create request was lost ${outcome.attempts} time(s) and listing showed no endpoint was made; nothing was created, deploy again`;
+          return { ok: false, action: 'create', failure: localFailure('notCreated', message, []) };
         }
         if (outcome.status === 'reconciled')
           onProgress(
@@ -154,17 +140,10 @@ async function readBack(
 }
 
 /** A failed call as a value: problem `errors` become spec paths, everything else one message. */
-export function failureOf(error: unknown): ApplyFailure {
+function failureOf(error: unknown): ApplyFailure {
   if (!(error instanceof ApiError)) {
     const message = error instanceof Error ? error.message : String(error);
-    return {
-      message,
-      status: undefined,
-      kind: 'client',
-      outcomeUnknown: false,
-      endpointGone: false,
-      problems: [{ segments: [], path: formatFieldPath([]), message }],
-    };
+    return localFailure('client', message, wholeSpec(message));
   }
   return {
     message: error.message,
@@ -176,10 +155,15 @@ export function failureOf(error: unknown): ApplyFailure {
   };
 }
 
-export function problemsOf(error: ApiError): MappedProblem[] {
-  if (error.errors.length === 0) {
-    return [{ segments: [], path: formatFieldPath([]), message: error.detail || error.title }];
-  }
+/** A failure that did not come from the service's answer: nothing was changed, or nothing was sent. */
+function localFailure(kind: ApplyFailure['kind'], message: string, problems: readonly MappedProblem[]): ApplyFailure {
+  return { message, status: undefined, kind, outcomeUnknown: false, endpointGone: false, problems };
+}
+
+const wholeSpec = (message: string): MappedProblem[] => [{ segments: [], path: formatFieldPath([]), message }];
+
+function problemsOf(error: ApiError): MappedProblem[] {
+  if (error.errors.length === 0) return wholeSpec(error.detail || error.title);
   return error.errors.map((entry) => ({
     segments: entry.pathSegments,
     path: formatFieldPath(entry.pathSegments),
