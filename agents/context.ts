@@ -77,11 +77,20 @@ export function clientFor(context: AgentContext, environment: DeployEnvironment 
   return client;
 }
 
-/** The service's answer as a failure: the status and reason, without the key. */
-export function serviceFailure(client: ApiClient, error: unknown, what: string): ToolFailure {
-  const reason = client.redact(error instanceof Error ? error.message : String(error));
-  if (error instanceof ApiError && error.notFound) return new ToolFailure(`${what}: not found (${reason})`, { status: 404 });
-  return new ToolFailure(`${what}: ${reason}`, error instanceof ApiError && error.status !== undefined ? { status: error.status } : {});
+/** The context's abort signal as a call's options. */
+export function callOptions(context: AgentContext): { signal?: AbortSignal } {
+  return context.signal ? { signal: context.signal } : {};
+}
+
+/** Runs a call to the service; its failure is a refusal saying `what` failed, with the status and reason, without the key. */
+export async function fromService<T>(client: ApiClient, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const reason = client.redact(error instanceof Error ? error.message : String(error));
+    if (error instanceof ApiError && error.notFound) throw new ToolFailure(`${what}: not found (${reason})`, { status: 404 });
+    throw new ToolFailure(`${what}: ${reason}`, error instanceof ApiError && error.status !== undefined ? { status: error.status } : {});
+  }
 }
 
 export interface PinnedCatalog {

@@ -25,7 +25,7 @@ import {
   type RolloutOutcome,
   type RolloutProgress,
 } from '../core/operations';
-import { requireClient, serviceFailure, ToolFailure, type AgentContext } from './context';
+import { callOptions, fromService, requireClient, ToolFailure, type AgentContext } from './context';
 import { causeData, causeShape, causeText } from './notServing';
 import { changesOf, hashOf } from './planning';
 import { changeShape, openObject } from './schemas';
@@ -106,9 +106,8 @@ interface Watched {
 
 async function readOnce(client: ApiClient, endpointId: string, context: AgentContext): Promise<Watched> {
   const started = Date.now();
-  const { signal } = context;
-  try {
-    const { progress, cause } = await readRolloutState(client, endpointId, signal ? { signal } : {});
+  return fromService(client, `cannot read the rollout of ${endpointId}`, async () => {
+    const { progress, cause } = await readRolloutState(client, endpointId, callOptions(context));
     // One read cannot time a release; what a watch of it recorded in the workspace is said.
     const readiness = progress.version !== undefined ? recordedReadiness([context.workspaceRoot], endpointId, progress.version) : undefined;
     return {
@@ -120,9 +119,7 @@ async function readOnce(client: ApiClient, endpointId: string, context: AgentCon
       },
       ...(cause ? { cause } : {}),
     };
-  } catch (error) {
-    throw serviceFailure(client, error, `cannot read the rollout of ${endpointId}`);
-  }
+  });
 }
 
 /** A stall or failure says its cause; a wait that ended with the rollout going on reads it once more. */
@@ -130,7 +127,7 @@ async function causeAfter(client: ApiClient, endpointId: string, outcome: Rollou
   if (outcome.kind === 'stalled' || outcome.kind === 'failed') return { outcome, ...(outcome.cause ? { cause: outcome.cause } : {}) };
   if (outcome.kind !== 'dismissed' || context.signal?.aborted) return { outcome };
   try {
-    const { cause } = await readRolloutState(client, endpointId, context.signal ? { signal: context.signal } : {});
+    const { cause } = await readRolloutState(client, endpointId, callOptions(context));
     return { outcome, ...(cause ? { cause } : {}) };
   } catch {
     // The watch itself read the rollout; its cause is only an addition.

@@ -32,11 +32,11 @@ import { costLimitUnpriced, policyRefusal } from '../core/operations/policyGate'
 import { specFormatOf } from '../core/protocol';
 import {
   clientFor,
+  fromService,
   pinnedCatalog,
   placeDiagnostic,
   problemLine,
   readSpecAt,
-  serviceFailure,
   ToolFailure,
   type AgentContext,
   type SpecFile,
@@ -187,11 +187,9 @@ async function liveStateHash(client: ApiClient, planned: Extract<PlanDeployResul
     const namesakes = (planned.listed ?? []).filter((e) => e.name === name);
     return liveFingerprint({ target: target.kind, namesakes });
   }
-  try {
-    return liveFingerprint({ target: `${target.kind}:${endpointId}`, endpoint: await client.serverless.get(endpointId) });
-  } catch (error) {
-    throw serviceFailure(client, error, `cannot read endpoint ${endpointId}`);
-  }
+  return fromService(client, `cannot read endpoint ${endpointId}`, async () =>
+    liveFingerprint({ target: `${target.kind}:${endpointId}`, endpoint: await client.serverless.get(endpointId) }),
+  );
 }
 
 /** The plan's changes as data: `before` is live, `after` the spec. */

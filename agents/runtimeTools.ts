@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ApiClient, Job } from '../core/api';
 import { getJob, queryBilling, readWorkerLogs, runJob, whyJobWaits, type JobSnapshot } from '../core/operations';
-import { requireClient, serviceFailure, ToolFailure, type AgentContext } from './context';
+import { callOptions, fromService, requireClient, ToolFailure, type AgentContext } from './context';
 import { causeData, causeShape, causeText } from './notServing';
 import { jsonValue, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
@@ -50,7 +50,7 @@ export const readWorkerLogsTool = defineTool({
       lines: input.lines ?? 100,
       ...(input.workerId !== undefined ? { workerId: input.workerId } : {}),
       ...(input.source !== undefined ? { source: input.source } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
+      ...callOptions(context),
     });
     if (!read.ok)
       throw new ToolFailure(
@@ -97,11 +97,7 @@ function jobText(data: Record<string, unknown>): string {
 /** The job's data and text, with why it waits when it is IN_QUEUE behind workers that do not serve. */
 async function jobAnswer(client: ApiClient, data: Record<string, unknown>, context: AgentContext): Promise<ToolResult> {
   const endpointId = String(data.endpointId);
-  const waiting = await whyJobWaits(
-    client,
-    { endpointId, status: String(data.status) },
-    { stock: client, ...(context.signal ? { signal: context.signal } : {}) },
-  );
+  const waiting = await whyJobWaits(client, { endpointId, status: String(data.status) }, { stock: client, ...callOptions(context) });
   if (!waiting) return { text: jobText(data), structured: data };
   return {
     text: [jobText(data), ...causeText(waiting, endpointId, 'waiting')].join('\n'),
@@ -133,25 +129,20 @@ export const runJobTool = defineTool({
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);
     if (input.input === undefined) throw new ToolFailure('input is required (the value the handler receives as job["input"])');
-    let data: Record<string, unknown>;
-    try {
+    const { endpointId } = input;
+    const data = await fromService(client, `cannot run a job on ${endpointId}`, async () => {
       if (input.sync === true) {
-        data = jobData(await runJobBounded(client, input.endpointId, input.input));
-      } else {
-        const queued = await client.jobs.run(input.endpointId, { input: input.input }, context.signal ? { signal: context.signal } : {});
-        data = jobData({ ...queued, endpointId: input.endpointId });
+        // A runsync whose wait ran out hands back the running job (follow it with get_job) rather than cancel work the user asked for.
+        return jobData(
+          await runJob(client, { endpointId, input: input.input, sync: true, waitMs: RUNSYNC_WAIT_MS, followUnfinished: false }),
+        );
       }
-    } catch (error) {
-      throw serviceFailure(client, error, `cannot run a job on ${input.endpointId}`);
-    }
+      const queued = await client.jobs.run(endpointId, { input: input.input }, callOptions(context));
+      return jobData({ ...queued, endpointId });
+    });
     return jobAnswer(client, data, context);
   },
 });
-
-/** A runsync whose wait ran out hands back the running job (follow it with get_job) rather than cancel work the user asked for. */
-async function runJobBounded(client: Parameters<typeof runJob>[0], endpointId: string, jobInput: unknown): Promise<JobSnapshot> {
-  return runJob(client, { endpointId, input: jobInput, sync: true, waitMs: RUNSYNC_WAIT_MS, followUnfinished: false });
-}
 
 export const getJobTool = defineTool({
   name: 'get_job',
@@ -163,12 +154,7 @@ export const getJobTool = defineTool({
   output: jobShape,
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);
-    let job: JobSnapshot;
-    try {
-      job = await getJob(client, input, context.signal ? { signal: context.signal } : {});
-    } catch (error) {
-      throw serviceFailure(client, error, `cannot read job ${input.jobId}`);
-    }
+    const job = await fromService(client, `cannot read job ${input.jobId}`, () => getJob(client, input, callOptions(context)));
     return jobAnswer(client, jobData(job), context);
   },
 });
@@ -200,11 +186,7 @@ export const billingSummary = defineTool({
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);
     const { kind, ...rest } = input;
-    const answer = await queryBilling(
-      client,
-      { kind: kind === 'network-volume' ? 'networkVolume' : kind, ...rest },
-      context.signal ? { signal: context.signal } : {},
-    );
+    const answer = await queryBilling(client, { kind: kind === 'network-volume' ? 'networkVolume' : kind, ...rest }, callOptions(context));
     if (!answer.ok)
       throw new ToolFailure(`billing ${kind}: ${answer.message}`, answer.status !== undefined ? { status: answer.status } : {});
     const rows = answer.rows.slice(0, MAX_BILLING_ROWS);

@@ -15,7 +15,7 @@ import { Catalog, type AvailabilityLevel, type CatalogGpuType } from '../core/en
 import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { checkSpec, fetchCatalogData, specFileOnDisk } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
-import { catalogOrigin, pinnedCatalog, requireClient, serviceFailure, type AgentContext } from './context';
+import { callOptions, catalogOrigin, fromService, pinnedCatalog, requireClient, type AgentContext } from './context';
 import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
@@ -115,11 +115,11 @@ export const searchCatalog = defineTool({
 
 async function liveCatalog(context: AgentContext): Promise<Catalog> {
   const client = requireClient(context);
-  try {
-    return new Catalog(await fetchCatalogData(client, { timeoutMs: 15_000, ...(context.signal ? { signal: context.signal } : {}) }));
-  } catch (error) {
-    throw serviceFailure(client, error, 'cannot read the catalog');
-  }
+  return fromService(
+    client,
+    'cannot read the catalog',
+    async () => new Catalog(await fetchCatalogData(client, { timeoutMs: 15_000, ...callOptions(context) })),
+  );
 }
 
 function summaryOf(endpoint: Endpoint) {
@@ -144,12 +144,7 @@ export const listEndpoints = defineTool({
   output: openObject({ count: z.number(), endpoints: z.array(openObject({ id: z.string(), name: z.string() })) }),
   async run(_input, context): Promise<ToolResult> {
     const client = requireClient(context);
-    let endpoints: Endpoint[];
-    try {
-      endpoints = await client.serverless.list(context.signal ? { signal: context.signal } : {});
-    } catch (error) {
-      throw serviceFailure(client, error, 'cannot list endpoints');
-    }
+    const endpoints = await fromService(client, 'cannot list endpoints', () => client.serverless.list(callOptions(context)));
     const shown = endpoints.slice(0, 200).map(summaryOf);
     const lines = shown.map(
       (e) => `${e.id} ${JSON.stringify(e.name)} ${e.type ?? ''} ${e.compute ?? ''} workers ${e.workers.min}–${e.workers.max}`,
@@ -210,13 +205,10 @@ export const getEndpoint = defineTool({
   }),
   async run(input, context): Promise<ToolResult> {
     const client = requireClient(context);
-    const call = context.signal ? { signal: context.signal } : {};
-    let endpoint: Endpoint;
-    try {
-      endpoint = await client.serverless.get(input.endpointId, call);
-    } catch (error) {
-      throw serviceFailure(client, error, `cannot read endpoint ${input.endpointId}`);
-    }
+    const call = callOptions(context);
+    const endpoint = await fromService(client, `cannot read endpoint ${input.endpointId}`, () =>
+      client.serverless.get(input.endpointId, call),
+    );
     const workers = await client.serverless.workers(endpoint.id, call).then(
       (list) => list.summary,
       () => undefined,

@@ -14,6 +14,7 @@ import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { checkSpec, specFileOnDisk, type CatalogSource, type CheckSpecInput, type CheckSpecResult } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import {
+  callOptions,
   catalogOrigin,
   pinnedCatalog,
   placeDiagnostic,
@@ -197,7 +198,7 @@ export const estimateCost = defineTool({
     });
     const specs = checked.documents.filter((d) => d.isSpec);
     if (specs.length === 0) throw new ToolFailure(`${spec.name} holds no spec to price; run validate_spec to see why`);
-    const prices = client ? await readPriceCatalog(client, context.signal ? { signal: context.signal } : {}) : pinned?.catalog;
+    const prices = client ? await readPriceCatalog(client, callOptions(context)) : pinned?.catalog;
     if (!prices) throw new ToolFailure('the service catalog (GPU and CPU prices) could not be read; try again');
     const entries = specs.map((d) => {
       const data = d.body as Record<string, unknown> | null | undefined;
