@@ -9,7 +9,7 @@ import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import { overwrittenOutside, type OutsideChange, type ThreeWay } from '../core/deploy/outside';
 import type { DeploymentPlan } from '../core/deploy/plan';
-import { planCostLine } from '../core/deploy/planCost';
+import { planCost } from '../core/deploy/planCost';
 import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations';
 import { placeServiceProblem, problemLine, requireClient, ToolFailure } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
@@ -79,7 +79,7 @@ export const planDeployTool = defineTool({
             ...(overwritten.length > 0 ? { overwritesOutside: overwritten.map((c) => c.path) } : {}),
           })
         : undefined;
-    const costLine = prices ? planCostLine(plan, prices) : undefined;
+    const costLine = prices ? planCost(plan, prices)?.text : undefined;
     const structured = {
       file: planned.ref.key,
       document: planned.document.index,

@@ -36,11 +36,6 @@ export interface PlanCost {
   readonly fields?: readonly string[];
 }
 
-/** `always-on cost: …`, or undefined when the plan changes no cost or the catalog cannot price it. */
-export function planCostLine(plan: DeploymentPlan, catalog: Catalog): string | undefined {
-  return planCost(plan, catalog)?.text;
-}
-
 /** The plan's cost, or undefined when it changes no cost or the catalog cannot price it. */
 export function planCost(plan: DeploymentPlan, catalog: Catalog): PlanCost | undefined {
   if (plan.kind === 'create') {

@@ -5,7 +5,7 @@ import type { DeploymentPlan } from './plan';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
 import type { StockShortage } from '../endpointSpec/catalog/stock';
 import { outsideAuthor, type OutsideChange, type OutsideEffect, type ThreeWay } from './outside';
-import { planCostLine } from './planCost';
+import { planCost } from './planCost';
 
 /** Values as they would be written in JSON, shortened so one line stays one line. */
 export function renderValue(value: unknown, maxLength = 120): string {
@@ -72,7 +72,7 @@ export function renderPlan(plan: DeploymentPlan, options: { catalog?: Catalog } 
       break;
   }
   if (plan.threeWay) lines.push(...threeWayLines(plan.threeWay).map(indent));
-  const cost = options.catalog && planCostLine(plan, options.catalog);
+  const cost = options.catalog && planCost(plan, options.catalog)?.text;
   if (cost) lines.push(indent(cost));
   if (plan.stock) lines.push(indent(`warning: ${stockWarning(plan.stock)}`));
   for (const note of plan.notes) lines.push(indent(`note: ${note}`));

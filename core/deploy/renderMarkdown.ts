@@ -9,7 +9,7 @@ import type { Catalog } from '../endpointSpec/catalog/catalog';
 import type { Change } from './diff';
 import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
-import { planCostLine } from './planCost';
+import { planCost } from './planCost';
 import { renderValue, setInSpec, stockWarning, threeWayLines } from './render';
 
 type PlanAction = DeploymentPlan['kind'];
@@ -128,7 +128,7 @@ export function renderPlanMarkdown(plan: DeploymentPlan, options: MarkdownSectio
   out.push(...lines);
   const three = plan.threeWay ? threeWayLines(plan.threeWay) : [];
   if (three.length > 0) out.push('', '```text', ...three, '```');
-  const cost = options.catalog && planCostLine(plan, options.catalog);
+  const cost = options.catalog && planCost(plan, options.catalog)?.text;
   // `always-on cost: …` with its label set off in bold, as the other labels of the section are.
   if (cost)
     out.push(
