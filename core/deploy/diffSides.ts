@@ -95,16 +95,12 @@ function writeSide(sides: Sides): Spec {
   return out;
 }
 
-function fill(sides: Sides, segments: readonly JsonPathSegment[], by: FilledBy): void {
-  sides.filled.push({ segments, by });
-}
-
 /** What the spec side shows for one field: the spec's value where the plan changes it, else the live one. */
 function pick(sides: Sides, segments: readonly JsonPathSegment[], mine: unknown, theirs: unknown): unknown {
   const path = formatFieldPath(segments);
   const written = mine !== undefined;
   if (!specManages(sides.mine, path, segments)) {
-    if (theirs !== undefined) fill(sides, segments, sides.mine.templateId !== undefined ? 'template' : 'service');
+    if (theirs !== undefined) sides.filled.push({ segments, by: sides.mine.templateId !== undefined ? 'template' : 'service' });
     return theirs;
   }
   if (sides.changed.has(path)) {
@@ -112,11 +108,11 @@ function pick(sides: Sides, segments: readonly JsonPathSegment[], mine: unknown,
     // Left out of the spec, so a deploy sets the default.
     const fallback = sides.mine.fields.get(path)?.value;
     if (isEmpty(fallback)) return undefined;
-    fill(sides, segments, 'default');
+    sides.filled.push({ segments, by: 'default' });
     return fallback;
   }
   const shown = theirs !== undefined ? theirs : isEmpty(mine) ? undefined : mine;
-  if (!written && shown !== undefined) fill(sides, segments, 'default');
+  if (!written && shown !== undefined) sides.filled.push({ segments, by: 'default' });
   return shown;
 }
 
@@ -141,7 +137,7 @@ function command(sides: Sides): Spec {
   for (const key of COMMAND_FIELDS) {
     if (from[key] === undefined) continue;
     out[key] = from[key];
-    if (unmanaged) fill(sides, [key], 'template');
+    if (unmanaged) sides.filled.push({ segments: [key], by: 'template' });
   }
   return out;
 }
