@@ -8,10 +8,9 @@ import { z } from 'zod';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import { overwrittenOutside, type OutsideChange, type ThreeWay } from '../core/deploy/outside';
-import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCost } from '../core/deploy/planCost';
 import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations';
-import { placeServiceProblem, problemLine, requireClient, ToolFailure } from './context';
+import { placeServiceProblem, problemLine, requireClient, ToolFailure, type AgentContext } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
 import type { DeployPlanRecord, PlanRecord } from './planTokens';
 import { changeShape, openObject } from './schemas';
@@ -85,7 +84,7 @@ export const planDeployTool = defineTool({
       document: planned.document.index,
       ...(environment ? { environment } : {}),
       kind: plan.kind,
-      ...endpointOf(plan),
+      ...(plan.kind === 'create' ? {} : { endpointId: plan.endpointId, endpointName: plan.endpointName }),
       ...(target.kind === 'adopted' ? { adopts: target.endpointId } : {}),
       plan: planText,
       changes: changesOf(plan),
@@ -166,10 +165,6 @@ function protectedNote(planned: PlannedSpec): string {
   return `. ${environment.name} is a protected environment: deploy only after the user confirmed deploying to ${environment.name}, with deploy_spec's environment set to "${environment.name}"`;
 }
 
-function endpointOf(plan: DeploymentPlan): { endpointId?: string; endpointName?: string } {
-  return plan.kind === 'create' ? {} : { endpointId: plan.endpointId, endpointName: plan.endpointName };
-}
-
 const ROLLBACK_TOKEN = 'this planToken is a rollback plan from plan_rollback: rollback_endpoint applies it; nothing was sent';
 
 export const deploySpecTool = defineTool({
@@ -210,7 +205,8 @@ export const deploySpecTool = defineTool({
     // Refused before the token is used up, so the same token deploys once the choice is stated; unless the plan is
     // stale anyway, which the redeem below says.
     const outside = outsideRefusal(context.plans.peek(input.planToken), input.outsideChanges);
-    if (outside !== undefined && (await stillCurrent(context, outside.record))) throw new ToolFailure(outside.reason);
+    if (outside !== undefined && staleness(outside.record, await replan(context, outside.record)) === undefined)
+      throw new ToolFailure(outside.reason);
     const redeemed = context.plans.redeem(input.planToken);
     if (!redeemed.ok) throw new ToolFailure(redeemed.reason, { stale: true });
     const { record } = redeemed;
@@ -218,11 +214,7 @@ export const deploySpecTool = defineTool({
     const wrongEnvironment = environmentRefusal(record, input.environment);
     if (wrongEnvironment !== undefined)
       throw new ToolFailure(`${wrongEnvironment}; nothing was sent. Run plan_deploy again`, { stale: true });
-    const again = await planSpec(context, {
-      path: record.specPath,
-      document: record.document,
-      ...(record.namesakes ? { namesakes: record.namesakes } : {}),
-    });
+    const again = await replan(context, record);
     const stale = staleness(record, again);
     if (stale !== undefined)
       throw new ToolFailure(`${stale} since the plan was made; nothing was sent. Run plan_deploy again and show the new plan`, {
@@ -246,14 +238,13 @@ function outsideRefusal(
   };
 }
 
-/** Whether the spec file and the live endpoint are still what the plan was made against. */
-async function stillCurrent(context: Parameters<typeof planSpec>[0], record: DeployPlanRecord): Promise<boolean> {
-  const again = await planSpec(context, {
+/** The plan made again from its record, to tell whether the spec file and the live endpoint are still what it was made against. */
+function replan(context: AgentContext, record: DeployPlanRecord): Promise<PlannedSpec> {
+  return planSpec(context, {
     path: record.specPath,
     document: record.document,
     ...(record.namesakes ? { namesakes: record.namesakes } : {}),
   });
-  return staleness(record, again) === undefined;
 }
 
 /** Why a token may not deploy with the environment given (or not given); undefined when it may. */
