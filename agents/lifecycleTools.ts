@@ -21,7 +21,6 @@ import {
   ROLLOUT_DEFAULTS,
   watchRollout,
   type NotServingCause,
-  type PlanRollbackResult,
   type RolloutOutcome,
   type RolloutProgress,
 } from '../core/operations';
@@ -216,16 +215,7 @@ const planRollbackInput = z.object({
 });
 
 /** A rollback planned now, as plan_rollback shows it and rollback_endpoint checks it again before applying. */
-async function plannedRollback(
-  context: AgentContext,
-  input: z.infer<typeof planRollbackInput>,
-): Promise<{
-  client: ApiClient;
-  planned: Extract<PlanRollbackResult, { ok: true }>;
-  planText: string;
-  liveHash: string;
-  planHash: string;
-}> {
+async function plannedRollback(context: AgentContext, input: z.infer<typeof planRollbackInput>) {
   const client = requireClient(context);
   const planned = await planRollback({ client, endpointId: input.endpointId, toVersion: input.toVersion, ...callOf(context) });
   if (!planned.ok) throw new ToolFailure(`cannot plan the rollback: ${client.redact(planned.message)}`);
