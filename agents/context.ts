@@ -14,8 +14,8 @@ import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import { locatePath } from '../core/endpointSpec/locate';
 import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
-import type { DeployEnvironment } from '../core/operations';
-import { isSpecFile } from '../core/protocol';
+import { specFileOnDisk, type DeployEnvironment } from '../core/operations';
+import { isSpecFile, specFormatOf } from '../core/protocol';
 import type { PlanTokenStore } from './planTokens';
 
 export interface AgentContext {
@@ -138,6 +138,11 @@ export function readSpecAt(context: AgentContext, path: string): SpecFile {
   }
   if (size > MAX_SPEC_BYTES) throw new ToolFailure(`${path} is ${size} bytes; a spec over 4 MB is not read`);
   return { path: absolute, text: readFileSync(absolute, 'utf8') };
+}
+
+/** A spec file as checkSpec reads it: with where it lives, so an overlay is checked (and priced) merged into its base. */
+export function fileCheck(context: AgentContext, file: SpecFile) {
+  return { text: file.text, format: specFormatOf(file.path), file: specFileOnDisk(file.path, context.workspaceRoot) };
 }
 
 /** `gpu.pools[1]` for a JSON path. */

@@ -20,7 +20,6 @@ import {
   planDeploy,
   protectedImageRefusal,
   readSpecBindings,
-  specFileOnDisk,
   specForEnvironment,
   type CheckedDocument,
   type CheckSpecResult,
@@ -29,9 +28,9 @@ import {
   type SpecDocumentRef,
 } from '../core/operations';
 import { costLimitUnpriced, policyRefusal } from '../core/operations/policyGate';
-import { specFormatOf } from '../core/protocol';
 import {
   clientFor,
+  fileCheck,
   fromService,
   pinnedCatalog,
   placeDiagnostic,
@@ -128,13 +127,7 @@ async function checkedDocument(
   request: PlanRequest,
   prices?: Catalog,
 ): Promise<{ document: CheckedDocument; checked: CheckSpecResult }> {
-  const checked = await checkSpec({
-    text: file.text,
-    format: specFormatOf(file.path),
-    catalog: { kind: 'none' },
-    file: specFileOnDisk(file.path, context.workspaceRoot),
-    ...(prices ? { prices } : {}),
-  });
+  const checked = await checkSpec({ ...fileCheck(context, file), catalog: { kind: 'none' }, ...(prices ? { prices } : {}) });
   const specs = checked.documents.filter((d) => d.isSpec);
   const document = request.document === undefined ? specs.at(0) : specs.find((d) => d.index === request.document);
   if (request.document === undefined && specs.length > 1)

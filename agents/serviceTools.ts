@@ -13,9 +13,8 @@ import type { Spec } from '../core/deploy/effective';
 import { renderChange } from '../core/deploy/render';
 import { Catalog, type AvailabilityLevel, type CatalogGpuType } from '../core/endpointSpec/catalog/catalog';
 import { describeCatalogUsed } from '../core/catalog/catalogUsed';
-import { checkSpec, fetchCatalogData, specFileOnDisk } from '../core/operations';
-import { specFormatOf } from '../core/protocol';
-import { callOptions, catalogOrigin, fromService, pinnedCatalog, requireClient, type AgentContext } from './context';
+import { checkSpec, fetchCatalogData } from '../core/operations';
+import { callOptions, catalogOrigin, fileCheck, fromService, pinnedCatalog, requireClient, type AgentContext } from './context';
 import { changeShape, openObject } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
@@ -177,12 +176,7 @@ async function boundSpecs(context: AgentContext, endpoint: Endpoint): Promise<{ 
       } catch {
         return { specs, note: `${key} is bound to this endpoint but cannot be read` };
       }
-      const checked = await checkSpec({
-        text,
-        format: specFormatOf(file),
-        catalog: { kind: 'none' },
-        file: specFileOnDisk(file, context.workspaceRoot),
-      });
+      const checked = await checkSpec({ ...fileCheck(context, { path: file, text }), catalog: { kind: 'none' } });
       const document = checked.documents.at(Number(index));
       // An overlay is compared as it deploys: merged into its base.
       if (document?.isSpec && document.body !== undefined)

@@ -11,11 +11,11 @@ import { perMonth, specCost, type SpecCost } from '../core/billing/cost';
 import { describeCatalogUsed } from '../core/catalog/catalogUsed';
 import { formatUsdRange, type UsdRange } from '../core/billing/format';
 import { readPriceCatalog } from '../core/billing/priceCatalog';
-import { checkSpec, specFileOnDisk, type CatalogSource, type CheckSpecInput, type CheckSpecResult } from '../core/operations';
-import { specFormatOf } from '../core/protocol';
+import { checkSpec, type CatalogSource, type CheckSpecInput, type CheckSpecResult } from '../core/operations';
 import {
   callOptions,
   catalogOrigin,
+  fileCheck,
   pinnedCatalog,
   placeDiagnostic,
   problemLine,
@@ -33,24 +33,16 @@ const specSource = {
   path: z.string().min(1).optional().describe('A *.endpoint.yaml / *.endpoint.json file, absolute or relative to the workspace.'),
 };
 
-interface SpecInput {
-  readonly text: string;
-  readonly format: 'yaml' | 'json';
-  /** The file as named to the model, or `<text>` for inline text. */
-  readonly name: string;
-  /** Where a file lives, so an overlay is checked (and priced) merged into its base. */
-  readonly file?: CheckSpecInput['file'];
-}
-
-function specInput(input: { text?: string; format?: 'yaml' | 'json'; path?: string }, context: AgentContext): SpecInput {
+/** The spec to check, and its name for the model: the file as named, or `<text>` for inline text. */
+function specInput(
+  input: { text?: string; format?: 'yaml' | 'json'; path?: string },
+  context: AgentContext,
+): { name: string; source: Omit<CheckSpecInput, 'catalog'> } {
   if (input.text === undefined && input.path === undefined)
     throw new ToolFailure('a spec is needed: give its text (with format) or the path of its file');
   if (input.text !== undefined && input.path !== undefined) throw new ToolFailure('give either text (with format) or path, not both');
-  if (input.path !== undefined) {
-    const file = readSpecAt(context, input.path);
-    return { text: file.text, format: specFormatOf(file.path), name: input.path, file: specFileOnDisk(file.path, context.workspaceRoot) };
-  }
-  return { text: input.text ?? '', format: input.format ?? 'yaml', name: '<text>' };
+  if (input.path !== undefined) return { name: input.path, source: fileCheck(context, readSpecAt(context, input.path)) };
+  return { name: '<text>', source: { text: input.text ?? '', format: input.format ?? 'yaml' } };
 }
 
 const problemShape = z.object({
@@ -100,7 +92,7 @@ export const validateSpec = defineTool({
       : context.client
         ? { kind: 'live', client: context.client, timeoutMs: 10_000 }
         : { kind: 'none' };
-    const checked = await checkSpec({ text: spec.text, format: spec.format, catalog, ...(spec.file ? { file: spec.file } : {}) });
+    const checked = await checkSpec({ ...spec.source, catalog });
     const problems = checked.diagnostics.map(placeDiagnostic);
     const errors = problems.filter((p) => p.severity === 'error').length;
     const warnings = problems.filter((p) => p.severity === 'warning').length;
@@ -190,12 +182,7 @@ export const estimateCost = defineTool({
     const spec = specInput(input, context);
     const pinned = pinnedCatalog(context);
     const client = pinned ? undefined : requireClient(context);
-    const checked = await checkSpec({
-      text: spec.text,
-      format: spec.format,
-      catalog: { kind: 'none' },
-      ...(spec.file ? { file: spec.file } : {}),
-    });
+    const checked = await checkSpec({ ...spec.source, catalog: { kind: 'none' } });
     const specs = checked.documents.filter((d) => d.isSpec);
     if (specs.length === 0) throw new ToolFailure(`${spec.name} holds no spec to price; run validate_spec to see why`);
     const prices = client ? await readPriceCatalog(client, callOptions(context)) : pinned?.catalog;
