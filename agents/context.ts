@@ -7,6 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import type { z } from 'zod';
 import { ApiError, type ApiClient } from '../core/api';
 import { catalogUsedJson, type CatalogUsed } from '../core/catalog/catalogUsed';
 import { readCatalogSnapshot } from '../core/catalog/snapshot';
@@ -17,6 +18,7 @@ import type { JsonPath, SpecDocument } from '../core/endpointSpec/tree';
 import { specFileOnDisk, type DeployEnvironment } from '../core/operations';
 import { isSpecFile, specFormatOf } from '../core/protocol';
 import type { PlanTokenStore } from './planTokens';
+import type { problemShape } from './schemas';
 
 export interface AgentContext {
   /** The client to call the service with; undefined when there is no key. */
@@ -43,16 +45,7 @@ export interface AgentContext {
   readonly signal?: AbortSignal;
 }
 
-/** A problem placed in a spec: 1-based line and column, as editors and terminals show them. */
-export interface PlacedProblem {
-  readonly line: number;
-  readonly column: number;
-  readonly severity: string;
-  readonly code: string;
-  readonly message: string;
-  readonly path: string;
-  readonly document: number;
-}
+export type PlacedProblem = z.infer<typeof problemShape>;
 
 /** A refusal or failure the model should read; `details` goes into the result's structured part. */
 export class ToolFailure extends Error {

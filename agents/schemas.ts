@@ -33,3 +33,14 @@ export function jsonValue() {
 
 /** A field a plan, a drift or a read-back changes: before = live, after = spec; either is absent when the field is. */
 export const changeShape = z.object({ path: z.string(), before: jsonValue().optional(), after: jsonValue().optional() });
+
+/** A problem placed in a spec: 1-based line and column, as editors and terminals show them. */
+export const problemShape = z.object({
+  line: z.number(),
+  column: z.number(),
+  severity: z.string(),
+  code: z.string(),
+  message: z.string(),
+  path: z.string(),
+  document: z.number(),
+});

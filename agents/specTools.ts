@@ -24,7 +24,7 @@ import {
   ToolFailure,
   type AgentContext,
 } from './context';
-import { openObject } from './schemas';
+import { openObject, problemShape } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 const specSource = {
@@ -44,16 +44,6 @@ function specInput(
   if (input.path !== undefined) return { name: input.path, source: fileCheck(context, readSpecAt(context, input.path)) };
   return { name: '<text>', source: { text: input.text ?? '', format: input.format ?? 'yaml' } };
 }
-
-const problemShape = z.object({
-  line: z.number(),
-  column: z.number(),
-  severity: z.string(),
-  code: z.string(),
-  message: z.string(),
-  path: z.string(),
-  document: z.number(),
-});
 
 const suppressedShape = problemShape.extend({
   suppressed: z.object({ kind: z.enum(['inSource', 'external']), reason: z.string() }),
