@@ -29,16 +29,12 @@ const PLAN_TOOLS: Readonly<Record<PlanKind, { readonly plan: string; readonly ap
 /** Why a token of this kind cannot be used, saying how to get a new one. */
 function refusal(why: 'used' | 'expired' | 'displaced' | 'unknown', kind: PlanKind): string {
   const { plan, apply } = PLAN_TOOLS[kind];
-  switch (why) {
-    case 'used':
-      return `the plan token was already used (a token is good for one ${apply} call, whatever its outcome); run ${plan} again`;
-    case 'expired':
-      return `the plan token has expired; run ${plan} again`;
-    case 'displaced':
-      return `the plan token was dropped to make room for ${MAX_TOKENS} newer plans; run ${plan} again`;
-    case 'unknown':
-      return `unknown plan token (tokens live in the server that issued them); run ${plan} again`;
-  }
+  return {
+    used: `the plan token was already used (a token is good for one ${apply} call, whatever its outcome); run ${plan} again`,
+    expired: `the plan token has expired; run ${plan} again`,
+    displaced: `the plan token was dropped to make room for ${MAX_TOKENS} newer plans; run ${plan} again`,
+    unknown: `unknown plan token (tokens live in the server that issued them); run ${plan} again`,
+  }[why];
 }
 
 interface PlanRecordBase {
