@@ -7,35 +7,33 @@
 import { z } from 'zod';
 import { alternativeText } from '../core/endpointSpec/catalog/stock';
 import type { NotServingCause } from '../core/operations';
+import { openObject } from './schemas';
 
 const hourly = z.object({ low: z.number(), high: z.number() });
 
-export const causeShape = z
-  .looseObject({
-    kind: z.enum(['crash-looping', 'no-capacity', 'starting']),
-    message: z.string(),
-    workers: z.array(z.string()),
-    version: z.number().optional(),
-    workerId: z.string().optional(),
-    lastLine: z.string().optional(),
-    logs: z.array(z.object({ ts: z.string(), source: z.string(), line: z.string() })).optional(),
-    waitingFor: z.string().optional(),
-    alternatives: z
-      .array(
-        z.object({
-          id: z.string(),
-          memoryGb: z.number(),
-          vcpuCount: z.number().optional(),
-          perWorkerHour: hourly.optional(),
-          atMaxHour: hourly.optional(),
-        }),
-      )
-      .optional()
-      .describe('For no-capacity: up to three pools (or CPU flavors) with stock where the endpoint asks, priced in US dollars.'),
-    startingForMs: z.number().optional(),
-  })
-  .meta({ additionalProperties: true })
-  .describe('Why the workers are not serving: crash-looping (with its last log lines), no-capacity (THROTTLED) or starting.');
+export const causeShape = openObject({
+  kind: z.enum(['crash-looping', 'no-capacity', 'starting']),
+  message: z.string(),
+  workers: z.array(z.string()),
+  version: z.number().optional(),
+  workerId: z.string().optional(),
+  lastLine: z.string().optional(),
+  logs: z.array(z.object({ ts: z.string(), source: z.string(), line: z.string() })).optional(),
+  waitingFor: z.string().optional(),
+  alternatives: z
+    .array(
+      z.object({
+        id: z.string(),
+        memoryGb: z.number(),
+        vcpuCount: z.number().optional(),
+        perWorkerHour: hourly.optional(),
+        atMaxHour: hourly.optional(),
+      }),
+    )
+    .optional()
+    .describe('For no-capacity: up to three pools (or CPU flavors) with stock where the endpoint asks, priced in US dollars.'),
+  startingForMs: z.number().optional(),
+}).describe('Why the workers are not serving: crash-looping (with its last log lines), no-capacity (THROTTLED) or starting.');
 
 /** The cause as structured content: its kind and message, and what each kind adds. */
 export function causeData(cause: NotServingCause): z.infer<typeof causeShape> {
