@@ -7,31 +7,13 @@
  */
 import type { ClientCapabilities, Connection } from 'vscode-languageserver';
 
-/** The server-to-client requests whose support a client declares, with where it declares it. */
+/** The server-to-client requests the server sends, with where a client declares its support for each. */
 const DECLARED_BY: Readonly<Partial<Record<string, (capabilities: ClientCapabilities) => boolean | undefined>>> = {
   'workspace/diagnostic/refresh': (c) => c.workspace?.diagnostics?.refreshSupport,
   'workspace/inlayHint/refresh': (c) => c.workspace?.inlayHint?.refreshSupport,
-  'workspace/codeLens/refresh': (c) => c.workspace?.codeLens?.refreshSupport,
-  'workspace/semanticTokens/refresh': (c) => c.workspace?.semanticTokens?.refreshSupport,
   'workspace/configuration': (c) => c.workspace?.configuration,
-  'workspace/workspaceFolders': (c) => c.workspace?.workspaceFolders,
-  'workspace/applyEdit': (c) => c.workspace?.applyEdit,
-  'window/workDoneProgress/create': (c) => c.window?.workDoneProgress,
   'window/showDocument': (c) => c.window?.showDocument?.support,
 };
-
-/** Whether the client declared that it takes `method` from the server. */
-export function clientDeclares(capabilities: ClientCapabilities, method: string): boolean {
-  return DECLARED_BY[method]?.(capabilities) === true;
-}
-
-/** Whether the client registers `method` (`workspace/didChangeWatchedFiles`, `textDocument/hover`) dynamically. */
-export function clientRegistersDynamically(capabilities: ClientCapabilities, method: string): boolean {
-  const [area, name] = method.split('/');
-  if ((area !== 'workspace' && area !== 'textDocument') || !name) return false;
-  const group = capabilities[area] as Record<string, { dynamicRegistration?: boolean } | undefined> | undefined;
-  return group?.[name]?.dynamicRegistration === true;
-}
 
 export class ClientRequests {
   private readonly failedMethods = new Set<string>();
@@ -41,12 +23,17 @@ export class ClientRequests {
     private readonly capabilities: () => ClientCapabilities,
   ) {}
 
+  /** Whether the client declared that it takes `method` from the server. */
   declares(method: string): boolean {
-    return clientDeclares(this.capabilities(), method);
+    return DECLARED_BY[method]?.(this.capabilities()) === true;
   }
 
-  registersDynamically(method: string): boolean {
-    return clientRegistersDynamically(this.capabilities(), method);
+  /** Whether the client registers `method` (`workspace/didChangeWatchedFiles`, `textDocument/hover`) dynamically. */
+  private registersDynamically(method: string): boolean {
+    const [area, name] = method.split('/');
+    if ((area !== 'workspace' && area !== 'textDocument') || !name) return false;
+    const group = this.capabilities()[area] as Record<string, { dynamicRegistration?: boolean } | undefined> | undefined;
+    return group?.[name]?.dynamicRegistration === true;
   }
 
   /**
