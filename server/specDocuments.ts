@@ -19,6 +19,7 @@ import {
   analyze,
   analyzePolicy,
   DocumentReuse,
+  fileProblem,
   MAX_CHECKED_TEXT_LENGTH,
   type CheckResult,
   type PolicyAnalysis,
@@ -142,7 +143,7 @@ export class SpecDocuments {
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return internalErrorResult();
+      return fileProblem('error', 'internal-error', 'the spec could not be checked (internal error; see the Endpoint Studio output)');
     }
   }
 
@@ -255,24 +256,6 @@ function listFolder(folder: string): string[] {
   } catch {
     return [];
   }
-}
-
-function internalErrorResult(): CheckResult {
-  return {
-    documents: [],
-    diagnostics: [
-      {
-        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        offset: 0,
-        length: 0,
-        severity: 'error',
-        code: 'internal-error',
-        message: 'the spec could not be checked (internal error; see the Endpoint Studio output)',
-        path: [],
-        documentIndex: 0,
-      },
-    ],
-  };
 }
 
 /** The LSP range of `length` characters at `offset` in the document. */

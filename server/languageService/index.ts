@@ -2,7 +2,7 @@
  * The spec language service: pure functions of (text, parsed result, offset). No LSP types and
  * no I/O, so the LSP handlers stay thin and everything here is testable on strings.
  */
-import { checkSpecText, type CheckResult, type DocumentReuse } from '../../core/endpointSpec/check';
+import { checkSpecText, type CheckResult, type DocumentReuse, type SpecDiagnostic } from '../../core/endpointSpec/check';
 import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { ValidationContext } from '../../core/endpointSpec/validate';
@@ -44,21 +44,18 @@ export function analyze(text: string, format: SpecFormat, context: ValidationCon
 
 function tooLarge(text: string): CheckResult {
   const megabytes = (size: number): string => `${(size / 1024 / 1024).toFixed(1)} MB`;
-  return {
-    documents: [],
-    diagnostics: [
-      {
-        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        offset: 0,
-        length: 0,
-        severity: 'warning',
-        code: 'file-too-large',
-        message: `the file is not checked in the editor: it is ${megabytes(text.length)}, the limit is ${megabytes(MAX_CHECKED_TEXT_LENGTH)} (split it, or run endpoint-studio validate on it)`,
-        path: [],
-        documentIndex: 0,
-      },
-    ],
-  };
+  return fileProblem(
+    'warning',
+    'file-too-large',
+    `the file is not checked in the editor: it is ${megabytes(text.length)}, the limit is ${megabytes(MAX_CHECKED_TEXT_LENGTH)} (split it, or run endpoint-studio validate on it)`,
+  );
+}
+
+/** A result of no documents and one problem of the whole file, shown at its start. */
+export function fileProblem(severity: SpecDiagnostic['severity'], code: string, message: string): CheckResult {
+  const start = { line: 0, character: 0 };
+  const diagnostic = { range: { start, end: start }, offset: 0, length: 0, severity, code, message, path: [], documentIndex: 0 };
+  return { documents: [], diagnostics: [diagnostic] };
 }
 
 /** `snippets`: the client takes snippets; otherwise every proposal inserts plain text, its placeholders at their defaults. */
