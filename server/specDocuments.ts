@@ -6,7 +6,6 @@
  * one check, and an overlay edit re-checks its open base (and the other way round): `onDidChangeLinked` tells
  * the diagnostics to ask again.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Range, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -14,6 +13,7 @@ import type { ValidationContext } from '../core/endpointSpec/validate';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { isPolicyFile, isSpecFile, specFormatOf } from '../core/protocol';
 import type { SuppressedDiagnostic } from '../core/policy';
+import { DISK_FILE_VIEW } from '../core/environments/overlays';
 import { SpecWorkspace, type EnvironmentOfBase, type FileView, type SpecFileInWorkspace } from '../core/workspace/specWorkspace';
 import {
   analyze,
@@ -63,11 +63,11 @@ export class SpecDocuments {
     this.view = {
       read: (path) => {
         this.readsFolder(dirname(path));
-        return this.openDocumentAt(path)?.getText() ?? readFromDisk(path);
+        return this.openDocumentAt(path)?.getText() ?? DISK_FILE_VIEW.read(path);
       },
       list: (folder) => {
         this.readsFolder(folder);
-        return listFolder(folder);
+        return DISK_FILE_VIEW.list(folder);
       },
     };
     this.workspace = new SpecWorkspace(this.view, { roots: (path) => (roots().length > 0 ? roots() : [dirname(path)]), context });
@@ -239,22 +239,6 @@ export class SpecDocuments {
     const result = analyze(document.getText(), this.formatOf(document), this.context(), reuse);
     this.unsaved.set(document.uri, { version: document.version, result, reuse });
     return result;
-  }
-}
-
-function readFromDisk(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function listFolder(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return [];
   }
 }
 
