@@ -16,17 +16,9 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DIAGNOSTIC_SOURCE } from '../../core/endpointSpec/problem';
+import type { SpecFormat } from '../../core/endpointSpec/tree';
 import type { PolicyFacts } from '../../core/policy';
-import {
-  FIXABLE_CODES,
-  fixes,
-  policyFixes,
-  REASON_PLACEHOLDER,
-  snippetAsPlainText,
-  type FixRequest,
-  type PolicyFixRequest,
-  type QuickFix,
-} from '../languageService';
+import { policyFixes, quickFixes, REASON_PLACEHOLDER, snippetAsPlainText, type CheckResult, type QuickFix } from '../languageService';
 import { SELECT_TEXT_COMMAND, takesSnippetEdits, type ServerSession } from '../session';
 import { rangeAt, type SpecDocuments } from '../specDocuments';
 import type { ServerCatalog } from './catalogStatus';
@@ -37,22 +29,10 @@ export function registerCodeActions(connection: Connection, specs: SpecDocuments
     const document = specs.spec(params.textDocument.uri);
     if (!document) return [];
     const analysis = specs.analysisOf(document);
-    const text = document.getText();
     const format = specs.formatOf(document);
-    const actions: CodeAction[] = [];
-    for (const diagnostic of params.context.diagnostics) {
-      const policy = policyFixRequestOf(document, diagnostic);
-      if (policy) {
-        const found = policyFixes(policy.request, text, format, analysis.documents[policy.documentIndex]);
-        for (const fix of found) actions.push(toCodeAction(document, diagnostic, fix, session));
-        continue;
-      }
-      const fixable = fixRequestOf(diagnostic);
-      if (!fixable) continue;
-      const found = fixes(text, format, analysis, fixable.request, fixable.documentIndex, catalog.catalog);
-      for (const fix of found) actions.push(toCodeAction(document, diagnostic, fix, session));
-    }
-    return actions;
+    return params.context.diagnostics.flatMap((diagnostic) =>
+      fixesOf(document, format, analysis, diagnostic, catalog).map((fix) => toCodeAction(document, diagnostic, fix, session)),
+    );
   });
   // Only a client without snippet edits that can show a document is told of this command (session.ts).
   connection.onExecuteCommand(async ({ command, arguments: args }) => {
@@ -68,34 +48,26 @@ export function registerCodeActions(connection: Connection, specs: SpecDocuments
   });
 }
 
-/** What to fix, when the diagnostic is one of ours with a fix; the client may send back any diagnostic. */
-function fixRequestOf(diagnostic: Diagnostic): { request: FixRequest; documentIndex: number } | undefined {
-  const data = diagnostic.data as Partial<SpecDiagnosticData> | null | undefined;
-  const { code } = diagnostic;
-  if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof code !== 'string' || !FIXABLE_CODES.includes(code)) return undefined;
-  if (!Array.isArray(data?.path)) return undefined;
-  return {
-    request: { code, path: data.path, suggestion: data.suggestion, related: data.related },
-    documentIndex: data.documentIndex ?? 0,
-  };
-}
-
-/** A team policy finding of ours, with the facts its fixes need. */
-function policyFixRequestOf(
+/** The fixes of a diagnostic of ours: a team policy finding's, with the facts they need, or a spec problem's. */
+function fixesOf(
   document: TextDocument,
+  format: SpecFormat,
+  analysis: CheckResult,
   diagnostic: Diagnostic,
-): { request: PolicyFixRequest; documentIndex: number } | undefined {
+  catalog: ServerCatalog,
+): QuickFix[] {
+  // Sent back by the client, which may send any diagnostic: its shape is checked, not trusted.
   const data = diagnostic.data as Partial<SpecDiagnosticData> | null | undefined;
   const { code } = diagnostic;
-  // Sent back by the client: its shape is checked, not trusted.
-  const facts: unknown = data?.policy;
-  if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof code !== 'string' || typeof facts !== 'object' || facts === null) return undefined;
-  if (!Array.isArray(data?.path)) return undefined;
+  if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof code !== 'string' || !Array.isArray(data?.path)) return [];
+  const { path } = data;
+  const text = document.getText();
+  const parsed = analysis.documents[data.documentIndex ?? 0];
+  const facts: unknown = data.policy;
+  if (typeof facts !== 'object' || facts === null)
+    return quickFixes({ code, path, suggestion: data.suggestion, related: data.related }, text, format, parsed, catalog.catalog);
   const offset = document.offsetAt(diagnostic.range.start);
-  return {
-    request: { code, path: data.path, facts: facts as PolicyFacts, offset, suppressed: data.suppressed === true },
-    documentIndex: data.documentIndex ?? 0,
-  };
+  return policyFixes({ code, path, facts: facts as PolicyFacts, offset, suppressed: data.suppressed === true }, text, format, parsed);
 }
 
 function toCodeAction(document: TextDocument, diagnostic: Diagnostic, fix: QuickFix, session: ServerSession): CodeAction {

@@ -9,24 +9,14 @@ import type { ValidationContext } from '../../core/endpointSpec/validate';
 import { completeAt, snippetAsPlainText, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
-import { quickFixes, type FixRequest, type QuickFix } from './quickFixes';
 import { environmentsHoverMarkdown, type EnvironmentValues } from './environments';
 
 export type { CheckResult } from '../../core/endpointSpec/check';
-export type { EnvironmentValues } from './environments';
 export type { SpecCompletion } from './completion';
-export type { QuickFix, FixRequest } from './quickFixes';
-export { FIXABLE_CODES } from './quickFixes';
+export { quickFixes, type QuickFix } from './quickFixes';
 export { snippetAsPlainText } from './completion';
 export { analyzePolicy, completePolicy, hoverPolicy, type PolicyAnalysis } from './policyDocument';
-export {
-  policyFindingHover,
-  policyFixes,
-  REASON_PLACEHOLDER,
-  type HoveredSpec,
-  type PolicyFixRequest,
-  type PolicyOver,
-} from './policyFindings';
+export { policyFindingHover, policyFixes, REASON_PLACEHOLDER, type PolicyFixRequest, type PolicyOver } from './policyFindings';
 export { DocumentReuse } from '../../core/endpointSpec/check';
 
 /**
@@ -88,15 +78,4 @@ export function hover(offset: number, analysis: CheckResult, catalog?: Catalog):
 export function environmentsHover(offset: number, analysis: CheckResult, environments: readonly EnvironmentValues[]): string | undefined {
   const target = nodeAt(documentAt(analysis.documents, offset)?.root, offset);
   return target && environmentsHoverMarkdown(target.path, environments);
-}
-
-export function fixes(
-  text: string,
-  format: SpecFormat,
-  analysis: CheckResult,
-  request: FixRequest,
-  documentIndex: number,
-  catalog?: Catalog,
-): QuickFix[] {
-  return quickFixes(request, text, format, analysis.documents[documentIndex], catalog);
 }
