@@ -42,6 +42,6 @@ function toCompletionItem(document: TextDocument, c: SpecCompletion): Completion
     insertTextFormat: c.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
     sortText: c.sortText,
     filterText: c.label,
-    textEdit: { range: rangeAt(document, c.replaceOffset, c.replaceLength), newText: c.insertText },
+    textEdit: { range: rangeAt(document, c.replaceSpan.offset, c.replaceSpan.length), newText: c.insertText },
   };
 }

@@ -3,7 +3,7 @@
  * values for the value under it. Catalog values plug in later through `ValueProvider`s keyed by path.
  */
 import { schemaViewAt, type SchemaView } from '../../core/endpointSpec/schemas';
-import type { SpecFormat } from '../../core/endpointSpec/tree';
+import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
 import type { CursorContext } from './cursor';
 import { SPEC_STARTERS } from '../../core/endpointSpec/starters';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
@@ -20,8 +20,7 @@ export interface SpecCompletion {
   readonly insertText: string;
   readonly snippet: boolean;
   readonly sortText: string;
-  readonly replaceOffset: number;
-  readonly replaceLength: number;
+  readonly replaceSpan: TextSpan;
 }
 
 export function completeAt(context: CursorContext, data: unknown, format: SpecFormat, catalog?: Catalog): SpecCompletion[] {
@@ -78,8 +77,7 @@ export function catalogItems(
       insertText: asList ? `[${text}]` : text,
       snippet: false,
       sortText: String(index).padStart(4, '0'),
-      replaceOffset: context.replaceSpan.offset,
-      replaceLength: context.replaceSpan.length,
+      replaceSpan: context.replaceSpan,
     };
   });
 }
@@ -93,8 +91,7 @@ function starterCompletions(context: CursorContext): SpecCompletion[] {
     insertText: starter.snippet,
     snippet: true,
     sortText: `!${index}`,
-    replaceOffset: context.replaceSpan.offset,
-    replaceLength: context.replaceSpan.length,
+    replaceSpan: context.replaceSpan,
   }));
 }
 
@@ -108,8 +105,7 @@ function sectionCompletions(context: CursorContext, format: SpecFormat): SpecCom
     insertText: format === 'json' ? section.json : section.yaml,
     snippet: true,
     sortText: `2${index}`,
-    replaceOffset: context.replaceSpan.offset,
-    replaceLength: context.replaceSpan.length,
+    replaceSpan: context.replaceSpan,
   }));
 }
 
@@ -133,8 +129,7 @@ export function keyCompletions(view: SchemaView, context: CursorContext, format:
           : yamlKeyInsert(name, property),
       snippet: !context.existingKey,
       sortText: `${required ? '0' : '1'}${name}`,
-      replaceOffset: context.replaceSpan.offset,
-      replaceLength: context.replaceSpan.length,
+      replaceSpan: context.replaceSpan,
     });
   }
   return completions;
@@ -152,8 +147,7 @@ export function valueCompletions(view: SchemaView, context: CursorContext, forma
     insertText: format === 'json' && typeof value === 'string' ? JSON.stringify(value) : String(value),
     snippet: false,
     sortText: String(index).padStart(3, '0'),
-    replaceOffset: context.replaceSpan.offset,
-    replaceLength: context.replaceSpan.length,
+    replaceSpan: context.replaceSpan,
   }));
 }
 
@@ -172,6 +166,13 @@ function jsonKeyInsert(name: string, view: SchemaView): string {
   if (view.types.includes('string')) return `${key}: "\${1}"`;
   const example = view.default ?? view.enum?.[0];
   return `${key}: \${1:${example !== undefined ? JSON.stringify(example) : ''}}`;
+}
+
+/** The proposals as they are for a client that takes snippets; otherwise each inserts plain text, its placeholders at their defaults. */
+export function forSnippets(proposals: SpecCompletion[], snippets: boolean): SpecCompletion[] {
+  return snippets
+    ? proposals
+    : proposals.map((p) => (p.snippet ? { ...p, insertText: snippetAsPlainText(p.insertText), snippet: false } : p));
 }
 
 /**

@@ -6,7 +6,7 @@ import { checkSpecText, type CheckResult, type DocumentReuse, type SpecDiagnosti
 import type { SpecFormat, TextSpan } from '../../core/endpointSpec/tree';
 import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import type { ValidationContext } from '../../core/endpointSpec/validate';
-import { completeAt, snippetAsPlainText, type SpecCompletion } from './completion';
+import { completeAt, forSnippets, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt } from './cursor';
 import { hoverMarkdown } from './hover';
 import { environmentsHoverMarkdown, type EnvironmentValues } from './environments';
@@ -60,10 +60,7 @@ export function complete(
   if (text.length > MAX_CHECKED_TEXT_LENGTH) return [];
   const document = documentAt(analysis.documents, offset);
   const context = completionContext(text, offset, format, document);
-  const proposals = context ? completeAt(context, document?.data, format, catalog) : [];
-  return snippets
-    ? proposals
-    : proposals.map((p) => (p.snippet ? { ...p, insertText: snippetAsPlainText(p.insertText), snippet: false } : p));
+  return forSnippets(context ? completeAt(context, document?.data, format, catalog) : [], snippets);
 }
 
 export function hover(offset: number, analysis: CheckResult, catalog?: Catalog): { markdown: string; span: TextSpan } | undefined {

@@ -12,7 +12,7 @@ import type { SchemaView } from '../../core/endpointSpec/schemas';
 import type { JsonPath, SpecDocument, TextSpan } from '../../core/endpointSpec/tree';
 import { everyDocumentedCode, parsePolicy, policySchemaViewAt } from '../../core/policy';
 import { catalogValuesAt } from './catalogValues';
-import { catalogItems, keyCompletions, snippetAsPlainText, valueCompletions, type SpecCompletion } from './completion';
+import { catalogItems, forSnippets, keyCompletions, valueCompletions, type SpecCompletion } from './completion';
 import { completionContext, documentAt, nodeAt, type CursorContext } from './cursor';
 import { fieldMarkdown } from './hover';
 
@@ -45,10 +45,7 @@ export function completePolicy(
 ): SpecCompletion[] {
   const context = completionContext(text, offset, 'yaml', documentAt(analysis.documents, offset));
   if (!context) return [];
-  const proposals = proposalsAt(context, catalog);
-  return snippets
-    ? proposals
-    : proposals.map((p) => (p.snippet ? { ...p, insertText: snippetAsPlainText(p.insertText), snippet: false } : p));
+  return forSnippets(proposalsAt(context, catalog), snippets);
 }
 
 function proposalsAt(context: CursorContext, catalog: Catalog | undefined): SpecCompletion[] {
@@ -89,8 +86,7 @@ function codeCompletions(context: CursorContext, asKey: boolean): SpecCompletion
       insertText: asKey && !context.existingKey ? `${code.code}: \${1|${SEVERITIES.join(',')}|}` : code.code,
       snippet: asKey && !context.existingKey,
       sortText: String(index).padStart(4, '0'),
-      replaceOffset: context.replaceSpan.offset,
-      replaceLength: context.replaceSpan.length,
+      replaceSpan: context.replaceSpan,
     }));
 }
 
