@@ -4,14 +4,13 @@
  * asked of the client for the document at hand when it offers workspace/configuration.
  */
 import type { Connection, FormattingOptions, Range, TextEdit } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SETTINGS_SECTION } from '../../core/protocol';
-import { formatSpec } from '../languageService/format';
+import { formatting } from '../languageService/format';
 import type { ServerSession } from '../session';
 import { rangeAt, type SpecDocuments } from '../specDocuments';
 
 /** The settings read for formatting, under `endpointStudio`. */
-export const FORMAT_SECTION = `${SETTINGS_SECTION}.format`;
+const FORMAT_SECTION = `${SETTINGS_SECTION}.format`;
 
 /** An editor that does not answer soon formats with the defaults rather than leaving the save waiting. */
 const SETTINGS_TIMEOUT_MS = 1000;
@@ -23,28 +22,18 @@ export function registerFormatting(connection: Connection, specs: SpecDocuments,
     const contractKeyOrder = await keyOrderSetting(connection, session, uri);
     // The text may have changed while the setting was read: format what is there now.
     const current = specs.spec(uri) ?? document;
-    return formatEdits(current, specs, options, contractKeyOrder, range);
+    const start = range ? current.offsetAt(range.start) : 0;
+    const { edits } = formatting(current.getText(), specs.formatOf(current), specs.analysisOf(current).documents, {
+      tabSize: options.tabSize,
+      insertSpaces: options.insertSpaces,
+      insertFinalNewline: options.insertFinalNewline,
+      contractKeyOrder,
+      ...(range ? { range: { offset: start, length: current.offsetAt(range.end) - start } } : {}),
+    });
+    return edits.map((edit) => ({ range: rangeAt(current, edit.offset, edit.length), newText: edit.newText }));
   };
   connection.onDocumentFormatting((params) => format(params.textDocument.uri, params.options));
   connection.onDocumentRangeFormatting((params) => format(params.textDocument.uri, params.options, params.range));
-}
-
-function formatEdits(
-  document: TextDocument,
-  specs: SpecDocuments,
-  options: FormattingOptions,
-  contractKeyOrder: boolean,
-  range?: Range,
-): TextEdit[] {
-  const start = range ? document.offsetAt(range.start) : 0;
-  const edits = formatSpec(document.getText(), specs.formatOf(document), specs.analysisOf(document).documents, {
-    tabSize: options.tabSize,
-    insertSpaces: options.insertSpaces,
-    insertFinalNewline: options.insertFinalNewline,
-    contractKeyOrder,
-    ...(range ? { range: { offset: start, length: document.offsetAt(range.end) - start } } : {}),
-  });
-  return edits.map((edit) => ({ range: rangeAt(document, edit.offset, edit.length), newText: edit.newText }));
 }
 
 async function keyOrderSetting(connection: Connection, session: ServerSession, uri: string): Promise<boolean> {

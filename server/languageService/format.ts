@@ -25,10 +25,6 @@ export interface FormatRequest {
   readonly range?: TextSpan;
 }
 
-export function formatSpec(text: string, format: SpecFormat, documents: readonly SpecDocument[], request: FormatRequest): TextEdit[] {
-  return formatting(text, format, documents, request).edits;
-}
-
 /** The edits, or why there are none: the text does not parse, or (a defect) the result would mean something else. */
 export function formatting(
   text: string,
