@@ -5,7 +5,10 @@
 import * as jsonc from 'jsonc-parser';
 import {
   findProperty,
+  spanEnd,
+  type ArrayNode,
   type JsonPath,
+  type ObjectNode,
   type PropertyNode,
   type SpecDocument,
   type SpecFormat,
@@ -52,22 +55,15 @@ export function replaceValue(text: string, document: SpecDocument, path: JsonPat
   const node = target?.node;
   if (node && node.length > 0) return [{ offset: node.offset, length: node.length, newText }];
   // `key:` with nothing after it: the value goes after the colon, separated by a space.
-  const keyEnd = target?.property ? target.property.keySpan.offset + target.property.keySpan.length : undefined;
+  const keyEnd = target?.property ? spanEnd(target.property.keySpan) : undefined;
   const colon = keyEnd === undefined ? -1 : text.indexOf(':', keyEnd);
   if (colon === -1) return [];
   return [{ offset: colon + 1, length: 0, newText: ` ${newText}` }];
 }
 
 export function renameKey(document: SpecDocument, path: JsonPath, newKey: string, format: SpecFormat): TextEdit[] {
-  const target = resolvePath(document.root, path);
-  if (!target?.property) return [];
-  return [
-    {
-      offset: target.property.keySpan.offset,
-      length: target.property.keySpan.length,
-      newText: format === 'json' ? JSON.stringify(newKey) : newKey,
-    },
-  ];
+  const key = resolvePath(document.root, path)?.property?.keySpan;
+  return key ? [{ offset: key.offset, length: key.length, newText: format === 'json' ? JSON.stringify(newKey) : newKey }] : [];
 }
 
 /** Removes a property or a list item; an object left empty is removed with it, so no `key:` with a null value remains. */
@@ -89,7 +85,7 @@ function removeYaml(text: string, target: Resolved): TextEdit[] {
   if (!parent || (parent.kind !== 'object' && parent.kind !== 'array')) return [];
   const start = target.property ? target.property.keySpan.offset : target.node?.offset;
   if (start === undefined) return [];
-  const end = target.node ? target.node.offset + target.node.length : start + (target.property?.keySpan.length ?? 0);
+  const end = target.node ? spanEnd(target.node) : start + (target.property?.keySpan.length ?? 0);
   if (parent.flow) return removeFromFlow(parent, start, end);
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const lead = text.slice(lineStart, start);
@@ -101,24 +97,16 @@ function removeYaml(text: string, target: Resolved): TextEdit[] {
 }
 
 /** In `[a, b, c]` or `{a: 1, b: 2}`: take the separator before the entry, or after it for the first one. */
-function removeFromFlow(parent: SpecNode, start: number, end: number): TextEdit[] {
-  const starts =
+function removeFromFlow(parent: ObjectNode | ArrayNode, start: number, end: number): TextEdit[] {
+  const entries =
     parent.kind === 'object'
-      ? parent.properties.map((p) => p.keySpan.offset)
-      : parent.kind === 'array'
-        ? parent.items.map((i) => i.offset)
-        : [];
-  const ends =
-    parent.kind === 'object'
-      ? parent.properties.map((p) => (p.value ? p.value.offset + p.value.length : p.keySpan.offset + p.keySpan.length))
-      : parent.kind === 'array'
-        ? parent.items.map((i) => i.offset + i.length)
-        : [];
-  const index = starts.indexOf(start);
+      ? parent.properties.map((p) => ({ start: p.keySpan.offset, end: spanEnd(p.value ?? p.keySpan) }))
+      : parent.items.map((i) => ({ start: i.offset, end: spanEnd(i) }));
+  const index = entries.findIndex((entry) => entry.start === start);
   if (index === -1) return [];
-  if (index > 0) return [{ offset: ends[index - 1], length: end - ends[index - 1], newText: '' }];
-  if (index + 1 >= starts.length) return [];
-  return [{ offset: start, length: starts[index + 1] - start, newText: '' }];
+  if (index > 0) return [{ offset: entries[index - 1].end, length: end - entries[index - 1].end, newText: '' }];
+  if (index + 1 >= entries.length) return [];
+  return [{ offset: start, length: entries[index + 1].start - start, newText: '' }];
 }
 
 /** A YAML or JSON scalar as text: quoted when YAML would read it as another type. */
@@ -143,7 +131,7 @@ export function addProperty(
   const object = resolvePath(document.root, objectPath)?.node;
   if (object?.kind !== 'object' || object.properties.length === 0) return [];
   const last = object.properties[object.properties.length - 1];
-  const lastEnd = last.value ? last.value.offset + last.value.length : last.keySpan.offset + last.keySpan.length;
+  const lastEnd = spanEnd(last.value ?? last.keySpan);
   const entry = `${format === 'json' ? JSON.stringify(key) : key}: ${inlineValue(value)}`;
   const separator = object.flow ? ',' : '';
   if (object.flow && !object.multiline) return [{ offset: lastEnd, length: 0, newText: `${separator} ${entry}` }];
@@ -167,7 +155,7 @@ export function appendItem(text: string, document: SpecDocument, arrayPath: Json
   const item = itemText(value, format);
   const last = list.items.at(-1);
   if (!last) return list.flow && list.length >= 2 ? [{ offset: list.offset + 1, length: 0, newText: item }] : [];
-  const end = last.offset + last.length;
+  const end = spanEnd(last);
   const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
   const lead = text.slice(lineStart, last.offset);
   if (!list.flow) return /^\s*-\s*$/.test(lead) ? [afterLine(text, end, `${lead}${item}`)] : [];

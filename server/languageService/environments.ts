@@ -5,15 +5,8 @@
  */
 import { overlayOwns } from '../../core/endpointSpec/overlay';
 import { valueAt } from '../../core/endpointSpec/schemaValidation';
-import {
-  findProperty,
-  formatFieldPath,
-  spanEnd,
-  type JsonPath,
-  type SpecDocument,
-  type SpecNode,
-  type TextSpan,
-} from '../../core/endpointSpec/tree';
+import { formatFieldPath, spanEnd, type JsonPath, type SpecDocument, type SpecNode, type TextSpan } from '../../core/endpointSpec/tree';
+import { resolvePath } from './edits';
 import type { SpecInlayHint } from './inlayHints';
 
 /** One environment of a base, as the hover needs it. */
@@ -50,7 +43,7 @@ export function environmentHints(
   const byPath = new Map<string, { node: SpecNode; parts: string[]; path: JsonPath }>();
   for (const { environment, patch, merged } of [...environments].sort((a, b) => a.environment.localeCompare(b.environment))) {
     for (const path of leafPaths(patch)) {
-      const node = nodeAtPath(document?.root, path);
+      const node = resolvePath(document?.root, path)?.node;
       if (!node) continue;
       const key = JSON.stringify(path);
       const entry = byPath.get(key) ?? { node, parts: [], path };
@@ -72,12 +65,6 @@ export function environmentHints(
 function leafPaths(patch: unknown, path: JsonPath = []): JsonPath[] {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return path.length > 0 ? [path] : [];
   return Object.entries(patch).flatMap(([key, value]) => leafPaths(value, [...path, key]));
-}
-
-function nodeAtPath(root: SpecNode | undefined, path: JsonPath): SpecNode | undefined {
-  let node = root;
-  for (const segment of path) node = typeof segment === 'string' ? findProperty(node, segment)?.value : undefined;
-  return node;
 }
 
 function shortValue(value: unknown): string {
