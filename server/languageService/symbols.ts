@@ -6,7 +6,7 @@
  */
 import { createDefault } from '../../core/endpointSpec/contract';
 import { schemaViewAt } from '../../core/endpointSpec/schemas';
-import { findProperty, type JsonPath, type SpecDocument, type SpecNode, type TextSpan } from '../../core/endpointSpec/tree';
+import { findProperty, spanEnd, type JsonPath, type SpecDocument, type SpecNode, type TextSpan } from '../../core/endpointSpec/tree';
 
 export type SpecSymbolKind = 'document' | 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'enum' | 'variable' | 'alias';
 
@@ -58,10 +58,9 @@ export function documentSymbols(documents: readonly SpecDocument[]): SpecSymbol[
 
 function documentSymbol(document: SpecDocument, root: SpecNode, index: number): SpecSymbol {
   const name = findProperty(root, 'name')?.value;
-  const nameText = name?.kind === 'scalar' && name.value !== null ? clip(String(name.value)) : '';
   const parts = ['type', 'image'].map((key) => scalarText(findProperty(root, key)?.value)).filter((t) => t !== '');
   return {
-    name: nameText || `(document ${index + 1})`,
+    name: scalarText(name) || `(document ${index + 1})`,
     detail: parts.join(' · '),
     kind: 'document',
     span: document.span.length > 0 ? document.span : root,
@@ -75,7 +74,7 @@ function childEntries(node: SpecNode, path: JsonPath, data: unknown): Pending[] 
     return node.properties.map((property) => {
       const childPath = [...path, property.key];
       const value = property.value;
-      const end = value ? value.offset + value.length : property.keySpan.offset + property.keySpan.length;
+      const end = spanEnd(value ?? property.keySpan);
       const symbol: SpecSymbol = {
         name: clip(property.key) || '""',
         detail: value ? detailOf(value, childPath) : '',
@@ -111,19 +110,10 @@ function emptyScalar(at: TextSpan): SpecNode {
 function kindOf(node: SpecNode | undefined, path: JsonPath, data: unknown): SpecSymbolKind {
   if (!node) return 'null';
   if (path.length === 2 && path[0] === 'env') return 'variable';
-  switch (node.kind) {
-    case 'object':
-      return 'object';
-    case 'array':
-      return 'array';
-    case 'alias':
-      return 'alias';
-    default: {
-      if (node.value === null) return 'null';
-      if (typeof node.value === 'string' && schemaViewAt(path, data)?.enum) return 'enum';
-      return typeof node.value === 'string' ? 'string' : typeof node.value === 'number' ? 'number' : 'boolean';
-    }
-  }
+  if (node.kind !== 'scalar') return node.kind;
+  if (node.value === null) return 'null';
+  if (typeof node.value === 'string') return schemaViewAt(path, data)?.enum ? 'enum' : 'string';
+  return typeof node.value === 'number' ? 'number' : 'boolean';
 }
 
 /** A list item's name: its value, or for a mapping its `id` or `name`, else its place. */
