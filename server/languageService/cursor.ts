@@ -48,22 +48,12 @@ function jsonCompletionContext(text: string, offset: number): CursorContext | un
   const location = jsonc.getLocation(text, offset);
   const previous = location.previousNode;
   const path = location.path.filter((s) => s !== '') as JsonPathSegment[];
-  let prefix = '';
-  let replaceSpan: TextSpan = { offset, length: 0 };
-  let insideQuotes = false;
-  if (
-    previous &&
-    (previous.type === 'string' || previous.type === 'property') &&
-    offset > previous.offset &&
-    offset <= previous.offset + previous.length
-  ) {
-    insideQuotes = previous.type === 'string';
-    prefix = text.slice(previous.offset + 1, offset);
-    replaceSpan = { offset: previous.offset, length: previous.length };
-  } else if (previous && offset > previous.offset && offset <= previous.offset + previous.length) {
-    prefix = text.slice(previous.offset, offset);
-    replaceSpan = { offset: previous.offset, length: previous.length };
-  }
+  const inPrevious = previous !== undefined && offset > previous.offset && offset <= previous.offset + previous.length;
+  // A string or property name: what is typed starts after its opening quote.
+  const quoted = inPrevious && (previous.type === 'string' || previous.type === 'property');
+  const prefix = inPrevious ? text.slice(previous.offset + (quoted ? 1 : 0), offset) : '';
+  const replaceSpan: TextSpan = inPrevious ? { offset: previous.offset, length: previous.length } : { offset, length: 0 };
+  const insideQuotes = inPrevious && previous.type === 'string';
   if (location.isAtPropertyKey) {
     const objectPath = path.slice(0, -1);
     const siblingKeys = jsonSiblingKeys(text, objectPath);
@@ -127,11 +117,8 @@ function yamlCompletionContext(text: string, offset: number, document?: SpecDocu
   const found = findMarker(patched, offset);
   if (!found) return undefined;
   const replaceSpan = { offset: wordStart(prefix), length: prefix.length + (after.match(/^[\w$.-]*/)?.[0].length ?? 0) };
-  if (found.position === 'key') {
-    // A lone `- word` line under a list of scalars is a value, not a key.
-    return { path: found.path, position: 'key', prefix, replaceSpan, siblingKeys: found.siblingKeys, insideQuotes: false };
-  }
-  return { path: found.path, position: 'value', prefix, replaceSpan, siblingKeys: [], insideQuotes: quoted };
+  const { path, position, siblingKeys } = found;
+  return { path, position, prefix, replaceSpan, siblingKeys, insideQuotes: position === 'value' && quoted };
 }
 
 /** The cursor on a key that has its value: the key is swapped for the marker to find its object and siblings. */
