@@ -5,6 +5,7 @@
  */
 import type { Catalog, CatalogGpuType } from '../../core/endpointSpec/catalog/catalog';
 import { compareVersions } from '../../core/endpointSpec/catalog/rules';
+import { isRecord } from '../../core/endpointSpec/schemas';
 import { valueAt } from '../../core/endpointSpec/schemaValidation';
 import type { JsonPath } from '../../core/endpointSpec/tree';
 
@@ -24,15 +25,13 @@ interface ValueProvider {
 
 const money = (n: number): string => `$${n.toFixed(n < 1 ? 3 : 2)}`;
 
-function chosenPools(spec: Record<string, unknown>): string[] {
-  const pools = valueAt(spec, ['gpu', 'pools']);
-  return Array.isArray(pools) ? pools.filter((p): p is string => typeof p === 'string') : [];
-}
-
-function chosenDataCenters(spec: Record<string, unknown>): string[] {
-  const ids = valueAt(spec, ['dataCenterIds']);
+/** The strings of the list at `path`: the pools or data centers the spec chose. */
+function chosen(spec: Record<string, unknown>, path: JsonPath): string[] {
+  const ids = valueAt(spec, path);
   return Array.isArray(ids) ? ids.filter((p): p is string => typeof p === 'string') : [];
 }
+
+const chosenPools = (spec: Record<string, unknown>): string[] => chosen(spec, ['gpu', 'pools']);
 
 function stockLine(type: CatalogGpuType, only: readonly string[] = []): string {
   const entries = (type.dataCenters ?? []).filter((dc) => only.length === 0 || only.includes(dc.id));
@@ -45,7 +44,7 @@ function gpuTypeLine(type: CatalogGpuType, dataCenters: readonly string[] = []):
 }
 
 /** A pool with its members; stock is judged in `dataCenters` when the spec names some. */
-export function poolValue(catalog: Catalog, pool: string, dataCenters: readonly string[] = []): CatalogValue | undefined {
+function poolValue(catalog: Catalog, pool: string, dataCenters: readonly string[] = []): CatalogValue | undefined {
   const members = catalog.pools.get(pool);
   if (!members) return undefined;
   const memory = [...new Set(members.map((t) => t.memory))].join('/');
@@ -64,7 +63,7 @@ export function poolValue(catalog: Catalog, pool: string, dataCenters: readonly 
   };
 }
 
-export function gpuTypeValue(catalog: Catalog, id: string): CatalogValue | undefined {
+function gpuTypeValue(catalog: Catalog, id: string): CatalogValue | undefined {
   const type = catalog.gpuTypes.get(id);
   if (!type) return undefined;
   return {
@@ -77,21 +76,16 @@ export function gpuTypeValue(catalog: Catalog, id: string): CatalogValue | undef
 const PROVIDERS: ValueProvider[] = [
   {
     pattern: ['gpu', 'pools', '*'],
-    values: (catalog, spec) => [...catalog.pools.keys()].sort().flatMap((pool) => poolValue(catalog, pool, chosenDataCenters(spec)) ?? []),
+    values: (catalog, spec) =>
+      [...catalog.pools.keys()].sort().flatMap((pool) => poolValue(catalog, pool, chosen(spec, ['dataCenterIds'])) ?? []),
   },
   {
     pattern: ['gpu', 'excludedTypes', '*'],
     // Only types inside the chosen pools can be excluded.
     values: (catalog, spec) => catalog.selectedTypes(chosenPools(spec)).flatMap((t) => gpuTypeValue(catalog, t.id) ?? []),
   },
-  {
-    pattern: ['gpu', 'allowedCudaVersions', '*'],
-    values: (catalog, spec) => cudaValues(catalog, spec),
-  },
-  {
-    pattern: ['gpu', 'minCudaVersion'],
-    values: (catalog, spec) => cudaValues(catalog, spec),
-  },
+  { pattern: ['gpu', 'allowedCudaVersions', '*'], values: cudaValues },
+  { pattern: ['gpu', 'minCudaVersion'], values: cudaValues },
   {
     pattern: ['cpu', '*', 'id'],
     values: (catalog) =>
@@ -171,7 +165,7 @@ function cudaValues(catalog: Catalog, spec: Record<string, unknown>): CatalogVal
   });
 }
 
-export function templateDoc(catalog: Catalog, id: string): string {
+function templateDoc(catalog: Catalog, id: string): string {
   const t = catalog.templates.get(id);
   if (!t) return '';
   const env = Object.entries(t.env ?? {}).map(([k, v]) => `- \`${k}\` = \`${v}\``);
@@ -194,6 +188,5 @@ function matches(pattern: readonly (string | number)[], path: JsonPath): boolean
 /** Values allowed at `path`, or undefined when the catalog has nothing to say there. */
 export function catalogValuesAt(catalog: Catalog, spec: unknown, path: JsonPath): CatalogValue[] | undefined {
   const provider = PROVIDERS.find((p) => matches(p.pattern, path));
-  const record = typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? (spec as Record<string, unknown>) : {};
-  return provider?.values(catalog, record, path);
+  return provider?.values(catalog, isRecord(spec) ? spec : {}, path);
 }
