@@ -28,7 +28,7 @@ export interface FixRequest {
   readonly related?: readonly string[];
 }
 
-interface FixContext extends FixRequest {
+export interface FixContext extends FixRequest {
   readonly text: string;
   readonly format: SpecFormat;
   readonly document: SpecDocument;
@@ -90,10 +90,7 @@ const PROVIDERS: Record<string, FixProvider> = {
     c.suggestion ? fix(`Rename to ${c.suggestion}`, renameKey(c.document, c.path, c.suggestion, c.format), true) : undefined,
     removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}`, false),
   ],
-  'invalid-enum': (c) =>
-    c.suggestion
-      ? [fix(`Change to ${c.suggestion}`, replaceValue(c.text, c.document, c.path, scalarText(c.suggestion, c.format)), true)]
-      : [],
+  'invalid-enum': replaceWithSuggestion,
   'response-only-field': (c) => [removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}, which the service sets`)],
   'idle-timeout-not-applicable': (c) => [removeAt(c, c.path, 'Remove idleTimeout')],
   'cuda-outside-gpu': (c) => [removeAt(c, c.path, `Remove ${String(c.path[c.path.length - 1])}`)],

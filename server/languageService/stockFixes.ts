@@ -5,31 +5,22 @@
  * hand, kept to those the diagnostic named, so a title never prices a pool the warning did not offer.
  */
 import { formatUsdChangeRange } from '../../core/billing/format';
-import type { Catalog } from '../../core/endpointSpec/catalog/catalog';
 import { stockShortage, type StockAlternative, type StockShortage } from '../../core/endpointSpec/catalog/stock';
-import type { SpecDocument, SpecFormat } from '../../core/endpointSpec/tree';
+import { isRecord } from '../../core/endpointSpec/schemas';
 import { appendItem } from './edits';
-import type { QuickFix } from './quickFixes';
+import type { FixContext, QuickFix } from './quickFixes';
 
-export interface StockFixRequest {
-  readonly text: string;
-  readonly format: SpecFormat;
-  readonly document: SpecDocument;
-  readonly catalog?: Catalog;
-  /** The alternatives' ids the diagnostic carried. */
-  readonly related?: readonly string[];
-}
-
-export function stockFixes(request: StockFixRequest): QuickFix[] {
+/** `request.related`: the alternatives' ids the diagnostic carried. */
+export function stockFixes(request: FixContext): QuickFix[] {
   const data = request.document.data;
-  if (!request.catalog || typeof data !== 'object' || data === null || Array.isArray(data)) return [];
-  const shortage = stockShortage(data as Record<string, unknown>, request.catalog);
+  if (!request.catalog || !isRecord(data)) return [];
+  const shortage = stockShortage(data, request.catalog);
   const named = request.related ?? [];
   if (!shortage) return [];
   return shortage.alternatives.filter((a) => named.includes(a.id)).flatMap((a) => fixFor(request, shortage, a) ?? []);
 }
 
-function fixFor(request: StockFixRequest, shortage: StockShortage, alternative: StockAlternative): QuickFix | undefined {
+function fixFor(request: FixContext, shortage: StockShortage, alternative: StockAlternative): QuickFix | undefined {
   const { text, document, format } = request;
   const edits =
     shortage.compute === 'gpu'
