@@ -24,12 +24,7 @@ function fieldHover(path: JsonPath, onKey: boolean, node: SpecNode | undefined, 
   if (!view) return undefined;
   if (catalog && !onKey && node?.kind === 'scalar' && node.value !== null) {
     const entry = catalogValuesAt(catalog, data, path)?.find((v) => String(v.value) === String(node.value));
-    if (entry)
-      return `${entry.documentation}
-
----
-
-${fieldMarkdown(path, view)}`;
+    if (entry) return `${entry.documentation}\n\n---\n\n${fieldMarkdown(path, view)}`;
   }
   if (!onKey && node?.kind === 'scalar' && typeof node.value === 'string') {
     const meaning = view.enumDescriptions?.[node.value];
