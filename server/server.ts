@@ -28,12 +28,13 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   const settings = new ServerSettings(connection, session);
   const documents = new TextDocuments(TextDocument);
   const watchedFiles = new WatchedFiles(connection, session);
+  const logError = (message: string): void => {
+    connection.console.error(message);
+  };
   const specs = new SpecDocuments(
     documents,
     () => catalog.validationContext(),
-    (message) => {
-      connection.console.error(message);
-    },
+    logError,
     () => session.workspaceRoots,
     (folder) => {
       watchedFiles.readsFolder(folder);
@@ -63,9 +64,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   registerFormatting(connection, specs, session);
   registerLinks(connection, specs, catalog, session);
   registerDefinition(connection, specs);
-  registerSpecFacts(connection, specs, (message) => {
-    connection.console.error(message);
-  });
+  registerSpecFacts(connection, specs, logError);
   documents.listen(connection);
   connection.listen();
 }
