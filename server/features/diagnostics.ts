@@ -46,17 +46,13 @@ const severities = {
 } as const;
 
 /** A finding the team silenced (an ignore comment, an exception of the policy) is a hint that says why. */
-export function toLspDiagnostics(result: SpecAnalysis): Diagnostic[] {
-  const shown = toLsp(result.diagnostics);
-  const { suppressed } = result;
-  if (!suppressed || suppressed.length === 0) return shown;
-  const silenced = toLsp(suppressed).map((d, index) => ({
-    ...d,
-    data: { ...(d.data as SpecDiagnosticData), suppressed: true },
-    severity: DiagnosticSeverity.Hint,
-    message: `${suppressed[index].message} (suppressed: ${suppressed[index].suppression.reason})`,
-  }));
-  return [...shown, ...silenced];
+function toLspDiagnostics(result: SpecAnalysis): Diagnostic[] {
+  const silenced = (result.suppressed ?? []).map((d) => {
+    const [shown] = toLsp([d]);
+    const data = { ...(shown.data as SpecDiagnosticData), suppressed: true };
+    return { ...shown, data, severity: DiagnosticSeverity.Hint, message: `${d.message} (suppressed: ${d.suppression.reason})` };
+  });
+  return [...toLsp(result.diagnostics), ...silenced];
 }
 
 function toLsp(diagnostics: readonly SpecDiagnostic[]): Diagnostic[] {
