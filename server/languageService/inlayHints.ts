@@ -50,11 +50,9 @@ export function inlayHintsIn(
   catalog?: Catalog,
 ): SpecInlayHint[] {
   if (!options.defaults && !options.cost) return [];
-  const hints: SpecInlayHint[] = [];
-  for (const document of analysis.documents) {
-    if (document.span.offset > spanEnd(range) || spanEnd(document.span) < range.offset) continue;
-    hints.push(...documentHints(text, document, options, catalog));
-  }
+  const hints = analysis.documents
+    .filter((document) => document.span.offset <= spanEnd(range) && spanEnd(document.span) >= range.offset)
+    .flatMap((document) => documentHints(text, document, options, catalog));
   // A stable sort: hints at one offset keep the order the schema states its defaults in.
   return oneHintPerOffset(hints.filter((h) => h.offset >= range.offset && h.offset <= spanEnd(range)).sort((a, b) => a.offset - b.offset));
 }
