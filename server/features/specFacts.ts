@@ -7,6 +7,7 @@
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
 import { locatePath } from '../../core/endpointSpec/locate';
+import { isRecord } from '../../core/endpointSpec/schemas';
 import type { JsonPathSegment, SpecDocument, TextSpan } from '../../core/endpointSpec/tree';
 import {
   isSpecFile,
@@ -49,7 +50,7 @@ function specFileFacts(specs: SpecDocuments, uri: string, documentIndex: number 
       patch,
       ...(merged ? { body: merged } : {}),
     })),
-    ...(check.overlay ? { overlay: overlayFacts(check) } : {}),
+    ...(check.overlay ? { overlay: overlayFacts(check, check.overlay) } : {}),
     // A deploy is refused under a broken policy even where a comment silenced its error on the spec's line.
     ...(check.policy && !check.policy.policy ? { brokenPolicy: brokenPolicyMessage(check.policy) } : {}),
   };
@@ -57,7 +58,8 @@ function specFileFacts(specs: SpecDocuments, uri: string, documentIndex: number 
 
 function documentFacts(check: SpecFileCheck, document: SpecDocument, index: number): SpecDocumentFacts {
   // An overlay deploys its base with it merged in; any other document deploys its own data.
-  const body = asRecord(check.overlay ? check.overlay.merged : document.data);
+  const data = check.overlay ? check.overlay.merged : document.data;
+  const body = isRecord(data) ? data : undefined;
   const { root } = document;
   const errors = check.diagnostics
     .filter((d) => d.severity === 'error' && d.documentIndex === index)
@@ -72,13 +74,12 @@ function documentFacts(check: SpecFileCheck, document: SpecDocument, index: numb
   };
 }
 
-function overlayFacts(check: SpecFileCheck): SpecOverlayFacts {
-  const overlay = check.overlay;
+function overlayFacts(check: SpecFileCheck, overlay: NonNullable<SpecFileCheck['overlay']>): SpecOverlayFacts {
   const firstError = check.diagnostics.find((diagnostic) => diagnostic.severity === 'error')?.message;
   return {
-    replacedArrays: [...(overlay?.replacedArrays ?? [])],
-    ...(overlay?.environment !== undefined ? { environment: overlay.environment } : {}),
-    ...(overlay?.basePath !== undefined ? { basePath: overlay.basePath } : {}),
+    replacedArrays: [...overlay.replacedArrays],
+    ...(overlay.environment !== undefined ? { environment: overlay.environment } : {}),
+    ...(overlay.basePath !== undefined ? { basePath: overlay.basePath } : {}),
     ...(firstError !== undefined ? { firstError } : {}),
   };
 }
@@ -92,9 +93,6 @@ function locatedPaths(specs: SpecDocuments, uri: string, documentIndex: number, 
 
 /** Only the two numbers: a tree node is a span too, and must not take its children onto the wire. */
 const spanOf = ({ offset, length }: TextSpan): TextSpan => ({ offset, length });
-
-const asRecord = (data: unknown): Record<string, unknown> | undefined =>
-  typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
 
 /** A bug in the engine answers this request with an error; the server keeps serving. */
 function guarded<R>(logError: (message: string) => void, answer: () => R): R {
