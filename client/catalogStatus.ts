@@ -3,7 +3,7 @@
  * spec files (it says nothing about any other file), with the Refresh Catalog command.
  */
 import * as vscode from 'vscode';
-import { REFRESH_CATALOG_REQUEST, sendRequest, SPEC_DOCUMENT_PATTERNS, type CatalogStatus } from '../core/protocol';
+import { REFRESH_CATALOG_REQUEST, sendRequest, SPEC_FILE_DOCUMENTS, type CatalogStatus } from '../core/protocol';
 // Types only: this module is in the bundle loaded after activation, which must not carry the language client again.
 import type { LanguageServerHost } from './languageClient';
 
@@ -11,7 +11,7 @@ import type { LanguageServerHost } from './languageClient';
 export const SPEC_STATUS_SELECTOR: vscode.DocumentSelector = [
   { language: 'endpoint-yaml' },
   { language: 'endpoint-json' },
-  ...SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern })),
+  ...SPEC_FILE_DOCUMENTS,
 ];
 
 export function age(fetchedAt: string | undefined, now = Date.now()): string {

@@ -7,7 +7,7 @@ import {
   isSpecFile,
   onNotification,
   POLICY_FILE_GLOB,
-  SPEC_DOCUMENT_PATTERNS,
+  SPEC_FILE_DOCUMENTS,
   type CatalogStatus,
   type ServerInitializationOptions,
 } from '../core/protocol';
@@ -16,16 +16,10 @@ import type { ResolvedProfile } from './auth/profiles';
 import { noteAppliedQuickFixes } from './walkthrough';
 
 /**
- * The spec files on disk, by name alone: they normally have the extension's own spec languages, but a user's
- * `files.associations` may give them plain `yaml` or `json`, and they are specs all the same.
- */
-const SPEC_DOCUMENT_SELECTOR = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
-
-/**
  * The server's documents: the specs, and the team policy (`.endpoint-studio/policy.yaml`, whatever language the
  * editor gives it), so its problems show in it and its unsaved text is what the open specs are judged by.
  */
-const SERVED_DOCUMENT_SELECTOR = [...SPEC_DOCUMENT_SELECTOR, { scheme: 'file', pattern: POLICY_FILE_GLOB }];
+const SERVED_DOCUMENT_SELECTOR = [...SPEC_FILE_DOCUMENTS, { scheme: 'file', pattern: POLICY_FILE_GLOB }];
 
 /** How long activation waits for the first problems of the specs open then, at most. */
 const FIRST_DIAGNOSTICS_WAIT_MS = 1500;
@@ -193,7 +187,7 @@ export class LanguageServerHost implements vscode.Disposable {
  */
 function openSpecUris(): Set<string> {
   const documents = vscode.workspace.textDocuments
-    .filter((document) => vscode.languages.match(SPEC_DOCUMENT_SELECTOR, document) > 0)
+    .filter((document) => vscode.languages.match(SPEC_FILE_DOCUMENTS, document) > 0)
     .map((document) => document.uri);
   const tabs = vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)

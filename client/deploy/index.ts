@@ -3,7 +3,7 @@
  * and the live virtual documents they all show.
  */
 import * as vscode from 'vscode';
-import { SPEC_DOCUMENT_PATTERNS } from '../../core/protocol';
+import { SPEC_FILE_DOCUMENTS } from '../../core/protocol';
 import type { SpecClients } from '../environments/clients';
 import { DeployCodeLensProvider } from './codeLens';
 import { registerDeployCommands } from './commands';
@@ -11,8 +11,6 @@ import { registerCompareCommand } from './compareEnvironments';
 import { LIVE_SCHEME, LiveDocumentProvider, SPEC_SCHEME } from './liveDocuments';
 import { registerPromoteCommand } from './promote';
 import { LiveStates } from './specState';
-
-const SPEC_SELECTOR: vscode.DocumentSelector = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
 
 export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChannel): vscode.Disposable {
   const states = new LiveStates(clients);
@@ -22,7 +20,7 @@ export function registerDeploy(clients: SpecClients, log: vscode.LogOutputChanne
     states,
     lenses,
     content,
-    vscode.languages.registerCodeLensProvider(SPEC_SELECTOR, lenses),
+    vscode.languages.registerCodeLensProvider(SPEC_FILE_DOCUMENTS, lenses),
     vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SPEC_SCHEME, content),
     registerDeployCommands(clients, states, log),

@@ -35,6 +35,12 @@ export const SPEC_DOCUMENT_PATTERNS = [
 ] as const;
 
 /**
+ * The spec files on disk by name alone, as an editor document selector: they normally have the spec languages, but
+ * a user's `files.associations` may give them plain `yaml` or `json`, and they are specs all the same.
+ */
+export const SPEC_FILE_DOCUMENTS = SPEC_DOCUMENT_PATTERNS.map(({ pattern }) => ({ scheme: 'file', pattern }));
+
+/**
  * The team policy (`.endpoint-studio/policy.yaml`): a document the language server serves beside the specs, and a
  * file it watches, since the specs' checks read it.
  */
