@@ -14,7 +14,7 @@ import { ProfileStatusItem } from './auth/statusBar';
 import { registerBilling } from './billing';
 import { CatalogStatusItem } from './catalogStatus';
 import { registerDeploy } from './deploy';
-import { registerEnvironments, SpecClients, SpecFiles } from './environments';
+import { EnvironmentLanguageStatus, SpecClients, SpecFiles } from './environments';
 import { registerExplorer } from './explorer';
 import { registerJobs } from './jobs';
 import type { LanguageServerHost } from './languageClient';
@@ -43,7 +43,7 @@ export async function registerFeatures(
     registerNewSpecCommand(),
     specClients,
     registerDeploy(specClients, log),
-    registerEnvironments(specClients),
+    new EnvironmentLanguageStatus(specClients),
     registerExplorer(context, session, log, specClients.files),
     registerLogs(context, session, log),
     registerJobs(context, session, log),

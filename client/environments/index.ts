@@ -4,13 +4,6 @@
  * Environments and the drift lenses take the same clients (client/deploy/), which import from here, never the
  * other way.
  */
-import * as vscode from 'vscode';
-import type { SpecClients } from './clients';
-import { EnvironmentLanguageStatus } from './languageStatus';
-
 export { SpecClients } from './clients';
+export { EnvironmentLanguageStatus } from './languageStatus';
 export { SpecFiles } from './specFile';
-
-export function registerEnvironments(clients: SpecClients): vscode.Disposable {
-  return vscode.Disposable.from(new EnvironmentLanguageStatus(clients));
-}
