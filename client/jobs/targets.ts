@@ -109,42 +109,55 @@ export class JobTargets implements vscode.Disposable {
   }
 
   /** A quick pick of the account's endpoints of one kind. */
-  async pick(options: { kind: EndpointKind; title: string }): Promise<Endpoint | undefined> {
-    const api = this.session.api;
-    if (!api) return void vscode.window.showWarningMessage('Sign in to run jobs');
-    const items = (async () => {
-      try {
-        const endpoints = (await api.serverless.list()).filter((e) => options.kind === 'any' || endpointType(e) === options.kind);
-        if (endpoints.length === 0)
-          void vscode.window.showInformationMessage(
-            options.kind === 'LOAD_BALANCER'
-              ? 'This account has no load balancer endpoints'
-              : options.kind === 'QUEUE'
-                ? 'This account has no queue endpoints'
-                : 'This account has no endpoints',
-          );
-        return endpoints
-          .sort((a, b) => a.name.localeCompare(b.name))
-          .map((endpoint) => ({
-            label: endpoint.name,
-            description: endpoint.id,
-            detail: `${endpointType(endpoint)} · workers ${endpoint.workers.min}–${endpoint.workers.max}`,
-            endpoint,
-          }));
-      } catch (error) {
-        this.session.reportError('Listing endpoints', error);
-        return [];
-      }
-    })();
-    const picked = await vscode.window.showQuickPick(items, {
-      title: options.title,
-      placeHolder: 'Endpoint name or id',
-      matchOnDescription: true,
-    });
-    return picked?.endpoint;
+  pick(options: { kind: EndpointKind; title: string }): Promise<Endpoint | undefined> {
+    return pickEndpoint(this.session, { ...options, signIn: 'Sign in to run jobs' });
   }
 
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/**
+ * A quick pick of the account's endpoints, by name. Given a `kind`, only those, each with its type, and a word when
+ * there are none; `keepOpen` keeps it open when the focus moves.
+ */
+export async function pickEndpoint(
+  session: Session,
+  options: { title: string; signIn: string; kind?: EndpointKind; keepOpen?: boolean },
+): Promise<Endpoint | undefined> {
+  const api = session.api;
+  if (!api) return void vscode.window.showWarningMessage(options.signIn);
+  const { kind } = options;
+  const items = (async () => {
+    try {
+      const endpoints = (await api.serverless.list()).filter((e) => kind === undefined || kind === 'any' || endpointType(e) === kind);
+      if (kind && endpoints.length === 0)
+        void vscode.window.showInformationMessage(
+          kind === 'LOAD_BALANCER'
+            ? 'This account has no load balancer endpoints'
+            : kind === 'QUEUE'
+              ? 'This account has no queue endpoints'
+              : 'This account has no endpoints',
+        );
+      return endpoints
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((endpoint) => ({
+          label: endpoint.name,
+          description: endpoint.id,
+          detail: `${kind ? `${endpointType(endpoint)} · ` : ''}workers ${endpoint.workers.min}–${endpoint.workers.max}`,
+          endpoint,
+        }));
+    } catch (error) {
+      session.reportError('Listing endpoints', error);
+      return [];
+    }
+  })();
+  const picked = await vscode.window.showQuickPick(items, {
+    title: options.title,
+    placeHolder: 'Endpoint name or id',
+    matchOnDescription: true,
+    ignoreFocusOut: options.keepOpen,
+  });
+  return picked?.endpoint;
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { Endpoint, Worker } from '../../core/api';
 import type { Session } from '../auth/session';
+import { pickEndpoint } from '../jobs/targets';
 import type { LogTarget } from './follower';
 import { LOGS_VIEW, LogsView } from './panel';
 import { noteLogsOpened } from '../walkthrough';
@@ -78,13 +79,13 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
       if (node && 'workerId' in node) return open(workerRef(node));
       if (node?.kind === 'worker' && node.endpoint && node.worker)
         return open({ endpointId: node.endpoint.id, endpointName: node.endpoint.name, workerId: node.worker.id });
-      const endpoint = node?.endpoint ?? (await pickEndpoint(session));
+      const endpoint = node?.endpoint ?? (await pickEndpoint(session, PICK_ENDPOINT));
       if (!endpoint) return;
       const worker = await pickWorker(session, endpoint);
       if (worker) await open({ endpointId: endpoint.id, endpointName: endpoint.name, workerId: worker.id });
     }),
     vscode.commands.registerCommand('endpointStudio.logs.openEndpoint', async (node?: TreeNodeArg) => {
-      const endpoint = node?.endpoint ?? (await pickEndpoint(session));
+      const endpoint = node?.endpoint ?? (await pickEndpoint(session, PICK_ENDPOINT));
       if (endpoint) await open({ endpointId: endpoint.id, endpointName: endpoint.name });
     }),
   );
@@ -96,36 +97,7 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
  */
 const KEEP_PICKER_OPEN = true;
 
-async function pickEndpoint(session: Session): Promise<Endpoint | undefined> {
-  const api = session.api;
-  if (!api) {
-    void vscode.window.showWarningMessage('Sign in to read worker logs');
-    return undefined;
-  }
-  const items = (async () => {
-    try {
-      const endpoints = await api.serverless.list();
-      return endpoints
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((endpoint) => ({
-          label: endpoint.name,
-          description: endpoint.id,
-          detail: `workers ${endpoint.workers.min}–${endpoint.workers.max}`,
-          endpoint,
-        }));
-    } catch (error) {
-      session.reportError('Listing endpoints', error);
-      return [];
-    }
-  })();
-  const picked = await vscode.window.showQuickPick(items, {
-    title: 'Logs: choose an endpoint',
-    placeHolder: 'Endpoint name or id',
-    matchOnDescription: true,
-    ignoreFocusOut: KEEP_PICKER_OPEN,
-  });
-  return picked?.endpoint;
-}
+const PICK_ENDPOINT = { title: 'Logs: choose an endpoint', signIn: 'Sign in to read worker logs', keepOpen: KEEP_PICKER_OPEN };
 
 async function pickWorker(session: Session, endpoint: Endpoint): Promise<Worker | undefined> {
   const api = session.api;
