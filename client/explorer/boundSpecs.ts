@@ -24,7 +24,13 @@ export interface BoundSpec {
   readonly gone?: true;
 }
 
-export const BINDINGS_GLOB = `**/${BINDINGS_DIR}/${BINDINGS_FILE}`;
+const BINDINGS_GLOB = `**/${BINDINGS_DIR}/${BINDINGS_FILE}`;
+
+/** Calls `changed` whenever a binding file is created, changed or deleted: deploys, pulls and rollbacks write them. */
+export function watchBindings(changed: () => void): vscode.Disposable {
+  const files = vscode.workspace.createFileSystemWatcher(BINDINGS_GLOB);
+  return vscode.Disposable.from(files, files.onDidCreate(changed), files.onDidChange(changed), files.onDidDelete(changed));
+}
 
 /**
  * Endpoint id → the spec bound to it. A malformed binding file is logged and skipped, never fatal here. A spec

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { SpecFiles } from '../environments/specFile';
-import { BINDINGS_GLOB } from './boundSpecs';
+import { watchBindings } from './boundSpecs';
 import { CATALOG_VIEW, CatalogTree, type CatalogNode } from './catalogTree';
 import { registerEndpointCommands } from './endpointCommands';
 import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsTree';
@@ -36,21 +36,15 @@ export function registerExplorer(
   });
   endpoints.setFilter(context.workspaceState.get<string>(FILTER_STATE_KEY, ''));
 
-  // Deploys and pulls write the binding files; the tree's spec links follow without a service call.
-  const bindingFiles = vscode.workspace.createFileSystemWatcher(BINDINGS_GLOB);
-  const bindingsChanged = () => {
-    endpoints.bindingsChanged();
-  };
-
   return vscode.Disposable.from(
     endpoints,
     catalog,
     endpointsView,
     catalogView,
-    bindingFiles,
-    bindingFiles.onDidCreate(bindingsChanged),
-    bindingFiles.onDidChange(bindingsChanged),
-    bindingFiles.onDidDelete(bindingsChanged),
+    // The tree's spec links follow the binding files without a service call.
+    watchBindings(() => {
+      endpoints.bindingsChanged();
+    }),
     endpointsView.onDidChangeVisibility(({ visible }) => {
       endpoints.visible = visible;
     }),

@@ -6,6 +6,7 @@
  * ran it.
  */
 import * as vscode from 'vscode';
+import { watchBindings } from '../explorer/boundSpecs';
 import { parseRequestText } from './requestFile';
 import { JOB_SCHEME, type JobDocuments } from './results';
 import type { JobTargets } from './targets';
@@ -22,18 +23,12 @@ export class RequestCodeLensProvider implements vscode.CodeLensProvider, vscode.
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(
-    private readonly targets: JobTargets,
-    bindingsChanged: vscode.Event<unknown>,
-  ) {
-    this.subscriptions = [
-      targets.onDidChange(() => {
-        this.changed.fire();
-      }),
-      bindingsChanged(() => {
-        this.changed.fire();
-      }),
-    ];
+  constructor(private readonly targets: JobTargets) {
+    const refresh = (): void => {
+      this.changed.fire();
+    };
+    // A deploy writes the binding file: a request file beside the spec then runs on that endpoint.
+    this.subscriptions = [targets.onDidChange(refresh), watchBindings(refresh)];
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

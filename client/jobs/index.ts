@@ -4,7 +4,6 @@
  * endpoint's health, ping a load balancer.
  */
 import * as vscode from 'vscode';
-import { BINDINGS_DIR, BINDINGS_FILE } from '../../core/deploy';
 import type { Session } from '../auth/session';
 import { RequestCodeLensProvider, ResultCodeLensProvider } from './codeLens';
 import { registerJobCommands } from './commands';
@@ -17,22 +16,11 @@ import { JobTargets } from './targets';
 export function registerJobs(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
   const docs = new JobDocuments();
   const targets = new JobTargets(context.workspaceState, session, log);
-  // A deploy writes the binding file: a request file beside the spec then runs on that endpoint.
-  const bindings = vscode.workspace.createFileSystemWatcher(`**/${BINDINGS_DIR}/${BINDINGS_FILE}`);
-  const bindingsChanged = new vscode.EventEmitter<void>();
-  const fire = (): void => {
-    bindingsChanged.fire();
-  };
-  const requestLenses = new RequestCodeLensProvider(targets, bindingsChanged.event);
+  const requestLenses = new RequestCodeLensProvider(targets);
   const resultLenses = new ResultCodeLensProvider(docs);
   return vscode.Disposable.from(
     docs,
     targets,
-    bindings,
-    bindingsChanged,
-    bindings.onDidChange(fire),
-    bindings.onDidCreate(fire),
-    bindings.onDidDelete(fire),
     requestLenses,
     resultLenses,
     vscode.workspace.registerTextDocumentContentProvider(JOB_SCHEME, docs),
