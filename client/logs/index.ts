@@ -42,24 +42,16 @@ export function openWorkersLogs(ref: WorkerRef | WorkersRef): Thenable<unknown> 
   return vscode.commands.executeCommand('endpointStudio.logs.openWorker', ref);
 }
 
-function workersRef(ref: WorkersRef): LogTarget | undefined {
-  const ids = Array.isArray(ref.workerIds) ? ref.workerIds.filter((id) => typeof id === 'string' && id !== '') : [];
-  if (typeof ref.endpointId !== 'string' || ref.endpointId === '' || ids.length === 0) return undefined;
-  return {
-    endpointId: ref.endpointId,
-    workerIds: ids,
-    endpointName: typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId,
-  };
-}
-
-function workerRef(ref: WorkerRef): LogTarget | undefined {
-  if (typeof ref.endpointId !== 'string' || typeof ref.workerId !== 'string' || ref.endpointId === '' || ref.workerId === '')
-    return undefined;
-  return {
-    endpointId: ref.endpointId,
-    workerId: ref.workerId,
-    endpointName: typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId,
-  };
+/** What another feature passed, checked: its endpoint's workers, one or several; undefined when it is malformed. */
+function refTarget(ref: WorkerRef | WorkersRef): LogTarget | undefined {
+  if (typeof ref.endpointId !== 'string' || ref.endpointId === '') return undefined;
+  const endpointName = typeof ref.endpointName === 'string' ? ref.endpointName : ref.endpointId;
+  if ('workerIds' in ref) {
+    const ids = Array.isArray(ref.workerIds) ? ref.workerIds.filter((id) => typeof id === 'string' && id !== '') : [];
+    return ids.length === 0 ? undefined : { endpointId: ref.endpointId, workerIds: ids, endpointName };
+  }
+  if (typeof ref.workerId !== 'string' || ref.workerId === '') return undefined;
+  return { endpointId: ref.endpointId, workerId: ref.workerId, endpointName };
 }
 
 export function registerLogs(context: vscode.ExtensionContext, session: Session, log: vscode.LogOutputChannel): vscode.Disposable {
@@ -75,8 +67,7 @@ export function registerLogs(context: vscode.ExtensionContext, session: Session,
     view,
     vscode.window.registerWebviewViewProvider(LOGS_VIEW, view),
     vscode.commands.registerCommand('endpointStudio.logs.openWorker', async (node?: TreeNodeArg | WorkerRef | WorkersRef) => {
-      if (node && 'workerIds' in node) return open(workersRef(node));
-      if (node && 'workerId' in node) return open(workerRef(node));
+      if (node && ('workerIds' in node || 'workerId' in node)) return open(refTarget(node));
       if (node?.kind === 'worker' && node.endpoint && node.worker)
         return open({ endpointId: node.endpoint.id, endpointName: node.endpoint.name, workerId: node.worker.id });
       const endpoint = node?.endpoint ?? (await pickEndpoint(session, PICK_ENDPOINT));
