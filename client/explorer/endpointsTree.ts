@@ -322,14 +322,13 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
     const needle = this.nameFilter.toLowerCase();
     const shown = outcome.endpoints.filter((e) => e.name.toLowerCase().includes(needle)).sort((a, b) => a.name.localeCompare(b.name));
     if (shown.length === 0) {
-      const clear: vscode.Command = { command: 'endpointStudio.endpoints.clearFilter', title: 'Clear Filter' };
       return this.show('loaded', [
         {
           kind: 'message',
           id: 'no-match',
           text: `No endpoint name contains "${this.nameFilter}" (click to clear the filter)`,
           icon: 'filter',
-          command: clear,
+          command: { command: 'endpointStudio.endpoints.clearFilter', title: 'Clear Filter' },
         },
       ]);
     }
@@ -376,14 +375,13 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointNode>, vsc
       if (wasAbandoned(error, signal)) return [];
       const what = node.group === 'workers' ? 'workers' : 'releases';
       this.session.reportError(`Listing the ${what} of ${endpoint.name}`, error);
-      const retry: vscode.Command = { command: 'endpointStudio.endpoints.refreshNode', title: 'Retry', arguments: [node] };
       return [
         {
           kind: 'message',
           id: `endpoint/${endpoint.id}/${node.group}/error`,
           text: `Could not read the ${what} (click to retry)`,
           icon: 'error',
-          command: retry,
+          command: { command: 'endpointStudio.endpoints.refreshNode', title: 'Retry', arguments: [node] },
           retry: node,
         },
       ];
