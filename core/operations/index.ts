@@ -18,7 +18,7 @@ export {
 export type { DeployEnvironment, OverlayEnvironment } from './environments';
 export { decideNamesakes, planDeploy, UNTRACKED_NOTE } from './planDeploy';
 export type { EndpointSummary, NamesakePolicy, PlanDeployResult } from './planDeploy';
-export { applyDeploy, needsApplying, type ApplyDeployResult } from './applyDeploy';
+export { applyDeploy, needsApplying, type ApplyDeployInput, type ApplyDeployResult } from './applyDeploy';
 export { environmentReach, overlayChangeOrigins, reachLines, reachOf } from './reach';
 export { bindSpec } from './bindSpec';
 export { pullSpec } from './pullSpec';

@@ -9,7 +9,7 @@
  * `whyJobWaits` says so, and a followed job reports it with its progress (`waiting`).
  */
 import { ApiError, type ApiClient, type Job, type JobRequest, type JobsApi, type JobStatus, type JobStreamChunk } from '../api';
-import { sleep } from '../api/http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { endpointNotServing, type NotServingCause, type NotServingClient } from './notServing';
 
 /** What the job use cases need of the API client; with `serverless`, a queued job also says why it waits. */
@@ -268,7 +268,7 @@ async function follow(
       await queue.check(status);
       report(read);
       const rest = pollIntervalMs - (Date.now() - readStarted);
-      if (rest > 0) await sleep(rest, signal);
+      if (rest > 0) await sleep(rest, undefined, { signal });
     }
   } catch (error) {
     if (!isAborted(error) && !signal?.aborted) throw error;

@@ -5,7 +5,7 @@
  */
 import type { RenderedSpec } from '../deploy/renderBodies';
 import type { SpecDiagnostic } from '../endpointSpec/check';
-import { isRecord } from '../endpointSpec/schemas';
+import { isRecord } from '../endpointSpec/ownData';
 import { toServiceBody } from '../endpointSpec/validate';
 import { specFormatOf } from '../protocol';
 import { checkSpec, hasErrors } from './checkSpec';

@@ -18,7 +18,7 @@ import {
   type Worker,
   type WorkerList,
 } from '../api';
-import { sleep } from '../api/http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReadinessReport } from '../deploy/readiness';
 import { explainCrash, notServingCause, withAlternatives, type NotServingCause } from './notServing';
 import { READY, ReadinessWatch } from './readiness';
@@ -293,7 +293,7 @@ export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: numb
 
 /** Resolves after `ms` (true), or at once (false) when the signal fires; leaves no timer or listener behind. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return sleep(ms, signal).then(
+  return sleep(ms, undefined, { signal }).then(
     () => true,
     () => false,
   );

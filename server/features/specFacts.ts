@@ -7,7 +7,7 @@
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
 import { locatePath } from '../../core/endpointSpec/locate';
-import { isRecord } from '../../core/endpointSpec/schemas';
+import { isRecord } from '../../core/endpointSpec/ownData';
 import type { JsonPathSegment, SpecDocument, TextSpan } from '../../core/endpointSpec/tree';
 import {
   isSpecFile,

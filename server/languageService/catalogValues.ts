@@ -5,7 +5,7 @@
  */
 import type { Catalog, CatalogGpuType } from '../../core/endpointSpec/catalog/catalog';
 import { compareVersions } from '../../core/endpointSpec/catalog/rules';
-import { isRecord } from '../../core/endpointSpec/schemas';
+import { isRecord } from '../../core/endpointSpec/ownData';
 import { valueAt } from '../../core/endpointSpec/schemaValidation';
 import type { JsonPath } from '../../core/endpointSpec/tree';
 

@@ -6,7 +6,7 @@
  */
 import { formatUsdChangeRange } from '../../core/billing/format';
 import { stockShortage, type StockAlternative, type StockShortage } from '../../core/endpointSpec/catalog/stock';
-import { isRecord } from '../../core/endpointSpec/schemas';
+import { isRecord } from '../../core/endpointSpec/ownData';
 import { appendItem } from './edits';
 import type { FixContext, QuickFix } from './quickFixes';
 
