@@ -143,7 +143,11 @@ export class SpecDocuments {
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
       this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return fileProblem('error', 'internal-error', 'the spec could not be checked (internal error; see the Endpoint Studio output)');
+      return fileProblem({
+        severity: 'error',
+        code: 'internal-error',
+        message: 'the spec could not be checked (internal error; see the Endpoint Studio output)',
+      });
     }
   }
 

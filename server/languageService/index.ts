@@ -34,17 +34,17 @@ export function analyze(text: string, format: SpecFormat, context: ValidationCon
 
 function tooLarge(text: string): CheckResult {
   const megabytes = (size: number): string => `${(size / 1024 / 1024).toFixed(1)} MB`;
-  return fileProblem(
-    'warning',
-    'file-too-large',
-    `the file is not checked in the editor: it is ${megabytes(text.length)}, the limit is ${megabytes(MAX_CHECKED_TEXT_LENGTH)} (split it, or run endpoint-studio validate on it)`,
-  );
+  return fileProblem({
+    severity: 'warning',
+    code: 'file-too-large',
+    message: `the file is not checked in the editor: it is ${megabytes(text.length)}, the limit is ${megabytes(MAX_CHECKED_TEXT_LENGTH)} (split it, or run endpoint-studio validate on it)`,
+  });
 }
 
 /** A result of no documents and one problem of the whole file, shown at its start. */
-export function fileProblem(severity: SpecDiagnostic['severity'], code: string, message: string): CheckResult {
+export function fileProblem(problem: Pick<SpecDiagnostic, 'severity' | 'code' | 'message'>): CheckResult {
   const start = { line: 0, character: 0 };
-  const diagnostic = { range: { start, end: start }, offset: 0, length: 0, severity, code, message, path: [], documentIndex: 0 };
+  const diagnostic = { range: { start, end: start }, offset: 0, length: 0, ...problem, path: [], documentIndex: 0 };
   return { documents: [], diagnostics: [diagnostic] };
 }
 
