@@ -59,7 +59,7 @@ export function checkSpecText(
   const previous = reuse?.previous(format, mode, context);
   const pieces = format === 'yaml' ? checkPieces(text, previous, (piece) => checkPiece(piece, format, mode, context, true)) : undefined;
   reuse?.keep(format, mode, context, pieces && { text, pieces });
-  return pieces ? placedResult(pieces, sortDiagnostics) : checkPiece(text, format, mode, context, false);
+  return pieces ? placedResult(pieces, byPosition) : checkPiece(text, format, mode, context, false);
 }
 
 /** Parse, validate and locate one piece; `inMultiDocumentFile`: an empty document there is a separator, not a spec. */
@@ -78,7 +78,7 @@ function checkPiece(
     const limit = documents[index + 1]?.span.offset ?? text.length;
     return documentDiagnostics(document, index, multi, limit, lines, mode, context);
   });
-  return { documents, diagnostics: sortDiagnostics(diagnostics) };
+  return { documents, diagnostics: byPosition(diagnostics) };
 }
 
 /** Problems of one parsed document, located in `lines` (the text its offsets refer to), none reaching past `limit`. */
@@ -136,7 +136,7 @@ export function diagnosticAt(lines: TextDocument, span: TextSpan, limit: number,
   };
 }
 
-/** The order every result uses: by position, then by code. */
-function sortDiagnostics(diagnostics: SpecDiagnostic[]): SpecDiagnostic[] {
+/** The order every result uses, the policy's and the workspace's too: by position, then by code. */
+export function byPosition<T extends SpecDiagnostic>(diagnostics: T[]): T[] {
   return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
 }

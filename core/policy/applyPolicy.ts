@@ -4,7 +4,7 @@
  * turned off as the comments and the policy say. The workspace's owner of spec files (core/workspace) calls
  * this once per check it keeps, so the editor and `validate` see the same findings.
  */
-import type { SpecDiagnostic } from '../endpointSpec/check';
+import { byPosition, type SpecDiagnostic } from '../endpointSpec/check';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import { evaluatePolicy, rulesFor } from './evaluate';
 import { bareIgnores, govern, IGNORE_MARKER, type SuppressedDiagnostic } from './govern';
@@ -108,9 +108,4 @@ function brokenPolicy(found: PolicyFile): SpecDiagnostic {
     documentIndex: 0,
     ...(first ? { origin: { path: found.path, range: first.range, message: first.message } } : {}),
   };
-}
-
-/** The order every check's diagnostics come in: by position, then by code. */
-export function byPosition<T extends SpecDiagnostic>(diagnostics: T[]): T[] {
-  return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
 }

@@ -2,7 +2,7 @@
  * The team policy (`.endpoint-studio/policy.yaml`): limits every spec is judged by, the grade of any code, and
  * the findings silenced with a reason. The workspace's owner of spec files applies it to each check it makes.
  */
-export { applyPolicy, byPosition, isGoverned } from './applyPolicy';
+export { applyPolicy, isGoverned } from './applyPolicy';
 export { everyDocumentedCode, policyDocumentedCodes } from './codes';
 export { rulesFor } from './evaluate';
 export { policyFactsOf, type PolicyFacts } from './facts';

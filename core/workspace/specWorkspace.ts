@@ -12,7 +12,8 @@
  * read through the same view, and is one of the files the check read, so editing it drops the checks it judged.
  */
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkSpecText, DocumentReuse, type CheckResult, type SpecDiagnostic } from '../endpointSpec/check';
+import { byPosition, checkSpecText, type CheckResult, type SpecDiagnostic } from '../endpointSpec/check';
+import { DocumentReuse } from '../endpointSpec/documentReuse';
 import { environmentOfFile, overlayPatch } from '../endpointSpec/overlay';
 import { parseSpecText } from '../endpointSpec/parse';
 import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
@@ -21,7 +22,6 @@ import { validateSpecData, type ValidationContext } from '../endpointSpec/valida
 import { checkOverlayFile, overlayTarget, type CheckedOverlay } from '../environments/overlays';
 import {
   applyPolicy,
-  byPosition,
   findPolicy,
   isGoverned,
   parsePolicy,
