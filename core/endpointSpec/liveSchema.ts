@@ -3,7 +3,7 @@
  * bundled schema lacks but the live one has means the service is newer than this extension:
  * that is a warning to update, not an error to fix.
  */
-import type { JsonPath } from './tree';
+import { pointerTokens, type JsonPath } from './tree';
 
 type Loose = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ export function createBodyPropertyPaths(openApi: unknown): Set<string> {
     const ref = schema.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
     let target: unknown = openApi;
-    for (const token of ref.slice(2).split('/')) target = (target as Loose | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+    for (const token of pointerTokens(ref.slice(1))) target = (target as Loose | undefined)?.[token];
     return target && typeof target === 'object' ? (target as Loose) : undefined;
   };
   const visit = (raw: unknown, prefix: string, depth: number): void => {

@@ -6,7 +6,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import * as compiled from './generated/validators';
 import { schemaViewAt, type SpecMode } from './schemas';
 import type { SpecProblem } from './problem';
-import { formatFieldPath, type JsonPath, type JsonPathSegment } from './tree';
+import { formatFieldPath, pointerTokens, type JsonPath, type JsonPathSegment } from './tree';
 import { closestMatch } from './suggest';
 import { childValue, isRecord } from './ownData';
 
@@ -193,8 +193,7 @@ function typeMessage(expected: string, actual: unknown): string {
 function pointerToPath(pointer: string, data: unknown): JsonPath {
   const path: JsonPathSegment[] = [];
   let value = data;
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const token of pointerTokens(pointer)) {
     const segment: JsonPathSegment = Array.isArray(value) ? Number(token) : token;
     path.push(segment);
     value = childValue(value, segment);

@@ -110,6 +110,14 @@ export function formatJsonPath(path: JsonPath): string {
   return out;
 }
 
+/** The unescaped tokens of a JSON pointer: `/a~1b/0` → `['a/b', '0']`. */
+export function pointerTokens(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /** `gpu.pools[0]`: the path as a user reads it in a message. */
 export function formatFieldPath(path: JsonPath): string {
   return formatJsonPath(path).replace(/^\$\.?/, '') || '(the spec)';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as compiled from '../endpointSpec/generated/validators';
 import { locatePath } from '../endpointSpec/locate';
 import { parseSpecText } from '../endpointSpec/parse';
-import { formatFieldPath, type JsonPath, type TextSpan } from '../endpointSpec/tree';
+import { formatFieldPath, pointerTokens, type JsonPath, type TextSpan } from '../endpointSpec/tree';
 
 export const ENVIRONMENTS_FILE = join('.endpoint-studio', 'environments.yaml');
 
@@ -44,10 +44,7 @@ export function parseEnvironments(text: string): EnvironmentsFile {
   if (!document || syntax.length > 0) return { config: NO_ENVIRONMENTS, problems: syntax.map((p) => ({ message: p.message, span: p })) };
   if (validate(document.data)) return { config: document.data as EnvironmentsConfig, problems: [] };
   const problems = (validate.errors ?? []).map((error) => {
-    const path: JsonPath = error.instancePath
-      .split('/')
-      .slice(1)
-      .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path: JsonPath = pointerTokens(error.instancePath);
     const extra = (error.params as { additionalProperty?: string }).additionalProperty;
     const at = extra === undefined ? path : [...path, extra];
     const message =

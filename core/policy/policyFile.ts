@@ -15,7 +15,7 @@ import { parseSpecText } from '../endpointSpec/parse';
 import type { Severity } from '../endpointSpec/problem';
 import { schemaViewIn, type SchemaView } from '../endpointSpec/schemas';
 import { closestMatch } from '../endpointSpec/suggest';
-import { formatFieldPath, type JsonPath, type SpecDocument, type TextSpan } from '../endpointSpec/tree';
+import { formatFieldPath, pointerTokens, type JsonPath, type SpecDocument, type TextSpan } from '../endpointSpec/tree';
 import { knownCodes } from './codes';
 
 export const POLICY_FILE = join('.endpoint-studio', 'policy.yaml');
@@ -107,11 +107,7 @@ function schemaProblem(
   document: SpecDocument | undefined,
   problem: (span: TextSpan, message: string) => SpecDiagnostic,
 ): SpecDiagnostic {
-  const path: JsonPath = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((token) => (/^\d+$/.test(token) ? Number(token) : token));
+  const path: JsonPath = pointerTokens(error.instancePath).map((token) => (/^\d+$/.test(token) ? Number(token) : token));
   const extra = (error.params as { additionalProperty?: string }).additionalProperty;
   const at = extra === undefined ? path : [...path, extra];
   const span = document?.root
