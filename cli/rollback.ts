@@ -12,6 +12,7 @@ import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { diffEffective, effectiveSpec, findWorkspaceRoot, type Spec } from '../core/deploy';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import type { ApiClient } from '../core/api';
+import { isRecord } from '../core/endpointSpec/ownData';
 import { writeConfigurationIntoSpec } from '../core/endpointSpec/serialize';
 import type { SpecFormat } from '../core/endpointSpec/tree';
 import { applyDeploy, planRollback, type PlanRollbackResult } from '../core/operations';
@@ -273,11 +274,9 @@ async function specDocumentOf(spec: TargetSpec, io: CliIo): Promise<SpecDocument
     format: specFormatOf(spec.file),
     documentIndex: spec.documentIndex,
     overlay: checked.overlay !== undefined,
-    ...(isSpec(checkedDocument?.body) ? { body: checkedDocument.body } : {}),
+    ...(isRecord(checkedDocument?.body) ? { body: checkedDocument.body } : {}),
   };
 }
-
-const isSpec = (value: unknown): value is Spec => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where the spec differs from release N: `before` release N's value, `after` the spec's. */
 function specAgainstRelease(spec: SpecDocumentFile, planned: PlannedRollback): ReturnType<typeof diffEffective> | undefined {

@@ -13,6 +13,7 @@
 import type { Catalog } from '../endpointSpec/catalog/catalog';
 import { gpuHourPrice, vcpuHourPrice } from '../endpointSpec/catalog/prices';
 import { defaultNumber, minimumOf } from '../endpointSpec/contract';
+import { record } from '../endpointSpec/rules/rule';
 import { scaleRange, type UsdRange } from './format';
 
 /** 8,760 hours a year over 12 months: the convention cloud price sheets use for "per month". */
@@ -49,8 +50,6 @@ export interface SpecCost {
   readonly atMax?: UsdRange;
 }
 
-const record = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 /** A count from the spec: the default when absent, undefined when present but not a count. */

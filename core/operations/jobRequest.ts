@@ -6,6 +6,7 @@
  * in the file (editors read it) but is not sent.
  */
 import type { JobRequest } from '../api';
+import { isRecord } from '../endpointSpec/ownData';
 
 export type ParsedJobRequest = { readonly ok: true; readonly request: JobRequest } | { readonly ok: false; readonly problems: string[] };
 
@@ -66,8 +67,4 @@ function policyOf(value: unknown, problems: string[]): NonNullable<JobRequest['p
     else policy[known] = member;
   }
   return policy;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
