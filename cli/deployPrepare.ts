@@ -14,7 +14,7 @@ import type { SpecDiagnostic } from '../core/endpointSpec/check';
 import type { SpecDocument } from '../core/endpointSpec/tree';
 import { renderPlan } from '../core/deploy/render';
 import {
-  checkSpec,
+  checkSpecFile,
   decideNamesakes,
   environmentReach,
   overlayChangeOrigins,
@@ -23,7 +23,6 @@ import {
   protectedImageRefusal,
   reachLines,
   readSpecBindings,
-  specFileOnDisk,
   type CheckedDocument,
   type CheckSpecResult,
   type EndpointSummary,
@@ -32,7 +31,6 @@ import {
   type PlanDeployResult,
 } from '../core/operations';
 import { costLimitUnpriced, policyRefusal, type PolicyRefusal, type PolicyRefusalCode } from '../core/operations/policyGate';
-import { specFormatOf } from '../core/protocol';
 import { diagnosticLine, loadCatalogOption, readSpecFileResult, unreadableLine, type CliIo, type UnreadableCode } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
 
@@ -180,16 +178,10 @@ async function wantedDocuments(
   command: string,
   options: PrepareOptions,
   text: string,
-  { catalog, prices }: { catalog?: Catalog; prices?: Catalog },
+  catalogs: { catalog?: Catalog; prices?: Catalog },
   io: CliIo,
 ): Promise<{ documents: CheckedDocument[]; checked: CheckSpecResult; warnings: string[] } | PrepareFailure> {
-  const checked = await checkSpec({
-    text,
-    format: specFormatOf(options.file),
-    catalog: catalog ? { kind: 'snapshot', catalog } : { kind: 'none' },
-    file: specFileOnDisk(options.file, process.cwd()),
-    ...(prices ? { prices } : {}),
-  });
+  const checked = await checkSpecFile(options.file, text, process.cwd(), catalogs);
   const wanted = checked.documents.filter(({ index, isSpec }) => (options.document === undefined || options.document === index) && isSpec);
   if (wanted.length === 0) return nothingToPlan(command, options, checked.diagnostics, io);
   const diagnostics = checked.diagnostics.filter((d) => wanted.some((w) => w.index === d.documentIndex));

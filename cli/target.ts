@@ -6,15 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { ApiClient } from '../core/api';
-import {
-  checkSpec,
-  overlayEnvironment,
-  readSpecBindings,
-  specFileOnDisk,
-  type CheckSpecResult,
-  type OverlayEnvironment,
-} from '../core/operations';
-import { isSpecFile, specFormatOf } from '../core/protocol';
+import { checkSpecFile, overlayEnvironment, readSpecBindings, type CheckSpecResult, type OverlayEnvironment } from '../core/operations';
+import { isSpecFile } from '../core/protocol';
 import { readSpecFile, type CliIo } from './inputs';
 import { serviceClient, type ServiceIo } from './service';
 
@@ -94,13 +87,7 @@ export async function readCheckedSpec(
 ): Promise<{ readonly text: string; readonly checked: CheckSpecResult } | undefined> {
   const text = await readSpecFile(file, command, io);
   if (text === undefined) return undefined;
-  const checked = await checkSpec({
-    text,
-    format: specFormatOf(file),
-    catalog: { kind: 'none' },
-    file: specFileOnDisk(file, process.cwd()),
-  });
-  return { text, checked };
+  return { text, checked: await checkSpecFile(file, text, process.cwd()) };
 }
 
 async function specTarget(command: string, file: string, io: ServiceIo, options: TargetOptions): Promise<Target | 2> {

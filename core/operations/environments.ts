@@ -20,7 +20,8 @@ import {
 import { DISK_FILE_VIEW, overlayTarget } from '../environments/overlays';
 import { specFormatOf, splitSpecFileName } from '../protocol';
 import { SpecWorkspace } from '../workspace/specWorkspace';
-import type { CheckSpecInput, OverlayFacts } from './checkSpec';
+import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { checkSpec, type CheckSpecInput, type CheckSpecResult, type OverlayFacts } from './checkSpec';
 
 /** The front-ends check `--env` and the tools' input with the engine's rule, the one overlay file names follow. */
 export { ENVIRONMENT_NAME } from '../endpointSpec/overlay';
@@ -159,4 +160,20 @@ export function filesForEnvironment(paths: readonly string[], environment: strin
 export function specFileOnDisk(path: string, folder: string): NonNullable<CheckSpecInput['file']> {
   const absolute = resolve(path);
   return { path: absolute, view: DISK_FILE_VIEW, roots: [resolve(folder), findWorkspaceRoot(absolute)] };
+}
+
+/** `text`, the file at `path`, checked against `catalog` (none when absent), an overlay merged as specFileOnDisk says. */
+export function checkSpecFile(
+  path: string,
+  text: string,
+  folder: string,
+  { catalog, prices }: { readonly catalog?: Catalog; readonly prices?: Catalog } = {},
+): Promise<CheckSpecResult> {
+  return checkSpec({
+    text,
+    format: specFormatOf(path),
+    catalog: catalog ? { kind: 'snapshot', catalog } : { kind: 'none' },
+    file: specFileOnDisk(path, folder),
+    ...(prices ? { prices } : {}),
+  });
 }

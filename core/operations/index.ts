@@ -6,6 +6,7 @@
 export { checkSpec, fetchCatalogData, hasErrors } from './checkSpec';
 export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult } from './checkSpec';
 export {
+  checkSpecFile,
   ENVIRONMENT_NAME,
   environmentOfSpecFile,
   environmentSettings,

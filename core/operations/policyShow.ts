@@ -9,9 +9,7 @@ import { findWorkspaceRoot } from '../deploy/bindings';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
 import { DISK_FILE_VIEW } from '../environments/overlays';
 import { costAtMax, findPolicy, rulesFor, type PolicyFile, type PolicyRule } from '../policy';
-import { specFormatOf } from '../protocol/specFiles';
-import { checkSpec } from './checkSpec';
-import { specFileOnDisk } from './environments';
+import { checkSpecFile } from './environments';
 
 /** A rule that applies, with the limits it sets (the policy file's keys and values). */
 export interface AppliedRule {
@@ -65,12 +63,7 @@ export async function policyShow(input: PolicyShowInput): Promise<PolicyShown[]>
 
 async function policyOfSpec(path: string, input: PolicyShowInput): Promise<PolicyShown> {
   const file = resolve(path);
-  const checked = await checkSpec({
-    text: DISK_FILE_VIEW.read(file) ?? '',
-    format: specFormatOf(file),
-    catalog: input.catalog ? { kind: 'snapshot', catalog: input.catalog } : { kind: 'none' },
-    file: specFileOnDisk(file, input.folder),
-  });
+  const checked = await checkSpecFile(file, DISK_FILE_VIEW.read(file) ?? '', input.folder, input);
   const environment = checked.overlay?.environment;
   const base = { file, ...(environment !== undefined ? { environment } : {}), ...policyFacts(checked.policy) };
   const policy = checked.policy?.policy;

@@ -7,9 +7,8 @@ import type { RenderedSpec } from '../deploy/renderBodies';
 import type { SpecDiagnostic } from '../endpointSpec/check';
 import { isRecord } from '../endpointSpec/ownData';
 import { toServiceBody } from '../endpointSpec/validate';
-import { specFormatOf } from '../protocol';
-import { checkSpec, hasErrors } from './checkSpec';
-import { specFileOnDisk } from './environments';
+import { hasErrors } from './checkSpec';
+import { checkSpecFile } from './environments';
 
 export interface RenderSpecInput {
   /** The spec file, as given (relative to `folder`, or absolute). */
@@ -34,12 +33,7 @@ export type RenderSpecResult =
 
 /** The file checked without a catalog, and the body each of its spec documents deploys; none while any has an error. */
 export async function renderSpec(input: RenderSpecInput): Promise<RenderSpecResult> {
-  const checked = await checkSpec({
-    text: input.text,
-    format: specFormatOf(input.path),
-    catalog: { kind: 'none' },
-    file: specFileOnDisk(input.path, input.folder),
-  });
+  const checked = await checkSpecFile(input.path, input.text, input.folder);
   const { diagnostics, overlay } = checked;
   const documents = checked.documents.filter((document) => document.isSpec);
   const bodies = documents.flatMap(({ index, body }) => (isRecord(body) ? [{ index, body: toServiceBody(body) }] : []));
