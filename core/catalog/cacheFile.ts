@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogData } from '../endpointSpec/catalog/catalog';
 import { writeFileAtomic } from '../util/atomicWrite';
@@ -21,12 +20,6 @@ export interface CatalogCache {
   readonly fetchedAt: string;
   readonly data: CatalogData;
   readonly liveProperties?: string[];
-}
-
-type Environment = Readonly<Record<string, string | undefined>>;
-
-export function defaultCacheDir(env: Environment = process.env): string {
-  return env.ENDPOINT_STUDIO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'endpoint-studio');
 }
 
 /** The cache file of one service URL inside `cacheDir`. */

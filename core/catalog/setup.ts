@@ -6,7 +6,8 @@
  */
 import { configFromEnvironment, createApiClient, DEFAULT_API_URL, type ApiClient } from '../api';
 import { readCatalogSnapshot } from './snapshot';
-import { CATALOG_REFRESH_MS, CATALOG_REQUEST_TIMEOUT_MS, catalogCacheFile, defaultCacheDir } from './cacheFile';
+import { defaultCacheDir } from '../util/codeCache';
+import { CATALOG_REFRESH_MS, CATALOG_REQUEST_TIMEOUT_MS, catalogCacheFile } from './cacheFile';
 import { CatalogService } from './catalogService';
 
 export interface CatalogSetup {

@@ -16,8 +16,13 @@ export interface CodeCacheOptions {
   readonly saveAfter: number | 'exit';
 }
 
+/** The user's cache folder: the code caches' and the catalog cache's (core/catalog/cacheFile.ts). */
+export function defaultCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.ENDPOINT_STUDIO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'endpoint-studio');
+}
+
 function cacheFileFor(bundle: string, name: string): string {
-  const folder = process.env.ENDPOINT_STUDIO_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'endpoint-studio');
+  const folder = defaultCacheDir();
   const { size, mtimeMs, ctimeMs } = statSync(bundle);
   // A new bundle or another V8 never reads an old cache. V8 itself checks only the source's length, and npm
   // gives every file it installs the same mtime, so the change time (set by every write and every install)
