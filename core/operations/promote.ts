@@ -13,6 +13,7 @@ import { ENVIRONMENT_NAME, environmentOfFile, mergePatch, overlayPatch } from '.
 import { childValue, sameData } from '../endpointSpec/ownData';
 import { parseSpecText } from '../endpointSpec/parse';
 import { record } from '../endpointSpec/rules/rule';
+import { valueAt } from '../endpointSpec/schemaValidation';
 import { writeValuesIntoSpec, type SpecValue } from '../endpointSpec/serialize';
 import { DISK_FILE_VIEW } from '../environments/overlays';
 import { ENVIRONMENTS_FILE } from '../environments/config';
@@ -258,10 +259,6 @@ function valuesOf(release: DeployedRelease, fields: readonly string[], source: P
     if (value === undefined) throw new Refusal('missing-value', `${releaseName(source)} has no ${field} to promote`, source);
     return { path, value };
   });
-}
-
-function valueAt(data: unknown, path: readonly string[]): unknown {
-  return path.reduce<unknown>((node, segment) => childValue(node, segment), data);
 }
 
 function setAt(data: Record<string, unknown>, path: readonly string[], value: unknown): Record<string, unknown> {
