@@ -10,7 +10,7 @@ import { TextDocument, type Range } from 'vscode-languageserver-textdocument';
 import { checkPieces, placedResult, type DocumentReuse, type PieceResult } from './documentReuse';
 import { locatePath } from './locate';
 import { parsePiece } from './parse';
-import type { Severity } from './problem';
+import type { Severity, SpecProblem } from './problem';
 import type { SpecMode } from './schemas';
 import type { JsonPath, SpecDocument, SpecFormat, TextSpan } from './tree';
 import { validateSpecData, type ValidationContext } from './validate';
@@ -92,15 +92,13 @@ function documentDiagnostics(
   context: ValidationContext,
 ): SpecDiagnostic[] {
   const diagnostics: SpecDiagnostic[] = [];
-  const add = (span: TextSpan, problem: DiagnosticFacts): void => {
-    diagnostics.push(diagnosticAt(lines, span, limit, problem, index));
-  };
   const noteOmitted = (omitted: number): void => {
     const last = diagnostics.at(-1);
     if (omitted > 0 && last)
       diagnostics[diagnostics.length - 1] = { ...last, message: `${last.message} (further problems in this document are not listed)` };
   };
-  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) add(problem, { ...problem, path: [] });
+  for (const problem of document.syntaxProblems.slice(0, MAX_PROBLEMS_PER_DOCUMENT))
+    diagnostics.push(diagnosticAt(lines, problem, limit, { ...problem, path: [] }, index));
   noteOmitted(document.syntaxProblems.length - MAX_PROBLEMS_PER_DOCUMENT);
   // A document whose data could not be built would only repeat its syntax error.
   if (document.data === undefined && document.syntaxProblems.some((p) => p.severity === 'error')) return diagnostics;
@@ -108,10 +106,7 @@ function documentDiagnostics(
   const empty = document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null));
   if (empty && inMultiDocumentFile) return diagnostics;
   const problems = validateSpecData(document.data, mode, context);
-  for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) {
-    const span = locatePath(document.root, problem.path, problem.target, document.span);
-    add(span, problem);
-  }
+  for (const problem of problems.slice(0, MAX_PROBLEMS_PER_DOCUMENT)) diagnostics.push(problemAt(lines, document, limit, problem, index));
   noteOmitted(problems.length - MAX_PROBLEMS_PER_DOCUMENT);
   return diagnostics;
 }
@@ -134,6 +129,11 @@ export function diagnosticAt(lines: TextDocument, span: TextSpan, limit: number,
     ...(problem.suggestion !== undefined ? { suggestion: problem.suggestion } : {}),
     ...(problem.related !== undefined ? { related: problem.related } : {}),
   };
+}
+
+/** `problem` on the line of the value (or key) it names in `document` (whose offsets `lines` holds), cut at `limit`. */
+export function problemAt(lines: TextDocument, document: SpecDocument, limit: number, problem: SpecProblem, index = 0): SpecDiagnostic {
+  return diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), limit, problem, index);
 }
 
 /** The order every result uses, the policy's and the workspace's too: by position, then by code. */

@@ -6,8 +6,7 @@
  * problems out); reading the base from disk is core/environments' work.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { diagnosticAt, type SpecDiagnostic } from './check';
-import { locatePath } from './locate';
+import { diagnosticAt, problemAt, type SpecDiagnostic } from './check';
 import { isRecord } from './ownData';
 import { parseSpecText } from './parse';
 import type { SpecProblem } from './problem';
@@ -328,7 +327,6 @@ function located(text: string, format: SpecFormat, documents = parseSpecText(tex
       document.syntaxProblems.map((problem) => diagnosticAt(lines, problem, text.length, { ...problem, path: [] }, index)),
     ),
     at,
-    locate: (document, problem) =>
-      diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), text.length, problem, 0),
+    locate: (document, problem) => problemAt(lines, document, text.length, problem),
   };
 }

@@ -6,8 +6,7 @@
  */
 import { basename } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { diagnosticAt, type SpecDiagnostic } from '../endpointSpec/check';
-import { locatePath } from '../endpointSpec/locate';
+import { diagnosticAt, problemAt, type SpecDiagnostic } from '../endpointSpec/check';
 import { extendsEntry, holdsPath, overlayOwns, overlayPatch, problemKey } from '../endpointSpec/overlay';
 import type { SpecProblem } from '../endpointSpec/problem';
 import { formatFieldPath, type SpecDocument } from '../endpointSpec/tree';
@@ -32,7 +31,7 @@ export function placeInDocuments(file: PlacedText, problemsOf: (data: Record<str
     lines ??= TextDocument.create(file.path, 'spec', 0, file.text);
     // A problem at the very end of a document stops there rather than running into the next one.
     const limit = file.documents[index + 1]?.span.offset ?? file.text.length;
-    for (const problem of problems) placed.push(withFacts(locatedIn(lines, document, limit, problem, index), problem, true));
+    for (const problem of problems) placed.push(withFacts(problemAt(lines, document, limit, problem, index), problem, true));
   });
   return placed;
 }
@@ -66,11 +65,11 @@ export function placeForOverlay(
   for (const problem of problems) {
     const setInOverlay = overlayOwns(patch, problem.path);
     const inOverlay = setInOverlay
-      ? withFacts(locatedIn(overlayLines, overlayDocument, overlay.text.length, problem), problem, true)
+      ? withFacts(problemAt(overlayLines, overlayDocument, overlay.text.length, problem), problem, true)
       : undefined;
     if (inOverlay) placed.overlay.push(inOverlay);
     if (aloneKeys.has(problemKey(problem)) || (setInOverlay && !holdsPath(baseDocument.data, problem.path))) continue;
-    const inBase = withFacts(locatedIn(baseLines, baseDocument, base.text.length, problem), problem, false);
+    const inBase = withFacts(problemAt(baseLines, baseDocument, base.text.length, problem), problem, false);
     const extendsLine = withFacts(
       diagnosticAt(
         overlayLines,
@@ -99,9 +98,4 @@ export function placeForOverlay(
     });
   }
   return placed;
-}
-
-/** `problem` on the line of the value (or key) it names in `document`, stopping at `limit`. */
-function locatedIn(lines: TextDocument, document: SpecDocument, limit: number, problem: SpecProblem, index = 0): SpecDiagnostic {
-  return diagnosticAt(lines, locatePath(document.root, problem.path, problem.target, document.span), limit, problem, index);
 }
