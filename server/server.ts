@@ -22,14 +22,19 @@ import { SpecDocuments } from './specDocuments';
 
 export type { ServerOptions } from './session';
 
+/** An error as the output shows it: its stack, where the bug is. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 export function startServer(connection: Connection, defaults: ServerOptions): void {
   const session = registerInitialize(connection, defaults);
   const catalog = new ServerCatalog(connection, session);
   const settings = new ServerSettings(connection, session);
   const documents = new TextDocuments(TextDocument);
   const watchedFiles = new WatchedFiles(connection, session);
-  const logError = (message: string): void => {
-    connection.console.error(message);
+  const logError = (what: string, error: unknown): void => {
+    connection.console.error(`${what}: ${errorText(error)}`);
   };
   const specs = new SpecDocuments(
     documents,

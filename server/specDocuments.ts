@@ -54,7 +54,7 @@ export class SpecDocuments {
     readonly documents: TextDocuments<TextDocument>,
     /** The catalog the checks run against; it changes while the server runs. */
     private readonly context: () => ValidationContext,
-    private readonly logError: (message: string) => void,
+    private readonly logError: (what: string, error: unknown) => void,
     /** The workspace folders an overlay's base may lie in. */
     roots: () => readonly string[] = () => [],
     /** Told of each folder whose files the checks read, for a server that watches them itself. */
@@ -142,7 +142,7 @@ export class SpecDocuments {
       };
     } catch (error) {
       // A bug in a rule must not take the server down; the user sees it as one diagnostic.
-      this.logError(`validation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logError('validation failed', error);
       return fileProblem({
         severity: 'error',
         code: 'internal-error',

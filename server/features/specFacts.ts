@@ -23,7 +23,7 @@ import { brokenPolicyMessage } from '../../core/operations/policyGate';
 import type { SpecFileCheck } from '../../core/workspace/specWorkspace';
 import type { SpecDocuments } from '../specDocuments';
 
-export function registerSpecFacts(connection: Connection, specs: SpecDocuments, logError: (message: string) => void): void {
+export function registerSpecFacts(connection: Connection, specs: SpecDocuments, logError: (what: string, error: unknown) => void): void {
   onRequestWith(connection, SPEC_FILE_REQUEST, (params) => {
     const { uri, documentIndex } = specFileParams(params);
     return guarded(logError, () => specFileFacts(specs, uri, documentIndex));
@@ -95,11 +95,11 @@ function locatedPaths(specs: SpecDocuments, uri: string, documentIndex: number, 
 const spanOf = ({ offset, length }: TextSpan): TextSpan => ({ offset, length });
 
 /** A bug in the engine answers this request with an error; the server keeps serving. */
-function guarded<R>(logError: (message: string) => void, answer: () => R): R {
+function guarded<R>(logError: (what: string, error: unknown) => void, answer: () => R): R {
   try {
     return answer();
   } catch (error) {
-    logError(`a spec file request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    logError('a spec file request failed', error);
     throw new ResponseError(ErrorCodes.InternalError, 'the spec could not be read (internal error; see the Endpoint Studio output)');
   }
 }

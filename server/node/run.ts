@@ -4,7 +4,7 @@
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { catalogFileFromEnvironment } from '../../core/api/config';
-import { startServer } from '../server';
+import { errorText, startServer } from '../server';
 
 export const DEFAULT_DEBOUNCE_MS = 150;
 
@@ -14,9 +14,7 @@ export function runLanguageServer(): void {
   // The last resort: a promise nobody awaited must not end the process (Node's default), which would take every
   // open spec's problems with it. The features settle their own; what reaches here is a bug, logged and survived.
   process.on('unhandledRejection', (reason) => {
-    connection.console.error(
-      `unexpected error, the server goes on: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
-    );
+    connection.console.error(`unexpected error, the server goes on: ${errorText(reason)}`);
   });
   const fromEnvironment = Number(process.env.ENDPOINT_STUDIO_DEBOUNCE_MS);
   startServer(connection, {
