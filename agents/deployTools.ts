@@ -13,8 +13,10 @@ import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations
 import { placeServiceProblem, problemLine, requireClient, ToolFailure, type AgentContext } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
 import type { DeployPlanRecord, PlanRecord } from './planTokens';
-import { changeShape, openObject } from './schemas';
+import { changeShape, openObject, plannedShape } from './schemas';
 import { defineTool, type ToolResult } from './tool';
+
+const environmentName = z.string().regex(ENVIRONMENT_NAME).optional();
 
 const planInput = z.object({
   path: z.string().min(1).describe('The spec file (*.endpoint.yaml / *.endpoint.json), absolute or relative to the workspace.'),
@@ -30,13 +32,9 @@ const planInput = z.object({
     .describe(
       'Only when the plan says endpoints with the spec name already exist: "adopt" updates the one namesake and binds the spec to it, "create-new" creates another endpoint of that name.',
     ),
-  environment: z
-    .string()
-    .regex(ENVIRONMENT_NAME)
-    .optional()
-    .describe(
-      "The environment to deploy (staging, prod, ...): with a base spec path, plans its overlay for that environment (<base>.<environment>.endpoint.yaml); with an overlay path, checks that the overlay is that environment's. An overlay path alone is planned as its own environment.",
-    ),
+  environment: environmentName.describe(
+    "The environment to deploy (staging, prod, ...): with a base spec path, plans its overlay for that environment (<base>.<environment>.endpoint.yaml); with an overlay path, checks that the overlay is that environment's. An overlay path alone is planned as its own environment.",
+  ),
 });
 
 export const planDeployTool = defineTool({
@@ -51,10 +49,7 @@ export const planDeployTool = defineTool({
     document: z.number(),
     environment: openObject({ name: z.string(), protected: z.boolean() }).optional(),
     kind: z.enum(['create', 'update', 'unchanged', 'refused']),
-    plan: z.string(),
-    changes: z.array(changeShape),
-    deployable: z.boolean(),
-    planToken: z.string().optional(),
+    ...plannedShape,
   }),
   async run(input, context): Promise<ToolResult> {
     const planned = await planSpec(context, input);
@@ -175,13 +170,9 @@ export const deploySpecTool = defineTool({
   writes: true,
   input: z.object({
     planToken: z.string().min(1).describe('The planToken from plan_deploy.'),
-    environment: z
-      .string()
-      .regex(ENVIRONMENT_NAME)
-      .optional()
-      .describe(
-        'The environment the plan deploys to, as plan_deploy named it; required for a protected environment, once the user confirmed deploying to it.',
-      ),
+    environment: environmentName.describe(
+      'The environment the plan deploys to, as plan_deploy named it; required for a protected environment, once the user confirmed deploying to it.',
+    ),
     outsideChanges: z
       .enum(['overwrite'])
       .optional()

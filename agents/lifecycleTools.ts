@@ -27,7 +27,7 @@ import {
 import { callOptions, fromService, requireClient, ToolFailure, type AgentContext } from './context';
 import { causeData, causeShape, causeText } from './notServing';
 import { changesOf, hashOf } from './planning';
-import { changeShape, openObject } from './schemas';
+import { changeShape, openObject, plannedShape } from './schemas';
 import { defineTool, type ToolResult } from './tool';
 
 const DEFAULT_WAIT_SECONDS = 30;
@@ -242,14 +242,7 @@ export const planRollbackTool = defineTool({
     "Show what rolling an endpoint back to an earlier release would change, without changing anything: version N's configuration is worked out from the endpoint and its releases' diffs, and the plan lists the fields that go back (before = live, after = release N). Fields this client cannot roll back are named. Returns a planToken valid for 15 minutes that rollback_endpoint takes to apply exactly this plan; show the plan to the user and let them decide before rolling back. The spec file is not changed: say that it still describes the newer configuration.",
   writes: false,
   input: planRollbackInput,
-  output: openObject({
-    endpointId: z.string(),
-    toVersion: z.number(),
-    plan: z.string(),
-    changes: z.array(changeShape),
-    deployable: z.boolean(),
-    planToken: z.string().optional(),
-  }),
+  output: openObject({ endpointId: z.string(), toVersion: z.number(), ...plannedShape }),
   async run(input, context): Promise<ToolResult> {
     const { planned, planText, liveHash, planHash } = await plannedRollback(context, input);
     const { plan } = planned;

@@ -34,6 +34,9 @@ export function jsonValue() {
 /** A field a plan, a drift or a read-back changes: before = live, after = spec; either is absent when the field is. */
 export const changeShape = z.object({ path: z.string(), before: jsonValue().optional(), after: jsonValue().optional() });
 
+/** What a plan returns after its subject: its text and changes, and the token that applies it when it can be applied. */
+export const plannedShape = { plan: z.string(), changes: z.array(changeShape), deployable: z.boolean(), planToken: z.string().optional() };
+
 /** A problem placed in a spec: 1-based line and column, as editors and terminals show them. */
 export const problemShape = z.object({
   line: z.number(),
