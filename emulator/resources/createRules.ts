@@ -2,9 +2,10 @@
  * Template resolution at create time (rules 2-5). Whether the template exists and is a serverless
  * one is checked before, by the shared rule engine; the errors here only guard a direct call.
  */
+import { record } from '../../core/endpointSpec/rules/rule';
 import type { TemplateRecord } from '../catalog/seed';
 import { ProblemError, errorEntry } from '../http/problems';
-import { asRecord, resolveArgs } from './endpointModel';
+import { resolveArgs } from './endpointModel';
 
 type Body = Record<string, unknown>;
 
@@ -34,8 +35,8 @@ export function resolveTemplate(body: Body, findTemplate: (id: string) => Templa
   resolved.disk = body.disk ?? template.disk;
   resolved.ports = body.ports ?? template.ports;
   resolved.registry = body.registry !== undefined ? body.registry : template.registry;
-  resolved.env = { ...template.env, ...(asRecord(body.env) ?? {}) };
-  const gpu = asRecord(body.gpu);
+  resolved.env = { ...template.env, ...(record(body.env) ?? {}) };
+  const gpu = record(body.gpu);
   if (gpu && gpu.allowedCudaVersions === undefined && gpu.minCudaVersion === undefined && template.allowedCudaVersions) {
     resolved.gpu = { ...gpu, allowedCudaVersions: [...template.allowedCudaVersions] };
   }

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../core/api/loopback';
 import { serviceFieldOf } from '../../core/api/releaseFields';
+import { record } from '../../core/endpointSpec/rules/rule';
 import {
   CREATE_ENDPOINT_FIELDS,
   type CreateEndpointField,
@@ -34,8 +35,6 @@ export function idleTimeoutOf(endpoint: Pick<StoredEndpoint, 'type' | 'scaling' 
 
 type Body = Record<string, unknown>;
 
-export const asRecord = (v: unknown): Body | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Body) : undefined;
 const asStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v] : undefined);
 
 /** Encodes a command into the JSON-object form of `args`; empty parts are left out, all-empty is "". */
@@ -62,7 +61,7 @@ export function resolveArgs(base: string, body: Body): string {
 }
 
 function toScaling(value: unknown): Scaling {
-  const s = asRecord(value) ?? {};
+  const s = record(value) ?? {};
   return s.type === 'REQUEST_COUNT'
     ? { type: 'REQUEST_COUNT', requestCount: Number(s.requestCount) }
     : { type: 'QUEUE_DELAY', queueDelay: Number(s.queueDelay) };
@@ -84,7 +83,7 @@ function toGpu(value: Body, previous?: StoredGpu): StoredGpu {
 
 function toCpu(value: unknown): CpuSelection[] {
   return (Array.isArray(value) ? value : []).map((item) => {
-    const r = asRecord(item) ?? {};
+    const r = record(item) ?? {};
     return { id: String(r.id), vcpuCount: Number(r.vcpuCount) };
   });
 }
@@ -93,7 +92,7 @@ function toCpu(value: unknown): CpuSelection[] {
 export function buildEndpoint(body: Body, id: string, createdAt: string): StoredEndpoint {
   const type = body.type === 'LOAD_BALANCER' ? 'LOAD_BALANCER' : 'QUEUE';
   const scaling = toScaling(body.scaling);
-  const workers = asRecord(body.workers) ?? {};
+  const workers = record(body.workers) ?? {};
   const endpoint: StoredEndpoint = {
     id,
     name: String(body.name),
@@ -103,7 +102,7 @@ export function buildEndpoint(body: Body, id: string, createdAt: string): Stored
     args: resolveArgs('', body),
     disk: typeof body.disk === 'number' ? body.disk : DEFAULT_DISK_GB,
     ports: asStrings(body.ports) ?? [],
-    env: { ...((asRecord(body.env) as Record<string, string> | undefined) ?? {}) },
+    env: { ...((record(body.env) as Record<string, string> | undefined) ?? {}) },
     registry: typeof body.registry === 'string' ? body.registry : null,
     workers: {
       min: typeof workers.min === 'number' ? workers.min : defaultNumber('workers.min'),
@@ -120,7 +119,7 @@ export function buildEndpoint(body: Body, id: string, createdAt: string): Stored
   };
   if (fieldApplies(IDLE_TIMEOUT, endpoint))
     endpoint.workers.idleTimeout = typeof workers.idleTimeout === 'number' ? workers.idleTimeout : defaultNumber(IDLE_TIMEOUT);
-  const gpu = asRecord(body.gpu);
+  const gpu = record(body.gpu);
   if (gpu) endpoint.gpu = toGpu(gpu);
   else endpoint.cpu = toCpu(body.cpu);
   return endpoint;
@@ -138,7 +137,7 @@ export function mergePatch(current: StoredEndpoint, body: Body): StoredEndpoint 
   if (typeof body.disk === 'number') next.disk = body.disk;
   const ports = asStrings(body.ports);
   if (ports) next.ports = ports;
-  const env = asRecord(body.env);
+  const env = record(body.env);
   if (env) next.env = { ...(env as Record<string, string>) };
   if (body.registry !== undefined) next.registry = typeof body.registry === 'string' ? body.registry : null;
   const dataCenterIds = asStrings(body.dataCenterIds);
@@ -147,14 +146,14 @@ export function mergePatch(current: StoredEndpoint, body: Body): StoredEndpoint 
   if (networkVolumes) next.networkVolumes = networkVolumes;
   if (typeof body.timeout === 'number') next.timeout = body.timeout;
   if (typeof body.flashboot === 'string') next.flashboot = body.flashboot as FlashBoot;
-  if (asRecord(body.scaling)) next.scaling = toScaling(body.scaling);
-  const workers = asRecord(body.workers);
+  if (record(body.scaling)) next.scaling = toScaling(body.scaling);
+  const workers = record(body.workers);
   if (workers) {
     if (typeof workers.min === 'number') next.workers.min = workers.min;
     if (typeof workers.max === 'number') next.workers.max = workers.max;
     if (typeof workers.idleTimeout === 'number') next.workers.idleTimeout = workers.idleTimeout;
   }
-  const gpu = asRecord(body.gpu);
+  const gpu = record(body.gpu);
   if (gpu) next.gpu = toGpu(gpu, current.gpu);
   if (Array.isArray(body.cpu)) next.cpu = toCpu(body.cpu);
   return next;

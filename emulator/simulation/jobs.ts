@@ -6,6 +6,8 @@
  * echoed back as `{"echo": input}` after a short run.
  */
 
+import { record } from '../../core/endpointSpec/rules/rule';
+
 export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
 
 export interface HandlerPlan {
@@ -44,7 +46,7 @@ const STREAM_CHUNK_MS = 40;
 const MAX_SLEEP_MS = 24 * 3600 * 1000;
 
 export function planFor(input: unknown): HandlerPlan {
-  const object = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const object = record(input) ?? {};
   const chunks = Array.isArray(object.stream) ? object.stream : [];
   const sleep =
     typeof object.sleepMs === 'number' && Number.isFinite(object.sleepMs) && object.sleepMs >= 0
