@@ -17,6 +17,7 @@ export interface EmulatorAddress {
 const REST_LINE = /^Emulator of REST API v2 listening on (\S+)$/;
 const JOBS_LINE = /^Job API listening on (\S+)$/;
 const KEY_LINE = /^API key \(development key\): (\S+)$/;
+const START_TIMEOUT_MS = 60_000;
 
 export class EmulatorProcess {
   private child: ChildProcess | undefined;
@@ -26,7 +27,6 @@ export class EmulatorProcess {
   constructor(
     private readonly cliPath: string,
     private readonly log: (line: string) => void,
-    private readonly startTimeoutMs = 60_000,
   ) {}
 
   /** The running emulator's address, starting it first when it is not running. */
@@ -78,8 +78,8 @@ export class EmulatorProcess {
         }
       };
       const timer = setTimeout(() => {
-        settle(new Error(`the emulator did not start listening within ${this.startTimeoutMs / 1000}s`));
-      }, this.startTimeoutMs);
+        settle(new Error(`the emulator did not start listening within ${START_TIMEOUT_MS / 1000}s`));
+      }, START_TIMEOUT_MS);
       let stderr = '';
       onLines(child.stdout, (line) => {
         this.log(line);
