@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { ProblemError } from './problems';
 
 /** Far above any real endpoint spec; keeps a hostile client from filling memory. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * How much of an oversized body is read and thrown away before its 413 is sent. A client still
@@ -75,10 +75,7 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
  * The parsed JSON body. `required: false` lets an empty body through as `undefined` (job
  * operations like cancel take no body); any body that is sent must still be JSON.
  */
-export async function readJsonBody(
-  req: IncomingMessage,
-  options: { required: boolean; limit?: number } = { required: true },
-): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, options: { required: boolean } = { required: true }): Promise<unknown> {
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody) {
     req.resume();
@@ -92,7 +89,7 @@ export async function readJsonBody(
       `request bodies are JSON: send Content-Type: application/json (got ${req.headers['content-type'] ? JSON.stringify(req.headers['content-type']) : 'none'})`,
     );
   }
-  const raw = await readRaw(req, options.limit ?? MAX_BODY_BYTES);
+  const raw = await readRaw(req, MAX_BODY_BYTES);
   const text = raw.toString('utf8');
   if (text.trim() === '') {
     if (options.required) throw new ProblemError(400, 'a JSON request body is required');
