@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SpecFiles } from '../environments/specFile';
+import { plural } from '../jobs/format';
 import { reachLenses } from './reachLenses';
 import { specDocuments, type LiveState, type LiveStates, type SpecDocumentInfo } from './specState';
 
@@ -101,16 +102,14 @@ function endpointLabel(info: SpecDocumentInfo, liveName: string | undefined, id:
   return environment !== undefined ? `${name} (${environment})` : name;
 }
 
-const fields = (n: number): string => `${String(n)} field${n === 1 ? '' : 's'}`;
-
 /** `spec edited (1 field), changed outside (2 fields)`; without a recorded release, how many fields differ. */
 function driftSaid(authors: Extract<LiveState, { kind: 'bound' }>['authors'], changes: number): string {
-  if (!authors) return `live differs in ${fields(changes)}`;
+  if (!authors) return `live differs in ${plural(changes, 'field')}`;
   const said = [
-    ...(authors.specEdits.length > 0 ? [`spec edited (${fields(authors.specEdits.length)})`] : []),
-    ...(authors.outside.length > 0 ? [`changed outside (${fields(authors.outside.length)})`] : []),
+    ...(authors.specEdits.length > 0 ? [`spec edited (${plural(authors.specEdits.length, 'field')})`] : []),
+    ...(authors.outside.length > 0 ? [`changed outside (${plural(authors.outside.length, 'field')})`] : []),
   ];
-  return said.length > 0 ? said.join(', ') : `live differs in ${fields(changes)}`;
+  return said.length > 0 ? said.join(', ') : `live differs in ${plural(changes, 'field')}`;
 }
 
 function outsideSaid(authors: Extract<LiveState, { kind: 'bound' }>['authors']): string {

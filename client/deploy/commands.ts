@@ -26,6 +26,7 @@ import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import type { SpecClients } from '../environments/clients';
 import { rangeOfSpan } from '../environments/specFile';
+import { plural } from '../jobs/format';
 import { noteDeployed } from '../walkthrough';
 import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';
@@ -184,8 +185,6 @@ function refusalForErrors(target: SpecTarget): string | undefined {
   void vscode.window.showErrorMessage(`deploy refused: ${why}`);
   return why;
 }
-
-const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** The bound endpoint was deleted elsewhere: create it anew only when asked to, forgetting the old binding. */
 async function createAnew(endpointId: string, ref: SpecDocumentRef): Promise<boolean> {

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient, AvailabilityLevel, CpuType, DataCenter, GpuType, Template } from '../../core/api';
 import type { Session } from '../auth/session';
+import { plural } from '../jobs/format';
 import { LoadCache, wasAbandoned } from './loadCache';
 
 export const CATALOG_VIEW = 'endpointStudio.catalog';
@@ -47,9 +48,7 @@ function poolDescription(types: readonly GpuType[]): string {
   const prices = types.map((t) => t.price.secure).filter((p) => p > 0);
   const [low, high] = [Math.min(...prices), Math.max(...prices)];
   const price = prices.length === 0 ? 'price unknown' : low === high ? `${money(low)}/h` : `${money(low)}–${money(high)}/h`;
-  return [`${memory} GB`, `${types.length} type${types.length === 1 ? '' : 's'}`, price, `stock ${bestStock(types) ?? 'unknown'}`].join(
-    ' · ',
-  );
+  return [`${memory} GB`, plural(types.length, 'type'), price, `stock ${bestStock(types) ?? 'unknown'}`].join(' · ');
 }
 
 function gpuDescription(gpu: GpuType): string {

@@ -11,6 +11,9 @@ import { formatDuration } from '../../core/util/duration';
 /** How a job was submitted: `run` queues it, `runsync` waits on the service for it. */
 export type RunMode = 'run' | 'runsync';
 
+/** `1 chunk`, `2 chunks`. */
+export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** One job as this window knows it, from submission on. */
 export interface JobRecord {
   endpointId: string;
@@ -79,7 +82,7 @@ export function formatJobDocument(record: JobRecord): string {
 
 /** One line for a progress notification: `in progress · 3.1 s · 2 chunks`, and why a queued job waits. */
 export function progressLine(status: string, elapsedMs: number, chunks: number, waiting?: string): string {
-  return [stateLabel(status), formatDuration(elapsedMs), chunks > 0 ? `${chunks} chunk${chunks === 1 ? '' : 's'}` : '', waiting ?? '']
+  return [stateLabel(status), formatDuration(elapsedMs), chunks > 0 ? plural(chunks, 'chunk') : '', waiting ?? '']
     .filter(Boolean)
     .join(' · ');
 }
