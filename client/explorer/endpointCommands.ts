@@ -76,7 +76,7 @@ export async function target({ session, tree, view }: EndpointCommandContext, no
   return picked && { endpoint: picked.endpoint, spec: undefined };
 }
 
-async function copy(text: string, what: string): Promise<void> {
+export async function copy(text: string, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
   vscode.window.setStatusBarMessage(`$(copy) Copied ${what}`, 3000);
 }

@@ -9,7 +9,7 @@ import type { Session } from '../auth/session';
 import type { SpecFiles } from '../environments/specFile';
 import { watchBindings } from './boundSpecs';
 import { CATALOG_VIEW, CatalogTree, type CatalogNode } from './catalogTree';
-import { registerEndpointCommands } from './endpointCommands';
+import { copy, registerEndpointCommands } from './endpointCommands';
 import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsTree';
 import { registerRollback } from './rollback';
 
@@ -61,9 +61,7 @@ export function registerExplorer(
     }),
     vscode.commands.registerCommand('endpointStudio.catalogView.copyId', async (node?: CatalogNode) => {
       const id = node && catalogId(node);
-      if (!id) return;
-      await vscode.env.clipboard.writeText(id);
-      vscode.window.setStatusBarMessage(`$(copy) Copied ${id}`, 3000);
+      if (id) await copy(id, id);
     }),
   );
 }
