@@ -21,7 +21,7 @@ const PROBLEM = { $ref: '#/components/schemas/Problem' };
 
 export function openApiDocument(
   routes: readonly Route[],
-  newerServiceFields: Readonly<Record<string, Record<string, unknown>>> = {},
+  newerServiceFields: Readonly<Record<string, Record<string, unknown>>>,
 ): Record<string, unknown> {
   const create = asComponent(createSchema) as { properties: Record<string, unknown> };
   create.properties = { ...create.properties, ...newerServiceFields };
