@@ -4,6 +4,7 @@
  * diff. The text must not move unless a body does, so keys are sorted and the shape is the same for one file
  * or many. Pure: checked bodies in, text out; and the comparison with a document written earlier, field by field.
  */
+import { isRecord } from '../endpointSpec/ownData';
 import { formatFieldPath, type JsonPath } from '../endpointSpec/tree';
 import { sameValue } from './diff';
 import { renderValue } from './render';
@@ -38,7 +39,6 @@ export type WrittenRendering = { readonly document: Record<string, unknown> } | 
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**

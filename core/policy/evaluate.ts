@@ -4,6 +4,7 @@
  * its merged body by those and by the rules naming its environment. Findings are problems like the engine's
  * (a JSON path, key or value), so they are located, shown and counted the same way.
  */
+import { isRecord } from '../endpointSpec/ownData';
 import { findingFacts, type PolicyProblem } from './facts';
 import type { Policy, PolicyRule } from './policyFile';
 import { POLICY_RULE_KINDS, type PolicyContext } from './rules';
@@ -20,19 +21,18 @@ export function rulesFor(policy: Policy, environment: string | undefined): Polic
  * them by; none for a body that is not a mapping.
  */
 export function evaluatePolicy(body: unknown, rules: readonly PolicyRule[], context: PolicyContext): PolicyProblem[] {
-  if (rules.length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return [];
-  const spec = body as Record<string, unknown>;
+  if (rules.length === 0 || !isRecord(body)) return [];
   const problems: PolicyProblem[] = [];
   for (const rule of rules)
     for (const kind of POLICY_RULE_KINDS)
-      for (const finding of kind.check(spec, rule, context))
+      for (const finding of kind.check(body, rule, context))
         problems.push({
           code: finding.code ?? kind.code,
           severity: finding.severity ?? 'error',
           message: `${finding.message} (policy ${rule.name})`,
           path: finding.path,
           target: finding.target,
-          policy: findingFacts(kind, rule, finding, spec, context),
+          policy: findingFacts(kind, rule, finding, body, context),
         });
   return problems;
 }

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnosticAt, problemAt, type SpecDiagnostic } from '../endpointSpec/check';
 import { extendsEntry, holdsPath, overlayOwns, overlayPatch, problemKey } from '../endpointSpec/overlay';
+import { isRecord } from '../endpointSpec/ownData';
 import type { SpecProblem } from '../endpointSpec/problem';
 import { formatFieldPath, type SpecDocument } from '../endpointSpec/tree';
 import { withFacts } from './facts';
@@ -24,9 +25,8 @@ export function placeInDocuments(file: PlacedText, problemsOf: (data: Record<str
   let lines: TextDocument | undefined;
   const placed: SpecDiagnostic[] = [];
   file.documents.forEach((document, index) => {
-    const data: unknown = document.data;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
-    const problems = problemsOf(data as Record<string, unknown>);
+    if (!isRecord(document.data)) return;
+    const problems = problemsOf(document.data);
     if (problems.length === 0) return;
     lines ??= TextDocument.create(file.path, 'spec', 0, file.text);
     // A problem at the very end of a document stops there rather than running into the next one.
