@@ -1,8 +1,9 @@
 /** A plan as text a person reads before saying yes: one line per field, `+` added, `-` removed, `~` changed. */
 import type { Change } from './diff';
-import { effectiveSpec } from './effective';
+import { effectiveSpec, type Spec } from './effective';
 import type { DeploymentPlan } from './plan';
 import type { Catalog } from '../endpointSpec/catalog/catalog';
+import { childValue } from '../endpointSpec/ownData';
 import type { StockShortage } from '../endpointSpec/catalog/stock';
 import { outsideAuthor, type OutsideChange, type OutsideEffect, type ThreeWay } from './outside';
 import { planCost } from './planCost';
@@ -19,17 +20,22 @@ export function renderChange(change: Change): string {
   return `~ ${change.path}: ${renderValue(change.before)} → ${renderValue(change.after)}`;
 }
 
-const isEmptyValue = (v: unknown): boolean => v === null || (Array.isArray(v) && v.length === 0);
-
 /** Whether the spec itself says this (rather than a default); the command counts whichever way it is spelled. */
-export function setInSpec(spec: Record<string, unknown>, segments: readonly (string | number)[]): boolean {
+function setInSpec(spec: Record<string, unknown>, segments: readonly (string | number)[]): boolean {
   if (segments[0] === 'entrypoint' || segments[0] === 'cmd') return ['args', 'entrypoint', 'cmd'].some((key) => spec[key] !== undefined);
-  let node: unknown = spec;
-  for (const segment of segments) {
-    if (typeof node !== 'object' || node === null) return false;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return node !== undefined;
+  return segments.reduce<unknown>((node, segment) => childValue(node, segment), spec) !== undefined;
+}
+
+/**
+ * A create as the text and Markdown plans show it: its compute, and every field it sends, marked when a default
+ * sets it. Empty values (no ports, no registry, no ENTRYPOINT) say nothing, so they are left out.
+ */
+export function createFields(spec: Spec) {
+  const effective = effectiveSpec(spec);
+  const fields = [...effective.fields]
+    .filter(([, field]) => field.value !== null && !(Array.isArray(field.value) && field.value.length === 0))
+    .map(([path, field]) => ({ path, value: field.value, explicit: setInSpec(spec, field.segments) }));
+  return { effective, compute: effective.compute === 'cpu' ? 'CPU' : 'GPU', fields };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -40,15 +46,9 @@ export function renderPlan(plan: DeploymentPlan, options: { catalog?: Catalog } 
   const indent = (line: string): string => `  ${line}`;
   switch (plan.kind) {
     case 'create': {
-      const effective = effectiveSpec(plan.spec);
-      const compute = effective.compute === 'cpu' ? 'CPU' : 'GPU';
+      const { effective, compute, fields } = createFields(plan.spec);
       lines.push(`create a new endpoint ${JSON.stringify(plan.spec.name)} (${String(plan.spec.type)} on ${compute})`);
-      for (const [path, field] of effective.fields) {
-        // Empty values (no ports, no registry, no ENTRYPOINT) say nothing; defaults that do something are marked.
-        if (isEmptyValue(field.value)) continue;
-        const explicit = setInSpec(plan.spec, field.segments);
-        lines.push(indent(`+ ${path}: ${renderValue(field.value)}${explicit ? '' : ' (default)'}`));
-      }
+      for (const { path, value, explicit } of fields) lines.push(indent(`+ ${path}: ${renderValue(value)}${explicit ? '' : ' (default)'}`));
       if (effective.unmanaged.size > 0) {
         const source = effective.templateId !== undefined ? `from template ${effective.templateId}` : 'chosen by the service';
         lines.push(indent(`  ${source}: ${[...effective.unmanaged].join(', ')}`));

@@ -7,10 +7,9 @@
  */
 import type { Catalog } from '../endpointSpec/catalog/catalog';
 import type { Change } from './diff';
-import { effectiveSpec } from './effective';
 import type { DeploymentPlan } from './plan';
 import { planCost } from './planCost';
-import { renderValue, setInSpec, stockWarning, threeWayLines } from './render';
+import { createFields, renderValue, stockWarning, threeWayLines } from './render';
 
 type PlanAction = DeploymentPlan['kind'];
 
@@ -75,14 +74,8 @@ function endpointLabel(plan: Extract<DeploymentPlan, { endpointId: string }>): s
 
 /** The body of a create: every field it sends, defaults marked, and what the service or a template chooses. */
 function createBody(plan: Extract<DeploymentPlan, { kind: 'create' }>): { lines: string[]; notes: string[] } {
-  const effective = effectiveSpec(plan.spec);
-  const rows: string[] = [];
-  for (const [path, field] of effective.fields) {
-    if (field.value === null || (Array.isArray(field.value) && field.value.length === 0)) continue;
-    const spec = cellValue(field.value);
-    rows.push(`| ${code(path)} | — | ${setInSpec(plan.spec, field.segments) ? spec : `${spec} (default)`} |`);
-  }
-  const compute = effective.compute === 'cpu' ? 'CPU' : 'GPU';
+  const { effective, compute, fields } = createFields(plan.spec);
+  const rows = fields.map(({ path, value, explicit }) => `| ${code(path)} | — | ${cellValue(value)}${explicit ? '' : ' (default)'} |`);
   const lines = [`Creates a new endpoint ${plain(JSON.stringify(plan.spec.name))} (${plain(String(plan.spec.type))} on ${compute}).`, ''];
   lines.push('| field | live | spec |', '|---|---|---|', ...rows);
   const notes: string[] = [];
