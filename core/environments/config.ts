@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as compiled from '../endpointSpec/generated/validators';
 import { locatePath } from '../endpointSpec/locate';
+import { ownValue } from '../endpointSpec/ownData';
 import { parseSpecText } from '../endpointSpec/parse';
 import { formatFieldPath, pointerTokens, type JsonPath, type TextSpan } from '../endpointSpec/tree';
 
@@ -67,20 +68,17 @@ export function readEnvironments(root: string): EnvironmentsFile {
   return parseEnvironments(text);
 }
 
-/** What the file says of one environment; own entries only, so no environment is called `__proto__`'s. */
-function settingsOf(environment: string, config: EnvironmentsConfig): EnvironmentSettings | undefined {
-  return Object.hasOwn(config.environments, environment) ? config.environments[environment] : undefined;
-}
-
 /** `prod` → `ENDPOINT_STUDIO_API_KEY_PROD`: where the command line reads an environment's key unless the file says. */
 export function keyVariableOf(environment: string, config: EnvironmentsConfig): string {
-  return settingsOf(environment, config)?.keyVariable ?? `ENDPOINT_STUDIO_API_KEY_${environment.toUpperCase().replace(/-/g, '_')}`;
+  return (
+    ownValue(config.environments, environment)?.keyVariable ?? `ENDPOINT_STUDIO_API_KEY_${environment.toUpperCase().replace(/-/g, '_')}`
+  );
 }
 
 export function isProtected(environment: string, config: EnvironmentsConfig): boolean {
-  return settingsOf(environment, config)?.protected === true;
+  return ownValue(config.environments, environment)?.protected === true;
 }
 
 export function profileOf(environment: string, config: EnvironmentsConfig): string | undefined {
-  return settingsOf(environment, config)?.profile;
+  return ownValue(config.environments, environment)?.profile;
 }
