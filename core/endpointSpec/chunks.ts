@@ -137,8 +137,23 @@ const SMALLEST_BLOCK = 16;
 
 export function commonPrefixLength(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
-  const same = (from: number, length: number): boolean =>
-    from + length <= limit && a.slice(from, from + length) === b.slice(from, from + length);
+  let at = matchedBlocks((from, block) => from + block <= limit && a.slice(from, from + block) === b.slice(from, from + block));
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at;
+}
+
+/** The length of the common end of `a` and `b`, at most `limit`. */
+export function commonSuffixLength(a: string, b: string, limit: number): number {
+  let length = matchedBlocks(
+    (from, block) =>
+      from + block <= limit && a.slice(a.length - from - block, a.length - from) === b.slice(b.length - from - block, b.length - from),
+  );
+  while (length < limit && a.charCodeAt(a.length - length - 1) === b.charCodeAt(b.length - length - 1)) length++;
+  return length;
+}
+
+/** How far `same(from, block)` matches, to within `SMALLEST_BLOCK`: the doubling, then the halving. */
+function matchedBlocks(same: (from: number, block: number) => boolean): number {
   let at = 0;
   let block = 4 * SMALLEST_BLOCK;
   while (same(at, block)) [at, block] = [at + block, block * 2];
@@ -147,24 +162,7 @@ export function commonPrefixLength(a: string, b: string): number {
     block /= 2;
     if (same(at, block)) at += block;
   }
-  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++;
   return at;
-}
-
-/** The length of the common end of `a` and `b`, at most `limit`. */
-export function commonSuffixLength(a: string, b: string, limit: number): number {
-  const same = (length: number, block: number): boolean =>
-    length + block <= limit &&
-    a.slice(a.length - length - block, a.length - length) === b.slice(b.length - length - block, b.length - length);
-  let length = 0;
-  let block = 4 * SMALLEST_BLOCK;
-  while (same(length, block)) [length, block] = [length + block, block * 2];
-  while (block > SMALLEST_BLOCK) {
-    block /= 2;
-    if (same(length, block)) length += block;
-  }
-  while (length < limit && a.charCodeAt(a.length - length - 1) === b.charCodeAt(b.length - length - 1)) length++;
-  return length;
 }
 
 function isMarker(text: string, at: number, marker: string): boolean {
