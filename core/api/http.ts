@@ -118,6 +118,18 @@ export function segment(value: string): string {
   return encodeURIComponent(value);
 }
 
+/** The list, get and delete every `/v2` collection answers the same way. */
+export function collectionCalls<T>(http: HttpCore, key: string, path: string) {
+  return {
+    list: (options: CallOptions = {}): Promise<T[]> => http.list<T>(key, { method: 'GET', path, ...options }),
+    get: (id: string, options: CallOptions = {}): Promise<T> =>
+      http.request<T>({ method: 'GET', path: `${path}/${segment(id)}`, ...options }),
+    delete: async (id: string, options: CallOptions = {}): Promise<void> => {
+      await http.request<undefined>({ method: 'DELETE', path: `${path}/${segment(id)}`, idempotent: true, ...options });
+    },
+  };
+}
+
 /** Only the call options of a query that also carries a resource's own parameters. */
 export function callOptions(q: CallOptions): CallOptions {
   return { ...(q.signal ? { signal: q.signal } : {}), ...(q.timeoutMs !== undefined ? { timeoutMs: q.timeoutMs } : {}) };

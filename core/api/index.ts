@@ -14,12 +14,12 @@ import { CatalogApi } from './catalog';
 import type { ApiClientConfig } from './config';
 import { HttpCore } from './http';
 import { JobsApi } from './jobs';
-import { NetworkVolumesApi } from './networkVolumes';
+import { networkVolumesApi, type NetworkVolumesApi } from './networkVolumes';
 import type { RateLimitSnapshot } from './rateLimit';
 import type { RetryNotice } from './config';
-import { RegistriesApi } from './registries';
+import { registriesApi, type RegistriesApi } from './registries';
 import { ServerlessApi } from './serverless';
-import { TemplatesApi } from './templates';
+import { templatesApi, type TemplatesApi } from './templates';
 import type { CallOptions } from './http';
 
 export interface ApiClient {
@@ -49,9 +49,9 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
   return {
     serverless: new ServerlessApi(http),
     catalog: new CatalogApi(http),
-    templates: new TemplatesApi(http),
-    networkVolumes: new NetworkVolumesApi(http),
-    registries: new RegistriesApi(http),
+    templates: templatesApi(http),
+    networkVolumes: networkVolumesApi(http),
+    registries: registriesApi(http),
     billing: new BillingApi(http),
     jobs: new JobsApi(http),
     apiUrl: http.apiUrl,

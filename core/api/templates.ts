@@ -1,28 +1,20 @@
 /** `/v2/templates`: the caller's own templates (public ones are in the catalog). */
-import { segment, type CallOptions, type HttpCore } from './http';
+import { collectionCalls, segment, type CallOptions, type HttpCore } from './http';
 import type { CreateTemplateRequest, Template, UpdateTemplateRequest } from './types';
 
-export class TemplatesApi {
-  constructor(private readonly http: HttpCore) {}
+export type TemplatesApi = ReturnType<typeof templatesApi>;
 
-  async list(options: CallOptions = {}): Promise<Template[]> {
-    return this.http.list<Template>('templates', { method: 'GET', path: '/v2/templates', ...options });
-  }
+export function templatesApi(http: HttpCore) {
+  return {
+    ...collectionCalls<Template>(http, 'templates', '/v2/templates'),
 
-  get(id: string, options: CallOptions = {}): Promise<Template> {
-    return this.http.request<Template>({ method: 'GET', path: `/v2/templates/${segment(id)}`, ...options });
-  }
+    /** Not repeated after a lost answer (it could make a second template); list to check. */
+    create(body: CreateTemplateRequest, options: CallOptions = {}): Promise<Template> {
+      return http.request<Template>({ method: 'POST', path: '/v2/templates', body, idempotent: false, ...options });
+    },
 
-  /** Not repeated after a lost answer (it could make a second template); list to check. */
-  create(body: CreateTemplateRequest, options: CallOptions = {}): Promise<Template> {
-    return this.http.request<Template>({ method: 'POST', path: '/v2/templates', body, idempotent: false, ...options });
-  }
-
-  update(id: string, body: UpdateTemplateRequest, options: CallOptions = {}): Promise<Template> {
-    return this.http.request<Template>({ method: 'PATCH', path: `/v2/templates/${segment(id)}`, body, idempotent: true, ...options });
-  }
-
-  async delete(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/templates/${segment(id)}`, idempotent: true, ...options });
-  }
+    update(id: string, body: UpdateTemplateRequest, options: CallOptions = {}): Promise<Template> {
+      return http.request<Template>({ method: 'PATCH', path: `/v2/templates/${segment(id)}`, body, idempotent: true, ...options });
+    },
+  };
 }
