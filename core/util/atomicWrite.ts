@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 
 const temporaryName = (path: string): string => `${path}.${process.pid}.${Date.now()}.tmp`;
 
-export function writeFileAtomicSync(path: string, content: string): void {
+export function writeFileAtomicSync(path: string, content: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = temporaryName(path);
   try {

@@ -3,11 +3,12 @@
  * is neither parsed nor compiled again: the language server answers `initialize` and the CLI starts in
  * well under half the time. Any trouble with the cache falls back to a plain load; it only ever saves time.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { writeFileAtomicSync } from './atomicWrite';
 
 export interface CodeCacheOptions {
   /** Names the cache files (`<name>-<v8>-<size>-<change time>.bin`). */
@@ -64,10 +65,7 @@ export function loadWithCodeCache(bundle: string, options: CodeCacheOptions): un
 
 function writeCache(target: string, name: string, data: Buffer): void {
   try {
-    mkdirSync(dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, data);
-    renameSync(temporary, target);
+    writeFileAtomicSync(target, data);
     // Caches of earlier bundles or other Node versions will never be read again.
     for (const file of readdirSync(dirname(target))) {
       if (file.startsWith(`${name}-`) && file !== basename(target)) rmSync(join(dirname(target), file), { force: true });
