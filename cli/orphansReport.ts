@@ -8,6 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { findWorkspaceRoot } from '../core/deploy/bindings';
 import { orphanedBindings, type OrphanedBinding } from '../core/operations';
 import type { CliIo } from './inputs';
+import { plural } from './validateReport';
 
 /** The bindings left behind under some folders, across the workspace roots those folders belong to. */
 export interface LeftBehind {
@@ -76,8 +77,6 @@ function whyOf(orphan: OrphanedBinding): string {
   return orphan.reason === 'file-gone' ? 'the file is gone' : `the file no longer holds document ${orphan.documentIndex}`;
 }
 
-const countOf = (count: number): string => `${count} endpoint${count === 1 ? '' : 's'}`;
-
 /** `orphans --delete` and `--forget` as they would be typed from here. */
 function commandsFor(folder: string): { remove: string; forget: string } {
   const base = `endpoint-studio orphans${folder === '.' ? '' : ` ${folder}`}`;
@@ -90,7 +89,7 @@ export function leftBehindText(left: LeftBehind | undefined): string {
   const { remove, forget } = commandsFor(left.folder);
   const lines = [
     '',
-    `left behind: ${countOf(left.orphans.length)} whose spec is gone, still running and billed:`,
+    `left behind: ${plural(left.orphans.length, 'endpoint')} whose spec is gone, still running and billed:`,
     ...left.orphans.map((o) => `  endpoint ${endpointOf(o)}, deployed from ${specOf(o)}: ${whyOf(o)}`),
     `to delete one: ${remove} (its name typed to confirm, or --confirm <name>)`,
     `to keep it running and forget its binding: ${forget}`,
@@ -126,7 +125,7 @@ export function leftBehindMarkdown(left: LeftBehind | undefined): string {
   );
   return [
     '',
-    `### Left behind: ${countOf(count)} whose spec is gone`,
+    `### Left behind: ${plural(count, 'endpoint')} whose spec is gone`,
     '',
     `${count === 1 ? 'This endpoint is' : 'These endpoints are'} still running and billed, and no spec describes ${count === 1 ? 'it' : 'them'} any more. Nothing here deletes ${count === 1 ? 'it' : 'them'}: \`${remove}\` deletes one (its name typed to confirm, or \`--confirm <name>\`), \`${forget}\` keeps it running and forgets its binding.`,
     '',

@@ -64,7 +64,7 @@ export function placeBaseProblems(outcomes: readonly FileOutcome[], base: string
 const byPosition = (a: SpecDiagnostic, b: SpecDiagnostic): number =>
   a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code);
 
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** `4 files checked: 8 errors, 1 warning` (`, 2 suppressed` when some were): the last line of the text and GitHub formats. */
 export function summaryLine(outcomes: readonly FileOutcome[]): string {
