@@ -19,9 +19,6 @@ export interface PolicyRefusal {
   readonly findings: readonly SpecDiagnostic[];
 }
 
-/** Codes of the team policy: its rule kinds, `policy-invalid` and `policy-cost-unchecked`. */
-const isPolicyCode = (code: string): boolean => code.startsWith('policy-');
-
 /**
  * The policy's refusal of the documents given (all when absent): its file broken, or every error among their
  * diagnostics a policy finding. Undefined when it does not refuse, or when the spec has errors of its own, which
@@ -36,7 +33,8 @@ export function policyRefusal(
   const errors = checked.diagnostics.filter(
     (d) => d.severity === 'error' && (!documentIndexes || documentIndexes.includes(d.documentIndex)),
   );
-  if (errors.length === 0 || !errors.every((d) => isPolicyCode(d.code))) return undefined;
+  // Codes of the team policy: its rule kinds, `policy-invalid` and `policy-cost-unchecked`.
+  if (errors.length === 0 || !errors.every((d) => d.code.startsWith('policy-'))) return undefined;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   return { code: 'policy-violation', message: `${errors[0].message}${more}`, findings: errors };
 }
