@@ -109,11 +109,10 @@ function readDiffEntry(fields: Fields): ReleaseDiffEntry | undefined {
 }
 
 function readRelease(fields: Fields): Release {
-  const source = text(fields.source);
   return defined<Release>({
     id: text(fields.id),
     version: count(fields.version),
-    source,
+    source: text(fields.source),
     buildId: text(fields.buildId),
     createdByUserId: text(fields.createdByUserId),
     workerCount: count(fields.workerCount),
