@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogData } from '../endpointSpec/catalog/catalog';
-import { writeFileAtomic } from '../util/atomicWrite';
 
 /** How often the language server refreshes; also the age past which a cache counts as old. */
 export const CATALOG_REFRESH_MS = 10 * 60 * 1000;
@@ -38,8 +37,4 @@ export async function readCatalogCache(file: string, apiUrl: string | undefined)
     // No cache yet, or an unreadable one: the next refresh writes a new one.
     return undefined;
   }
-}
-
-export function writeCatalogCache(file: string, cache: CatalogCache): Promise<void> {
-  return writeFileAtomic(file, JSON.stringify(cache));
 }

@@ -8,7 +8,8 @@ import type { ApiClient } from '../api';
 import { Catalog, type CatalogData } from '../endpointSpec/catalog/catalog';
 import { createBodyPropertyPaths } from '../endpointSpec/liveSchema';
 import type { CatalogStatus } from '../protocol';
-import { readCatalogCache, writeCatalogCache, type CatalogCache } from './cacheFile';
+import { writeFileAtomic } from '../util/atomicWrite';
+import { readCatalogCache, type CatalogCache } from './cacheFile';
 import { fetchCatalogData } from './fetch';
 
 export interface CatalogServiceOptions {
@@ -142,7 +143,7 @@ export class CatalogService {
       ...(this.properties ? { liveProperties: [...this.properties] } : {}),
     };
     try {
-      await writeCatalogCache(file, cache);
+      await writeFileAtomic(file, JSON.stringify(cache));
     } catch (error) {
       this.options.log(`catalog cache not written: ${error instanceof Error ? error.message : String(error)}`);
     }
