@@ -183,15 +183,15 @@ export class LanguageServerHost implements vscode.Disposable {
 /**
  * The specs open now, by their tabs as well as their documents: the spec whose opening activated the extension
  * has its tab from the start, but in a remote window (code-server) its document can reach the extension host
- * seconds later, after activation has asked.
+ * seconds later, after activation has asked. Only the tabs on screen: a tab behind another gets no problems
+ * until it is shown, and waiting for it would only hold the rest back.
  */
 function openSpecUris(): Set<string> {
   const documents = vscode.workspace.textDocuments
     .filter((document) => vscode.languages.match(SPEC_FILE_DOCUMENTS, document) > 0)
     .map((document) => document.uri);
   const tabs = vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .flatMap(({ input }) => (input instanceof vscode.TabInputText ? [input.uri] : []))
+    .flatMap(({ activeTab }) => (activeTab?.input instanceof vscode.TabInputText ? [activeTab.input.uri] : []))
     .filter((uri) => uri.scheme === 'file' && isSpecFile(uri.path));
   return new Set([...documents, ...tabs].map((uri) => uri.toString()));
 }
