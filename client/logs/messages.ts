@@ -2,7 +2,7 @@
  * The messages between the Logs view and its webview. What the webview sends is untrusted input:
  * only the known types with fields of the expected types (and sizes) are accepted.
  */
-import { TAIL_CHOICES, type LogRow, type SourceFilter } from './model';
+import { isSourceFilter, TAIL_CHOICES, type LogRow, type SourceFilter } from './model';
 
 export type FromWebview =
   | { type: 'ready' }
@@ -42,9 +42,7 @@ export function parseWebviewMessage(raw: unknown): FromWebview | undefined {
     case 'pause':
       return only('paused') && typeof m.paused === 'boolean' ? { type: 'pause', paused: m.paused } : undefined;
     case 'source':
-      return only('source') && (m.source === 'all' || m.source === 'container' || m.source === 'system')
-        ? { type: 'source', source: m.source }
-        : undefined;
+      return only('source') && isSourceFilter(m.source) ? { type: 'source', source: m.source } : undefined;
     case 'tail':
       return only('tail') && typeof m.tail === 'number' && (TAIL_CHOICES as readonly number[]).includes(m.tail)
         ? { type: 'tail', tail: m.tail }

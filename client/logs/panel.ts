@@ -8,16 +8,7 @@ import * as vscode from 'vscode';
 import { webviewHtml } from '../webviewPage';
 import type { Session } from '../auth/session';
 import { LogFollower, type LogTarget } from './follower';
-import {
-  compileFilter,
-  formatRow,
-  isSourceFilter,
-  RingBuffer,
-  TAIL_CHOICES,
-  type LineFilter,
-  type LogRow,
-  type SourceFilter,
-} from './model';
+import { compileFilter, formatRow, RingBuffer, TAIL_CHOICES, type LineFilter, type LogRow, type SourceFilter } from './model';
 import { parseWebviewMessage, type ToWebview } from './messages';
 
 export const LOGS_VIEW = 'endpointStudio.logs';
@@ -104,7 +95,7 @@ export class LogsView implements vscode.WebviewViewProvider, vscode.Disposable {
         this.status();
         return;
       case 'source':
-        if (!isSourceFilter(message.source) || message.source === this.source) return;
+        if (message.source === this.source) return;
         this.source = message.source;
         this.restart(true);
         return;
