@@ -89,10 +89,8 @@ export class LogFollower {
   }
 
   /** A row the panel adds itself (shown in order with the log lines). */
-  marker(text: string, worker = ''): LogRow {
-    const row: LogRow = { seq: ++this.seq, ts: new Date().toISOString(), worker, source: 'marker', text, id: '' };
-    this.events.onRow(row);
-    return row;
+  private marker(text: string, worker = ''): void {
+    this.events.onRow({ seq: ++this.seq, ts: new Date().toISOString(), worker, source: 'marker', text, id: '' });
   }
 
   private row(line: WorkerLogLine): LogRow {
