@@ -161,7 +161,7 @@ async function deployDocument(context: DeployContext, uri: vscode.Uri | undefine
   if (!outcome.ok) return { how: 'failed', detail: await reportFailure(context, target, outcome.applied.failure) };
   // A create or a change is a new release, which the service rolls out worker by worker.
   const { action, endpoint } = outcome.applied;
-  if (action !== 'unchanged') void watchRolloutInEditor(context.session, endpoint, { api });
+  if (action !== 'unchanged') void watchRolloutInEditor(context.session, endpoint, api);
   return { how: 'done', detail: reportSuccess(outcome, confirmed) };
 }
 

@@ -31,11 +31,6 @@ export interface RolloutEndpoint {
   readonly type?: string;
 }
 
-export interface WatchRolloutOptions {
-  /** The client the change was applied with (an environment's profile, say); the session's when left out. */
-  readonly api?: ApiClient;
-}
-
 /**
  * Watches the rollout of `endpoint`'s latest release after an apply: a cancellable progress notification
  * with the core's progress line ("release 7: 3 of 5 workers on it, 2 draining"), the same beside the
@@ -49,9 +44,10 @@ export interface WatchRolloutOptions {
 export async function watchRolloutInEditor(
   session: Session,
   endpoint: RolloutEndpoint,
-  options: WatchRolloutOptions = {},
+  /** The client the change was applied with (an environment's profile, say); the session's when left out. */
+  api?: ApiClient,
 ): Promise<RolloutOutcome | undefined> {
-  const client = options.api ?? session.api;
+  const client = api ?? session.api;
   if (!client) return undefined;
   const controller = watchedRollouts.begin(endpoint.id);
   const stallAfterMs = stallAfterSeconds() * 1000;

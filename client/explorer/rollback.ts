@@ -85,7 +85,7 @@ async function rollback(context: RollbackContext, arg: unknown): Promise<void> {
   if (!(await confirmRollback(session, api, endpoint, planned))) return;
   if (!(await applyRollback(context, api, endpoint, planned))) return;
   // The configuration is release N's whatever the rollout does; the watcher says how that goes.
-  await watchRolloutInEditor(session, endpoint, { api });
+  await watchRolloutInEditor(session, endpoint, api);
   for (const bound of await specsBoundTo(endpoint.id, context.log))
     if (existsSync(bound.uri.fsPath)) await offerSpecUpdate(context, endpoint, planned, bound);
 }
