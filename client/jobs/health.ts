@@ -24,10 +24,7 @@ export class EndpointHealthActions {
     if (!api) return void vscode.window.showWarningMessage('Sign in to read endpoint health');
     if (endpointType(endpoint) === 'LOAD_BALANCER') {
       const urls = lbUrls(endpoint);
-      if (!urls)
-        return void vscode.window.showWarningMessage(
-          `${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`,
-        );
+      if (!urls) return;
       const ping = await this.ping(endpoint, urls);
       const uri = this.docs.show(
         endpoint.name,
@@ -53,8 +50,7 @@ export class EndpointHealthActions {
   async pingAndReport(endpoint: Endpoint): Promise<void> {
     if (endpointType(endpoint) !== 'LOAD_BALANCER') return this.show(endpoint);
     const urls = lbUrls(endpoint);
-    if (!urls)
-      return void vscode.window.showWarningMessage(`${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`);
+    if (!urls) return;
     const ping = await this.ping(endpoint, urls);
     if (!('status' in ping)) return;
     const message = `Health of ${endpoint.name}: ${pingSummary(ping)}`;
@@ -107,7 +103,10 @@ export class EndpointHealthActions {
   }
 }
 
+/** A load balancer's URLs; undefined, said, while the service has not given them. */
 function lbUrls(endpoint: Endpoint): LoadBalancerRequestUrls | undefined {
   const urls = endpoint.requestUrls;
-  return urls && 'base' in urls && typeof urls.health === 'string' ? urls : undefined;
+  if (urls && 'base' in urls && typeof urls.health === 'string') return urls;
+  void vscode.window.showWarningMessage(`${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`);
+  return undefined;
 }
