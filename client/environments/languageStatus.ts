@@ -75,26 +75,13 @@ export class EnvironmentLanguageStatus implements vscode.Disposable {
     const environment = environmentOf(document.uri, facts);
     if (environment) {
       const guard = environment.protected ? ' · protected' : '';
-      if (environment.settingsProblem !== undefined)
-        return { text: `$(layers) ${environment.name}`, detail: environment.settingsProblem, warning: true };
-      if (environment.profile === undefined)
-        return {
-          text: `$(layers) ${environment.name}`,
-          detail: `the active profile deploys it${guard}`,
-          warning: false,
-        };
-      if (!vscode.workspace.isTrusted)
-        return {
-          text: `$(layers) ${environment.name} · ${environment.profile}`,
-          detail: 'Restricted Mode: nothing is deployed',
-          warning: false,
-        };
+      const name = `$(layers) ${environment.name}`;
+      if (environment.settingsProblem !== undefined) return { text: name, detail: environment.settingsProblem, warning: true };
+      if (environment.profile === undefined) return { text: name, detail: `the active profile deploys it${guard}`, warning: false };
+      const text = `${name} · ${environment.profile}`;
+      if (!vscode.workspace.isTrusted) return { text, detail: 'Restricted Mode: nothing is deployed', warning: false };
       const signedIn = (await this.clients.forProfile(environment.profile)) !== undefined;
-      return {
-        text: `$(layers) ${environment.name} · ${environment.profile}`,
-        detail: signedIn ? `deploy profile${guard}` : `profile not signed in${guard}`,
-        warning: !signedIn,
-      };
+      return { text, detail: signedIn ? `deploy profile${guard}` : `profile not signed in${guard}`, warning: !signedIn };
     }
     if (facts.overlay) return { text: '$(layers) Overlay', detail: 'its name says no environment', warning: true };
     const overlays = facts.environments.map((o) => o.environment);
