@@ -24,6 +24,23 @@ export function jobSettings(): { pollIntervalMs: number; runsyncWaitMs: number }
   };
 }
 
+/** A job's record before the service has answered its submission. */
+function newRecord(endpointId: string, endpointName: string, mode: RunMode, source: string, request: JobRequest): JobRecord {
+  return {
+    endpointId,
+    endpointName,
+    jobId: undefined,
+    mode,
+    status: 'SUBMITTING',
+    job: undefined,
+    stream: [],
+    submittedAt: new Date().toISOString(),
+    source,
+    request,
+    notes: [],
+  };
+}
+
 /** What a running job's progress and document hang on to. */
 interface Follow {
   record: JobRecord;
@@ -43,19 +60,7 @@ export class JobConsole {
   async submit(endpoint: Endpoint, request: JobRequest, mode: RunMode, source: string): Promise<TrackedJob | undefined> {
     const api = this.requireApi();
     if (!api) return undefined;
-    const record: JobRecord = {
-      endpointId: endpoint.id,
-      endpointName: endpoint.name,
-      jobId: undefined,
-      mode,
-      status: 'SUBMITTING',
-      job: undefined,
-      stream: [],
-      submittedAt: new Date().toISOString(),
-      source,
-      request,
-      notes: [],
-    };
+    const record = newRecord(endpoint.id, endpoint.name, mode, source, request);
     this.log.info(`jobs: ${mode} on ${endpoint.name} (${endpoint.id}) from ${source}`);
     const { pollIntervalMs, runsyncWaitMs } = jobSettings();
     return this.follow(record, `${mode === 'runsync' ? 'runsync' : 'Run'} on ${endpoint.name}`, (handlers) =>
@@ -72,19 +77,7 @@ export class JobConsole {
       return void vscode.window.showInformationMessage(`Job ${jobId} is still being followed; cancel it first or wait for it to end`);
     const record: JobRecord = earlier
       ? { ...earlier.record, status: 'IN_QUEUE', job: undefined, stream: [], notes: [], finishedAt: undefined, failure: undefined }
-      : {
-          endpointId,
-          endpointName,
-          jobId,
-          mode: 'run',
-          status: 'IN_QUEUE',
-          job: undefined,
-          stream: [],
-          submittedAt: new Date().toISOString(),
-          source: 'a job submitted elsewhere',
-          request: { input: null },
-          notes: [],
-        };
+      : { ...newRecord(endpointId, endpointName, 'run', 'a job submitted elsewhere', { input: null }), jobId, status: 'IN_QUEUE' };
     this.log.info(`jobs: retry ${jobId} on ${endpointName}`);
     return this.follow(record, `Retry on ${endpointName}`, (handlers) =>
       retryJob(api, { endpointId, jobId, pollIntervalMs: jobSettings().pollIntervalMs }, handlers),
