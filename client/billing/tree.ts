@@ -51,18 +51,14 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
   private readonly cache = new LoadCache();
   /** Settled answers of this generation, so rows can show totals synchronously. */
   private readonly tables = new Map<BillingKind, BillingTable | Error>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly settingWatch = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(LAST_DAYS_SETTING)) this.refresh();
+  });
 
   constructor(
     private readonly session: Session,
     private readonly log: vscode.LogOutputChannel,
-  ) {
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(LAST_DAYS_SETTING)) this.refresh();
-      }),
-    );
-  }
+  ) {}
 
   refresh(): void {
     this.cache.clear();
@@ -184,6 +180,6 @@ export class BillingTree implements vscode.TreeDataProvider<BillingNode>, vscode
   dispose(): void {
     this.cache.clear();
     this.changed.dispose();
-    for (const d of this.disposables) d.dispose();
+    this.settingWatch.dispose();
   }
 }
