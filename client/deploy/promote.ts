@@ -16,11 +16,6 @@ import type { FileView } from '../../core/workspace/specWorkspace';
 import type { SpecClients } from '../environments/clients';
 import { familyOf, specRoot } from '../environments/specFile';
 
-interface PairItem extends vscode.QuickPickItem {
-  readonly from: string;
-  readonly to: string;
-}
-
 export function registerPromoteCommand(clients: SpecClients): vscode.Disposable {
   return vscode.commands.registerCommand('endpointStudio.environments.promote', (uri?: vscode.Uri, from?: unknown, to?: unknown) =>
     promote(clients, uri, typeof from === 'string' ? from : undefined, typeof to === 'string' ? to : undefined),
@@ -75,10 +70,7 @@ async function pickPair(
   const own = environmentOfFile(basename(current.fsPath));
   const pairs = family.environments.flatMap((from) => family.environments.filter((to) => to !== from).map((to) => ({ from, to })));
   const ordered = [...pairs.filter((p) => p.from === own), ...pairs.filter((p) => p.from !== own)];
-  const items = ordered.map((pair): PairItem => {
-    const promotion = plan(pair);
-    return { ...pair, label: `${pair.from} → ${pair.to}`, detail: describe(promotion) };
-  });
+  const items = ordered.map((pair) => ({ ...pair, label: `${pair.from} → ${pair.to}`, detail: describe(plan(pair)) }));
   const picked = await vscode.window.showQuickPick(items, {
     title: `Promote between the environments of ${basename(family.base)}`,
     placeHolder: 'What one environment last deployed and verified, written into the other’s overlay, then planned there',
