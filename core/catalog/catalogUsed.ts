@@ -2,6 +2,7 @@
  * Which catalog a check ran against, and how old it was, in words and as JSON: a result that
  * passed without the catalog rules must say so, or a green CI run would promise more than it checked.
  */
+import { plural } from '../util/plural';
 
 export type CatalogUsed =
   | { readonly source: 'live'; readonly fetchedAt: string }
@@ -45,5 +46,5 @@ export function describeAge(fetchedAt: string, now: Date = new Date()): string {
   if (minutes < 1) return 'just now';
   const [amount, unit] =
     minutes < 120 ? [minutes, 'minute'] : minutes < 48 * 60 ? [Math.floor(minutes / 60), 'hour'] : [Math.floor(minutes / 1440), 'day'];
-  return `${amount} ${unit}${amount === 1 ? '' : 's'} old`;
+  return `${plural(amount, unit)} old`;
 }

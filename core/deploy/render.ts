@@ -7,6 +7,7 @@ import { childValue } from '../endpointSpec/ownData';
 import type { StockShortage } from '../endpointSpec/catalog/stock';
 import { outsideAuthor, type OutsideChange, type OutsideEffect, type ThreeWay } from './outside';
 import { planCost } from './planCost';
+import { plural } from '../util/plural';
 
 /** Values as they would be written in JSON, shortened so one line stays one line. */
 export function renderValue(value: unknown, maxLength = 120): string {
@@ -37,8 +38,6 @@ export function createFields(spec: Spec) {
     .map(([path, field]) => ({ path, value: field.value, explicit: setInSpec(spec, field.segments) }));
   return { effective, compute: effective.compute === 'cpu' ? 'CPU' : 'GPU', fields };
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** With a catalog, the plan also says how the always-on cost moves (catalog prices × workers.min). */
 export function renderPlan(plan: DeploymentPlan, options: { catalog?: Catalog } = {}): string {

@@ -10,6 +10,7 @@ import type { Change } from './diff';
 import type { DeploymentPlan } from './plan';
 import { planCost } from './planCost';
 import { createFields, renderValue, stockWarning, threeWayLines } from './render';
+import { plural } from '../util/plural';
 
 type PlanAction = DeploymentPlan['kind'];
 
@@ -94,11 +95,7 @@ function body(plan: DeploymentPlan): { lines: string[]; notes: string[] } {
       return createBody(plan);
     case 'update':
       return {
-        lines: [
-          `Updates ${endpointLabel(plan)}: ${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}.`,
-          '',
-          ...changesTable(plan.changes),
-        ],
+        lines: [`Updates ${endpointLabel(plan)}: ${plural(plan.changes.length, 'change')}.`, '', ...changesTable(plan.changes)],
         notes: [],
       };
     case 'unchanged':
