@@ -9,18 +9,15 @@ import { Catalog, type CatalogData } from '../endpointSpec/catalog/catalog';
 import { createBodyPropertyPaths } from '../endpointSpec/liveSchema';
 import type { CatalogStatus } from '../protocol';
 import { writeFileAtomic } from '../util/atomicWrite';
-import { readCatalogCache, type CatalogCache } from './cacheFile';
+import { CATALOG_REFRESH_MS, CATALOG_REQUEST_TIMEOUT_MS, readCatalogCache, type CatalogCache } from './cacheFile';
 import { fetchCatalogData } from './fetch';
 
 export interface CatalogServiceOptions {
   /** No client: no key or no network configured; only the cache or a pinned file can serve. */
   readonly client?: ApiClient;
-  readonly cacheFile?: string;
+  readonly cacheFile: string;
   /** A catalog snapshot file that replaces the live catalog entirely. */
   readonly pinned?: Catalog;
-  readonly refreshIntervalMs: number;
-  readonly requestTimeoutMs: number;
-  readonly fetchOpenApi?: (signal: AbortSignal) => Promise<unknown>;
   readonly log: (message: string) => void;
 }
 
@@ -63,18 +60,17 @@ export class CatalogService {
   }
 
   /** Called when the catalog or only its status (a failed refresh) changed. */
-  onDidChange(listener: (catalogChanged: boolean) => void): () => void {
+  onDidChange(listener: (catalogChanged: boolean) => void): void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
-  /** Loads the disk cache, then refreshes in the background and every `refreshIntervalMs`. */
+  /** Loads the disk cache, then refreshes in the background and every CATALOG_REFRESH_MS. */
   async start(): Promise<void> {
     if (this.state === 'pinned') return;
     await this.loadCache();
     if (!this.options.client) return;
     void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.options.refreshIntervalMs);
+    this.timer = setInterval(() => void this.refresh(), CATALOG_REFRESH_MS);
     this.timer.unref();
   }
 
@@ -94,12 +90,12 @@ export class CatalogService {
 
   private async fetchAll(client: ApiClient): Promise<CatalogStatus> {
     const controller = new AbortController();
-    const call = { timeoutMs: this.options.requestTimeoutMs, signal: controller.signal };
+    const call = { timeoutMs: CATALOG_REQUEST_TIMEOUT_MS, signal: controller.signal };
     try {
       const [data, openApi] = await Promise.all([
         fetchCatalogData(client, call),
         // The served schema is optional: without it the checks use the bundled one.
-        this.options.fetchOpenApi ? this.options.fetchOpenApi(controller.signal).catch(() => undefined) : Promise.resolve(undefined),
+        client.openApi(call).catch(() => undefined),
       ]);
       const properties = openApi ? createBodyPropertyPaths(openApi) : undefined;
       this.apply(data, new Date().toISOString(), 'live', properties && properties.size > 0 ? properties : undefined);
@@ -125,16 +121,14 @@ export class CatalogService {
 
   /** Reads the disk cache, if there is one for this service; `start` does this first. */
   async loadCache(): Promise<void> {
-    const file = this.options.cacheFile;
-    if (!file || this.state === 'pinned') return;
+    if (this.state === 'pinned') return;
     // A cache written for another service must never describe this one.
-    const cache = await readCatalogCache(file, this.options.client?.apiUrl);
+    const cache = await readCatalogCache(this.options.cacheFile, this.options.client?.apiUrl);
     if (cache) this.apply(cache.data, cache.fetchedAt, 'cached', cache.liveProperties ? new Set(cache.liveProperties) : undefined);
   }
 
   private async saveCache(apiUrl: string, data: CatalogData): Promise<void> {
-    const file = this.options.cacheFile;
-    if (!file || !this.fetchedAt) return;
+    if (!this.fetchedAt) return;
     const cache: CatalogCache = {
       version: 1,
       apiUrl,
@@ -143,7 +137,7 @@ export class CatalogService {
       ...(this.properties ? { liveProperties: [...this.properties] } : {}),
     };
     try {
-      await writeFileAtomic(file, JSON.stringify(cache));
+      await writeFileAtomic(this.options.cacheFile, JSON.stringify(cache));
     } catch (error) {
       this.options.log(`catalog cache not written: ${error instanceof Error ? error.message : String(error)}`);
     }

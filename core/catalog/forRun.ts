@@ -12,8 +12,6 @@ export interface RunCatalogOptions {
   /** Use the cache only: no request is sent. */
   readonly offline: boolean;
   readonly userAgent: string;
-  readonly cacheDir?: string;
-  readonly now?: Date;
 }
 
 export interface RunCatalog {
@@ -34,7 +32,6 @@ export async function readServiceCatalog(options: RunCatalogOptions): Promise<Ru
   const service = createCatalogService({
     env: options.env,
     userAgent: options.userAgent,
-    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     log: (message) => setupProblems.push(message),
   });
   try {
@@ -50,7 +47,7 @@ export async function readServiceCatalog(options: RunCatalogOptions): Promise<Ru
     if (status.state === 'live' && status.fetchedAt)
       return { catalog, liveProperties, used: { source: 'live', fetchedAt: status.fetchedAt }, expected: true };
     if (status.state === 'cached' && status.fetchedAt && catalog) {
-      const old = (options.now ?? new Date()).getTime() - Date.parse(status.fetchedAt) > CATALOG_REFRESH_MS;
+      const old = Date.now() - Date.parse(status.fetchedAt) > CATALOG_REFRESH_MS;
       const used: CatalogUsed = { source: 'cached', fetchedAt: status.fetchedAt, stale: !options.offline || old, reason: why };
       return { catalog, liveProperties, used, expected: true };
     }

@@ -7,7 +7,7 @@
 import { configFromEnvironment, createApiClient, DEFAULT_API_URL, type ApiClient } from '../api';
 import { readCatalogSnapshot } from './snapshot';
 import { defaultCacheDir } from '../util/codeCache';
-import { CATALOG_REFRESH_MS, CATALOG_REQUEST_TIMEOUT_MS, catalogCacheFile } from './cacheFile';
+import { catalogCacheFile } from './cacheFile';
 import { CatalogService } from './catalogService';
 
 export interface CatalogSetup {
@@ -48,9 +48,6 @@ export function createCatalogService(setup: CatalogSetup): CatalogService {
     client,
     pinned,
     cacheFile: catalogCacheFile(config.apiUrl ?? DEFAULT_API_URL, setup.cacheDir ?? defaultCacheDir(env)),
-    refreshIntervalMs: CATALOG_REFRESH_MS,
-    requestTimeoutMs: CATALOG_REQUEST_TIMEOUT_MS,
-    fetchOpenApi: client ? (signal) => client.openApi({ signal, timeoutMs: CATALOG_REQUEST_TIMEOUT_MS }) : undefined,
     log: setup.log,
   });
 }
