@@ -35,10 +35,6 @@ export interface ServerlessBillingQuery extends WindowQuery {
   gpuId?: string;
 }
 
-export interface NetworkVolumeBillingQuery extends WindowQuery {
-  networkVolumeId?: string;
-}
-
 export interface BillingTimeRange {
   startTime: string;
   endTime: string;
@@ -142,14 +138,9 @@ export class BillingApi {
   }
 
   networkVolumes(
-    query: NetworkVolumeBillingQuery = {},
+    query: BillingQuery = {},
   ): Promise<BillingList<NetworkVolumeBillingRecord, NetworkVolumeBillingAmounts, { uniqueNetworkVolumeCount: number }>> {
-    return this.http.request({
-      method: 'GET',
-      path: '/v2/billing/network-volumes',
-      query: { ...windowQuery(query), networkVolumeId: query.networkVolumeId },
-      ...callOptions(query),
-    });
+    return this.http.request({ method: 'GET', path: '/v2/billing/network-volumes', query: windowQuery(query), ...callOptions(query) });
   }
 
   /** Public endpoints (the service's hosted models), not the caller's serverless endpoints. */

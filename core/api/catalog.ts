@@ -9,19 +9,11 @@ import type { CpuType, DataCenter, GpuType, Template } from './types';
 export interface GpuCatalogQuery extends CallOptions {
   /** Default true: adds `include=AVAILABILITY`. */
   availability?: boolean;
-  /** Availability context; default `['SERVERLESS']` (the service's own default is POD). */
-  product?: ('POD' | 'CLUSTER' | 'SERVERLESS')[];
-  /** GPUs per worker for availability and price; service default 1. */
-  count?: number;
-  cloud?: 'SECURE' | 'COMMUNITY';
-  minCudaVersion?: string;
 }
 
 export interface CpuCatalogQuery extends CallOptions {
   /** Default false. */
   availability?: boolean;
-  product?: ('POD' | 'SERVERLESS')[];
-  vcpuCount?: number;
 }
 
 export interface DataCenterQuery extends CallOptions {
@@ -29,22 +21,15 @@ export interface DataCenterQuery extends CallOptions {
   include?: ('GPU_AVAILABILITY' | 'CPU_AVAILABILITY')[];
 }
 
-function gpuQuery(q: GpuCatalogQuery): Record<string, string | number | readonly string[] | undefined> {
-  // The filters are only valid with include=AVAILABILITY, so they go only with it.
-  if (q.availability === false) return {};
-  return {
-    include: ['AVAILABILITY'],
-    product: q.product ?? ['SERVERLESS'],
-    count: q.count,
-    cloud: q.cloud,
-    minCudaVersion: q.minCudaVersion,
-  };
-}
+/**
+ * Availability in the serverless context (the service's own default is POD). `product` is only valid with
+ * include=AVAILABILITY, so it goes only with it.
+ */
+const AVAILABILITY_QUERY = { include: ['AVAILABILITY'], product: ['SERVERLESS'] };
 
-function cpuQuery(q: CpuCatalogQuery): Record<string, string | number | readonly string[] | undefined> {
-  if (!q.availability) return {};
-  return { include: ['AVAILABILITY'], product: q.product ?? ['SERVERLESS'], vcpuCount: q.vcpuCount };
-}
+const gpuQuery = (q: GpuCatalogQuery): Record<string, string[]> => (q.availability === false ? {} : AVAILABILITY_QUERY);
+
+const cpuQuery = (q: CpuCatalogQuery): Record<string, string[]> => (q.availability ? AVAILABILITY_QUERY : {});
 
 function dataCenterQuery(q: DataCenterQuery): Record<string, readonly string[] | undefined> {
   const include = q.include ?? ['GPU_AVAILABILITY'];
