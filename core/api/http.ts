@@ -125,7 +125,7 @@ export function collectionCalls<T>(http: HttpCore, key: string, path: string) {
     get: (id: string, options: CallOptions = {}): Promise<T> =>
       http.request<T>({ method: 'GET', path: `${path}/${segment(id)}`, ...options }),
     delete: async (id: string, options: CallOptions = {}): Promise<void> => {
-      await http.request<undefined>({ method: 'DELETE', path: `${path}/${segment(id)}`, idempotent: true, ...options });
+      await http.request<undefined>({ method: 'DELETE', path: `${path}/${segment(id)}`, ...options });
     },
   };
 }

@@ -58,7 +58,7 @@ export class JobsApi {
 
   /** Queues a job: `{id, status: 'IN_QUEUE'}`. Never repeated after a lost answer (it would run twice). */
   async run(endpointId: string, request: JobRequest, options: CallOptions = {}): Promise<Job> {
-    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/run`, body: request, idempotent: false, ...options });
+    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/run`, body: request, ...options });
   }
 
   /** Runs a job and waits: the finished job with `output`, or its current status to poll with `status`. */
@@ -70,7 +70,6 @@ export class JobsApi {
       path: `/v2/${segment(endpointId)}/runsync`,
       query: { wait: waitMs },
       body: request,
-      idempotent: false,
       ...call,
       timeoutMs,
     });
@@ -103,7 +102,7 @@ export class JobsApi {
 
   /** Requeues a failed or timed-out job. Not retried: a second retry would run it again. */
   async retry(endpointId: string, jobId: string, options: CallOptions = {}): Promise<Job> {
-    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`, idempotent: false, ...options });
+    return this.job({ method: 'POST', path: `/v2/${segment(endpointId)}/retry/${segment(jobId)}`, ...options });
   }
 
   /**
@@ -111,13 +110,7 @@ export class JobsApi {
    * a repeat could also remove jobs queued in between.
    */
   purgeQueue(endpointId: string, options: CallOptions = {}): Promise<{ removed: number; status?: string }> {
-    return this.http.request({
-      method: 'POST',
-      host: 'jobs',
-      path: `/v2/${segment(endpointId)}/purge-queue`,
-      idempotent: false,
-      ...options,
-    });
+    return this.http.request({ method: 'POST', host: 'jobs', path: `/v2/${segment(endpointId)}/purge-queue`, ...options });
   }
 
   health(endpointId: string, options: CallOptions = {}): Promise<EndpointHealth> {

@@ -10,18 +10,12 @@ export function networkVolumesApi(http: HttpCore) {
 
     /** Billed storage: never repeated after a lost answer; list to check. */
     create(body: CreateNetworkVolumeRequest, options: CallOptions = {}): Promise<NetworkVolume> {
-      return http.request<NetworkVolume>({ method: 'POST', path: '/v2/network-volumes', body, idempotent: false, ...options });
+      return http.request<NetworkVolume>({ method: 'POST', path: '/v2/network-volumes', body, ...options });
     },
 
     /** Size can only grow. */
     update(id: string, body: UpdateNetworkVolumeRequest, options: CallOptions = {}): Promise<NetworkVolume> {
-      return http.request<NetworkVolume>({
-        method: 'PATCH',
-        path: `/v2/network-volumes/${segment(id)}`,
-        body,
-        idempotent: true,
-        ...options,
-      });
+      return http.request<NetworkVolume>({ method: 'PATCH', path: `/v2/network-volumes/${segment(id)}`, body, ...options });
     },
   };
 }

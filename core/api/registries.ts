@@ -13,14 +13,7 @@ export function registriesApi(http: HttpCore) {
      * client never puts a request body into an error or a log.
      */
     create(body: CreateRegistryRequest, options: CallOptions = {}): Promise<Registry> {
-      return http.request<Registry>({
-        method: 'POST',
-        path: '/v2/registries',
-        body,
-        idempotent: false,
-        secrets: [body.password],
-        ...options,
-      });
+      return http.request<Registry>({ method: 'POST', path: '/v2/registries', body, secrets: [body.password], ...options });
     },
   };
 }

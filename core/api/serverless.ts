@@ -62,7 +62,7 @@ export class ServerlessApi {
    * Use `createReconciled` to turn that into a definite answer without risking a duplicate.
    */
   create(body: CreateEndpointRequest, options: CallOptions = {}): Promise<Endpoint> {
-    return this.http.request<Endpoint>({ method: 'POST', path: '/v2/serverless', body, idempotent: false, ...options });
+    return this.http.request<Endpoint>({ method: 'POST', path: '/v2/serverless', body, ...options });
   }
 
   /**
@@ -122,12 +122,12 @@ export class ServerlessApi {
 
   /** PATCH: only the fields sent change. Safe to repeat, so it is retried after a lost answer. */
   update(id: string, body: UpdateEndpointRequest, options: CallOptions = {}): Promise<Endpoint> {
-    return this.http.request<Endpoint>({ method: 'PATCH', path: `/v2/serverless/${segment(id)}`, body, idempotent: true, ...options });
+    return this.http.request<Endpoint>({ method: 'PATCH', path: `/v2/serverless/${segment(id)}`, body, ...options });
   }
 
   /** Irreversible on the service: workers stop, queued jobs are cancelled. Confirm before calling. */
   async delete(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/serverless/${segment(id)}`, idempotent: true, ...options });
+    await this.http.request<undefined>({ method: 'DELETE', path: `/v2/serverless/${segment(id)}`, ...options });
   }
 
   async workers(id: string, options: CallOptions = {}): Promise<WorkerList> {

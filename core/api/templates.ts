@@ -10,11 +10,11 @@ export function templatesApi(http: HttpCore) {
 
     /** Not repeated after a lost answer (it could make a second template); list to check. */
     create(body: CreateTemplateRequest, options: CallOptions = {}): Promise<Template> {
-      return http.request<Template>({ method: 'POST', path: '/v2/templates', body, idempotent: false, ...options });
+      return http.request<Template>({ method: 'POST', path: '/v2/templates', body, ...options });
     },
 
     update(id: string, body: UpdateTemplateRequest, options: CallOptions = {}): Promise<Template> {
-      return http.request<Template>({ method: 'PATCH', path: `/v2/templates/${segment(id)}`, body, idempotent: true, ...options });
+      return http.request<Template>({ method: 'PATCH', path: `/v2/templates/${segment(id)}`, body, ...options });
     },
   };
 }
