@@ -32,8 +32,6 @@ import { fetchResolvingLocalhost } from './loopback';
 import { parseRateLimitHeaders, parseRetryAfter, type RateLimitSnapshot } from './rateLimit';
 import { createRedactor, type Redactor } from './redact';
 
-type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-type ApiHost = 'rest' | 'jobs';
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
 /** Accepted by every call of every resource. */
@@ -45,8 +43,8 @@ export interface CallOptions {
 }
 
 export interface HttpRequest extends CallOptions {
-  method: HttpMethod;
-  host?: ApiHost;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  host?: 'rest' | 'jobs';
   /**
    * An absolute origin to send to instead of `host`'s base: a load balancer's own subdomain of the
    * jobs host. The caller checks that it belongs to the service, since the key goes with it.

@@ -119,18 +119,11 @@ export function perMonth(perHour: UsdRange): UsdRange {
   return scaleRange(perHour, HOURS_PER_MONTH);
 }
 
-/** The always-on cost before and after a change, and by how much it moves at each end of the range. */
-export interface AlwaysOnChange {
-  readonly before: UsdRange;
-  readonly after: UsdRange;
-  readonly change: UsdRange;
-}
-
 /**
- * Change in always-on cost from `before` to `after` (either may be undefined: nothing runs).
- * Undefined when a side has workers to run but no price to run them at.
+ * The always-on cost before and after a change (either side may be undefined: nothing runs), and by how much it
+ * moves at each end of the range. Undefined when a side has workers to run but no price to run them at.
  */
-export function alwaysOnChange(before: SpecCost | undefined, after: SpecCost | undefined): AlwaysOnChange | undefined {
+export function alwaysOnChange(before: SpecCost | undefined, after: SpecCost | undefined) {
   const zero = { low: 0, high: 0 };
   const hourly = (cost: SpecCost | undefined): UsdRange | undefined =>
     cost === undefined ? zero : (cost.alwaysOn ?? (cost.workersMin === 0 ? zero : undefined));

@@ -21,12 +21,7 @@ export type ProfileVariables = Partial<Record<(typeof PROFILE_VARIABLES)[number]
 
 const MESSAGE_KIND = 'endpointStudio/environment';
 
-export interface EnvironmentMessage {
-  readonly kind: typeof MESSAGE_KIND;
-  readonly variables: ProfileVariables;
-}
-
-export function environmentMessage(variables: ProfileVariables): EnvironmentMessage {
+export function environmentMessage(variables: ProfileVariables) {
   return { kind: MESSAGE_KIND, variables };
 }
 
