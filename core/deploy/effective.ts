@@ -38,6 +38,9 @@ export interface EffectiveSpec {
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v] : undefined);
 const has = (object: Spec | undefined, key: string): boolean => object !== undefined && object[key] !== undefined;
 
+/** A `cpu` list as the create body takes it: `id` and `vcpuCount` of each item. */
+const cpuItems = (list: unknown[]): Spec[] => list.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount }));
+
 /** Unordered selections compare as sets: the order of pools or excluded types means nothing to the scheduler. */
 const asSet = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -105,10 +108,7 @@ export function effectiveSpec(input: Spec): EffectiveSpec {
     else put(['gpu', 'allowedCudaVersions'], asSet(strings(gpu.allowedCudaVersions) ?? []));
     put(['gpu', 'minCudaVersion'], typeof gpu.minCudaVersion === 'string' ? gpu.minCudaVersion : null);
   } else if (cpu) {
-    put(
-      ['cpu'],
-      cpu.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount })),
-    );
+    put(['cpu'], cpuItems(cpu));
   }
 
   const workers = record(spec.workers) ?? {};
@@ -177,8 +177,7 @@ export function liveAsSpec(endpoint: Endpoint | Spec): Spec {
         break;
       case 'cpu':
         // `memory` is derived by the service from the flavor; the create body refuses it.
-        if (Array.isArray(value) && !record(live.gpu))
-          spec.cpu = value.map((item) => ({ id: record(item)?.id, vcpuCount: record(item)?.vcpuCount }));
+        if (Array.isArray(value) && !record(live.gpu)) spec.cpu = cpuItems(value);
         break;
       case 'workers': {
         const workers = object ?? {};
