@@ -60,19 +60,13 @@ const maxCost: PolicyRuleKind = {
     const limit = rule.maxCostPerHour;
     if (limit === undefined) return [];
     const at = { path: ['workers', 'max'], target: 'value' as const };
-    const unchecked = (why: string): PolicyFinding[] => [
-      {
-        ...at,
-        code: 'policy-cost-unchecked',
-        severity: 'warning',
-        message: `the cost at workers.max is not checked against ${formatUsd(limit)} an hour: ${why}`,
-      },
-    ];
     const cost = costAtMax(body, catalog);
     if (!cost) return [];
     if (cost.perHour !== undefined && cost.perHour > limit)
       return [{ ...at, message: `the cost at workers.max, ${formatUsd(cost.perHour)} an hour, is above ${formatUsd(limit)}` }];
-    return cost.unchecked === undefined ? [] : unchecked(cost.unchecked);
+    if (cost.unchecked === undefined) return [];
+    const message = `the cost at workers.max is not checked against ${formatUsd(limit)} an hour: ${cost.unchecked}`;
+    return [{ ...at, code: 'policy-cost-unchecked', severity: 'warning', message }];
   },
 };
 
