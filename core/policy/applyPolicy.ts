@@ -9,7 +9,7 @@ import type { SpecDocument, SpecFormat } from '../endpointSpec/tree';
 import { evaluatePolicy, rulesFor } from './evaluate';
 import { bareIgnores, govern, IGNORE_MARKER, type SuppressedDiagnostic } from './govern';
 import { placeForOverlay, placeInDocuments, type OverlayPlacement } from './place';
-import { POLICY_FILE, type PolicyFile, type PolicyRule } from './policyFile';
+import { POLICY_FILE, type Policy, type PolicyFile } from './policyFile';
 import type { PolicyContext } from './rules';
 
 type BaseDiagnostic = SpecDiagnostic & { readonly setInOverlay: boolean };
@@ -60,7 +60,7 @@ export function applyPolicy(spec: SpecUnderPolicy): SpecWithPolicy {
   let baseDiagnostics: BaseDiagnostic[] = [...(overlay?.baseDiagnostics ?? [])];
   if (found && !policy) own.push(brokenPolicy(found));
   else if (policy && overlay) {
-    const placed = judgeOverlay(spec, overlay, rulesFor(policy, overlay.environment));
+    const placed = judgeOverlay(spec, overlay, policy);
     own.push(...placed.overlay);
     baseDiagnostics = [...baseDiagnostics, ...placed.base];
   } else if (policy) {
@@ -78,12 +78,11 @@ export function applyPolicy(spec: SpecUnderPolicy): SpecWithPolicy {
   return { ...result, base: { diagnostics: byPosition(base.diagnostics), suppressed: base.suppressed } };
 }
 
-function judgeOverlay(spec: SpecUnderPolicy, overlay: OverlayUnderPolicy, rules: readonly PolicyRule[]): OverlayPlacement {
+function judgeOverlay(spec: SpecUnderPolicy, overlay: OverlayUnderPolicy, policy: Policy): OverlayPlacement {
+  const rules = rulesFor(policy, overlay.environment);
   if (rules.length === 0 || overlay.merged === undefined || !overlay.base) return { overlay: [], base: [] };
-  const baseData = overlay.base.documents[0]?.data;
-  const policy = spec.policy?.policy;
   const problems = evaluatePolicy(overlay.merged, rules, spec.context);
-  const alone = policy ? evaluatePolicy(baseData, rulesFor(policy, undefined), spec.context) : [];
+  const alone = evaluatePolicy(overlay.base.documents[0]?.data, rulesFor(policy, undefined), spec.context);
   return placeForOverlay(
     { path: spec.path, text: spec.text, documents: overlay.documents, environment: overlay.environment },
     overlay.base,
@@ -95,10 +94,9 @@ function judgeOverlay(spec: SpecUnderPolicy, overlay: OverlayUnderPolicy, rules:
 /** A broken policy configures nothing, and every spec under it says so: a typo never turns the policy off unseen. */
 function brokenPolicy(found: PolicyFile): SpecDiagnostic {
   const first = found.problems.at(0);
-  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const where = first ? ` (line ${first.range.start.line + 1}: ${first.message})` : '';
   return {
-    range: at,
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     offset: 0,
     length: 0,
     severity: 'error',
