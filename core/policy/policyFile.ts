@@ -5,6 +5,7 @@
  * file rather than a limit quietly not applied. A broken file configures nothing; the specs it governs say so
  * (core/policy/govern.ts), so a typo can never turn the policy off unnoticed. The file names limits only.
  */
+import type { ErrorObject } from 'ajv/dist/2020';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnosticAt, type SpecDiagnostic } from '../endpointSpec/check';
@@ -96,14 +97,8 @@ export function policySchemaViewAt(path: JsonPath): SchemaView | undefined {
   return schemaViewIn(policySchema, path);
 }
 
-interface SchemaError {
-  readonly instancePath: string;
-  readonly message?: string;
-  readonly params: unknown;
-}
-
 function schemaProblem(
-  error: SchemaError,
+  error: ErrorObject,
   document: SpecDocument | undefined,
   problem: (span: TextSpan, message: string) => SpecDiagnostic,
 ): SpecDiagnostic {
