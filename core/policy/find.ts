@@ -8,9 +8,14 @@
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { parsePolicy, POLICY_FILE, type ParsedPolicy, type PolicyFile } from './policyFile';
 
-/** How the files are seen (core/workspace's `FileView`). */
+/** How the files are seen: core/workspace's `FileView`, through which a front-end shows the workspace its files. */
 export interface PolicyView {
+  /**
+   * A spec file's text (or the team policy's) by absolute path: an open editor's first, else the disk's; undefined
+   * when there is none.
+   */
   read(path: string): string | undefined;
+  /** The names in a folder; none when it cannot be listed. */
   list(folder: string): readonly string[];
 }
 

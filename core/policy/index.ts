@@ -6,7 +6,7 @@ export { applyPolicy, isGoverned } from './applyPolicy';
 export { everyDocumentedCode, policyDocumentedCodes } from './codes';
 export { rulesFor } from './evaluate';
 export { policyFactsOf, type PolicyFacts } from './facts';
-export { findPolicy, type PolicyLookup } from './find';
+export { findPolicy, type PolicyLookup, type PolicyView } from './find';
 export { IGNORE_MARKER, type Suppression, type SuppressedDiagnostic } from './govern';
 export {
   parsePolicy,

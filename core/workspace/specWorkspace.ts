@@ -28,6 +28,7 @@ import {
   type ParsedPolicy,
   type PolicyContext,
   type PolicyLookup,
+  type PolicyView,
   type SuppressedDiagnostic,
 } from '../policy';
 import { isSpecFile, specFormatOf } from '../protocol/specFiles';
@@ -42,15 +43,7 @@ interface GovernedOverlay extends CheckedOverlay {
 const KEPT_VALIDATIONS = 256;
 
 /** How a front-end shows the owner its files. */
-export interface FileView {
-  /**
-   * A spec file's text (or the team policy's) by absolute path: an open editor's first, else the disk's; undefined
-   * when there is none.
-   */
-  read(path: string): string | undefined;
-  /** The names in a folder; none when it cannot be listed. */
-  list(folder: string): readonly string[];
-}
+export type FileView = PolicyView;
 
 export interface SpecWorkspaceOptions {
   /** The folders an overlay's base may lie in, for the overlay at `path` (the workspace folders in an editor). */
