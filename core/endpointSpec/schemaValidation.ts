@@ -18,15 +18,10 @@ const MAX_TRANSLATED_ERRORS = 1000;
 export function validateAgainstSchema(data: unknown, mode: SpecMode): SpecProblem[] {
   const validate = validators[mode];
   if (validate(data)) return [];
-  const errors = validate.errors ?? [];
   // More are never shown (check.ts lists a few hundred per document) and each costs a search for
   // a suggestion: a mapping of a million unknown keys would otherwise take minutes.
-  const problems: SpecProblem[] = [];
-  for (let i = 0; i < Math.min(errors.length, MAX_TRANSLATED_ERRORS); i++) {
-    const problem = translate(errors[i], data, mode);
-    if (problem) problems.push(problem);
-  }
-  return tidy(problems);
+  const errors = (validate.errors ?? []).slice(0, MAX_TRANSLATED_ERRORS);
+  return tidy(errors.flatMap((error) => translate(error, data, mode) ?? []));
 }
 
 /** One problem per spot and message; `flashboot: [OFF]` is first of all the wrong type, so its allowed values are not listed too. */
@@ -71,10 +66,7 @@ function translate(error: ErrorObject, data: unknown, mode: SpecMode): SpecProbl
     }
     case 'required': {
       const name = String(params.missingProperty);
-      const scalerType =
-        path.length === 1 && path[0] === 'scaling' && isRecord(valueAt(data, path))
-          ? (valueAt(data, path) as Record<string, unknown>).type
-          : undefined;
+      const scalerType = path.length === 1 && path[0] === 'scaling' ? childValue(valueAt(data, path), 'type') : undefined;
       const owner = typeof scalerType === 'string' ? ` in ${scalerType} scaling` : path.length === 0 ? '' : ` in ${field}`;
       const summary = firstSentence(schemaViewAt([...path, name], data, mode)?.description ?? '');
       const why = summary && summary.length <= 60 && !summary.includes('`') ? ` (${summary})` : '';
