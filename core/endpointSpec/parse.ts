@@ -6,6 +6,7 @@ import * as YAML from 'yaml';
 import * as jsonc from 'jsonc-parser';
 import { shiftDocument, splitYamlDocuments, type DocumentChunk } from './chunks';
 import { jsonNestingBeyond, yamlNestingBeyond } from './nestingScan';
+import { setOwnValue } from './ownData';
 import { parsePlainYaml } from './plainYaml';
 import type { ArrayNode, ObjectNode, PropertyNode, SpecDocument, SpecFormat, SpecNode, SyntaxProblem } from './tree';
 
@@ -180,10 +181,7 @@ function convertYamlNode(node: YAML.Node, depth: number, text: string, keyProble
     } satisfies ObjectNode;
   }
   if (YAML.isSeq(node)) {
-    const items: SpecNode[] = [];
-    for (const item of node.items) {
-      if (YAML.isNode(item)) items.push(convertYamlNode(item, depth + 1, text, keyProblems));
-    }
+    const items = node.items.filter(YAML.isNode).map((item) => convertYamlNode(item, depth + 1, text, keyProblems));
     return { kind: 'array', items, multiline: isMultiline(text, start, valueEnd), flow: Boolean(node.flow), ...base } satisfies ArrayNode;
   }
   if (YAML.isAlias(node)) return { kind: 'alias', ...base };
@@ -243,9 +241,8 @@ function parseJson(text: string): SpecDocument {
   }));
   const span = { offset: 0, length: text.length };
   if (!tree) return { span, data: undefined, syntaxProblems };
-  const built = { problems: syntaxProblems };
   try {
-    const { node, data } = convertJsonNode(tree, 0, built, text);
+    const { node, data } = convertJsonNode(tree, 0, syntaxProblems, text);
     const broken = syntaxProblems.some((p) => p.code !== 'duplicate-key');
     return { span, root: node, data: broken ? undefined : data, syntaxProblems };
   } catch (error) {
@@ -254,12 +251,7 @@ function parseJson(text: string): SpecDocument {
   }
 }
 
-function convertJsonNode(
-  node: jsonc.Node,
-  depth: number,
-  built: { problems: SyntaxProblem[] },
-  text: string,
-): { node: SpecNode; data: unknown } {
+function convertJsonNode(node: jsonc.Node, depth: number, problems: SyntaxProblem[], text: string): { node: SpecNode; data: unknown } {
   if (depth > MAX_NESTING_DEPTH) throw new NestingTooDeep(node.offset);
   const base = { offset: node.offset, length: node.length };
   switch (node.type) {
@@ -273,7 +265,7 @@ function convertJsonNode(
         if (!keyNode) continue;
         const key = String(keyNode.value);
         if (seen.has(key)) {
-          built.problems.push({
+          problems.push({
             code: 'duplicate-key',
             severity: 'error',
             message: 'duplicate key: a key may appear only once in an object',
@@ -282,10 +274,9 @@ function convertJsonNode(
           });
         }
         seen.add(key);
-        const value = valueNode ? convertJsonNode(valueNode, depth + 1, built, text) : undefined;
+        const value = valueNode ? convertJsonNode(valueNode, depth + 1, problems, text) : undefined;
         properties.push({ key, keySpan: { offset: keyNode.offset, length: keyNode.length }, value: value?.node });
-        // Object.defineProperty keeps a "__proto__" key as plain data instead of changing the prototype.
-        Object.defineProperty(data, key, { value: value?.data, enumerable: true, writable: true, configurable: true });
+        setOwnValue(data, key, value?.data);
       }
       return {
         node: { kind: 'object', properties, multiline: isMultiline(text, node.offset, node.offset + node.length), flow: true, ...base },
@@ -293,7 +284,7 @@ function convertJsonNode(
       };
     }
     case 'array': {
-      const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, built, text));
+      const converted = (node.children ?? []).map((child) => convertJsonNode(child, depth + 1, problems, text));
       const multiline = isMultiline(text, node.offset, node.offset + node.length);
       return {
         node: { kind: 'array', items: converted.map((c) => c.node), multiline, flow: true, ...base },
