@@ -6,7 +6,7 @@ import commonSchema from '../../schemas/common.schema.json';
 import createSchema from '../../schemas/endpoint-create.schema.json';
 import updateSchema from '../../schemas/endpoint-update.schema.json';
 import { childValue, isRecord, ownTable } from './ownData';
-import type { JsonPath } from './tree';
+import { pointerTokens, type JsonPath } from './tree';
 
 export type SchemaObject = { readonly [keyword: string]: unknown };
 export type SpecMode = 'create' | 'update';
@@ -14,10 +14,9 @@ export type SpecMode = 'create' | 'update';
 type SchemaAt = { schema: SchemaObject; baseId: string };
 
 export const SCHEMAS: readonly SchemaObject[] = [commonSchema, createSchema, updateSchema];
-const ROOT_SCHEMA_IDS: Record<SpecMode, string> = { create: createSchema.$id, update: updateSchema.$id };
 
 const byId = new Map<string, SchemaObject>(SCHEMAS.map((s) => [s.$id as string, s]));
-const ROOT_SCHEMAS: Record<SpecMode, SchemaObject> = { create: createSchema, update: updateSchema };
+const ROOT_SCHEMAS = { create: createSchema, update: updateSchema };
 
 /** What the schema allows at one path, with `allOf`, `$ref` and the `scaling` union folded together. */
 export interface SchemaView {
@@ -40,7 +39,7 @@ export interface SchemaView {
 
 /** The view of the root of a create or update body. */
 export function rootSchemaView(mode: SpecMode = 'create'): SchemaView {
-  return viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMA_IDS[mode], undefined);
+  return viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMAS[mode].$id, undefined);
 }
 
 /**
@@ -48,7 +47,7 @@ export function rootSchemaView(mode: SpecMode = 'create'): SchemaView {
  * `scaling.requestCount` is known under `type: REQUEST_COUNT`.
  */
 export function schemaViewAt(path: JsonPath, data?: unknown, mode: SpecMode = 'create'): SchemaView | undefined {
-  let view: SchemaView | undefined = viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMA_IDS[mode], data);
+  let view: SchemaView | undefined = viewOf(ROOT_SCHEMAS[mode], ROOT_SCHEMAS[mode].$id, data);
   let value: unknown = data;
   for (const segment of path) {
     if (!view) return undefined;
@@ -169,9 +168,7 @@ export function resolveRef(ref: string, baseId: string, ids: ReadonlyMap<string,
   const [file, pointer = ''] = ref.split('#');
   const id = file ? new URL(file, baseId).href : baseId;
   let target: unknown = ids.get(id);
-  for (const token of pointer.split('/').filter(Boolean)) {
-    target = isRecord(target) ? target[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
+  for (const token of pointerTokens(pointer)) target = isRecord(target) ? target[token] : undefined;
   return isRecord(target) ? { schema: target, baseId: id } : undefined;
 }
 
