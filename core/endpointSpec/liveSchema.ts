@@ -3,38 +3,31 @@
  * bundled schema lacks but the live one has means the service is newer than this extension:
  * that is a warning to update, not an error to fix.
  */
-import { pointerTokens, type JsonPath } from './tree';
-
-type Loose = Record<string, unknown>;
+import { isRecord } from './ownData';
+import { valueAt } from './schemaValidation';
+import { resolveRef, type SchemaObject } from './schemas';
+import type { JsonPath } from './tree';
 
 /** Paths such as `gpu.pools` and `cpu[].id`, from `components.schemas.CreateEndpointRequest`. */
 export function createBodyPropertyPaths(openApi: unknown): Set<string> {
   const paths = new Set<string>();
-  const schemas = ((openApi as Loose | null)?.components as Loose | undefined)?.schemas as Loose | undefined;
-  const root = schemas?.CreateEndpointRequest;
-  if (!root || typeof root !== 'object') return paths;
-  const resolve = (schema: Loose): Loose | undefined => {
-    const ref = schema.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
-    let target: unknown = openApi;
-    for (const token of pointerTokens(ref.slice(1))) target = (target as Loose | undefined)?.[token];
-    return target && typeof target === 'object' ? (target as Loose) : undefined;
-  };
+  // Its `#/...` references point into the document itself.
+  const document = new Map([['', openApi as SchemaObject]]);
   const visit = (raw: unknown, prefix: string, depth: number): void => {
-    if (!raw || typeof raw !== 'object' || depth > 24) return;
-    const schema = resolve(raw as Loose);
+    if (!isRecord(raw) || depth > 24) return;
+    const schema = typeof raw.$ref === 'string' && raw.$ref.startsWith('#/') ? resolveRef(raw.$ref, '', document)?.schema : raw;
     if (!schema) return;
     if (schema !== raw) visit(schema, prefix, depth + 1);
     for (const key of ['allOf', 'anyOf', 'oneOf'] as const)
       for (const part of (schema[key] as unknown[] | undefined) ?? []) visit(part, prefix, depth + 1);
     if (schema.items) visit(schema.items, `${prefix}[]`, depth + 1);
-    for (const [name, child] of Object.entries((schema.properties as Loose | undefined) ?? {})) {
+    for (const [name, child] of Object.entries((schema.properties as Record<string, unknown> | undefined) ?? {})) {
       const path = prefix ? `${prefix}.${name}` : name;
       paths.add(path);
       visit(child, path, depth + 1);
     }
   };
-  visit(root, '', 0);
+  visit(valueAt(openApi, ['components', 'schemas', 'CreateEndpointRequest']), '', 0);
   return paths;
 }
 
