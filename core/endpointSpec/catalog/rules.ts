@@ -199,9 +199,8 @@ const cudaOffered: CatalogRule = {
     const allowed = stringArray(gpu.allowedCudaVersions) ?? (seeded ? [...seeded] : undefined);
     const findings: RuleFinding[] = [];
     if (allowed && allowed.length > 0 && !allowed.some((v) => offered.has(v))) {
-      const where = seeded ? ['templateId'] : ['gpu', 'allowedCudaVersions'];
       findings.push({
-        path: where,
+        path: seeded ? ['templateId'] : ['gpu', 'allowedCudaVersions'],
         target: seeded ? 'value' : 'key',
         message: `no GPU in ${selection.pools.join(', ')} offers CUDA ${allowed.join(', ')} (offered: ${[...offered].sort(compareVersions).join(', ')}); workers could never start: ${MORE_ROOM}`,
       });

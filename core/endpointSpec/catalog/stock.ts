@@ -8,7 +8,7 @@
  */
 import { defaultNumber } from '../contract';
 import { record, stringArray } from '../rules/rule';
-import type { AvailabilityLevel, Catalog, CatalogCpuFlavor, DataCenterStock } from './catalog';
+import type { Catalog, CatalogCpuFlavor, CatalogGpuType } from './catalog';
 import { gpuHourPrice, vcpuHourPrice } from './prices';
 
 /** US dollars per hour, from the cheapest placement with stock to the priciest. */
@@ -48,11 +48,6 @@ export interface StockShortage {
 }
 
 const MAX_STOCK_ALTERNATIVES = 3;
-
-interface Stocked {
-  readonly dataCenters?: readonly DataCenterStock[];
-  readonly availability?: AvailabilityLevel;
-}
 
 /** The shortage of what `spec` chooses, or undefined when something has stock, or the catalog cannot tell. */
 export function stockShortage(spec: Record<string, unknown>, catalog: Catalog): StockShortage | undefined {
@@ -176,7 +171,7 @@ function dollars(range: HourlyRange): string {
 }
 
 /** Stock in `where` (anywhere when undefined); undefined when the catalog does not say. */
-function hasStock(item: Stocked, where: readonly string[] | undefined): boolean | undefined {
+function hasStock(item: Pick<CatalogGpuType, 'dataCenters' | 'availability'>, where: readonly string[] | undefined): boolean | undefined {
   if (item.dataCenters) return item.dataCenters.some((dc) => dc.availability !== 'NONE' && (!where || where.includes(dc.id)));
   if (where || item.availability === undefined) return undefined;
   return item.availability !== 'NONE';
