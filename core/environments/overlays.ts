@@ -109,10 +109,8 @@ export function checkOverlayFile(file: OverlayFile, options: OverlayCheckOptions
       error: `an overlay's file name says its environment: ${stem}.<environment>.endpoint.${file.format === 'json' ? 'json' : 'yaml'}`,
     });
   }
-  if (typeof target !== 'string') return { ...check({ error: 'no base named' }), environment };
-  const base = findBase(file, target, read, roots, parse);
-  if ('error' in base) return { ...check(base), environment };
-  return { ...check(base), environment, basePath: base.path };
+  const base = typeof target === 'string' ? findBase(file, target, read, roots, parse) : { error: 'no base named' };
+  return { ...check(base), environment, ...('error' in base ? {} : { basePath: base.path }) };
 }
 
 function findBase(
