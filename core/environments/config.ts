@@ -4,13 +4,13 @@
  * variables only (its schema, schemas/environments.schema.json, admits nothing else): a cloned repository can
  * never hold a key or point a profile's key at another host through it.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as compiled from '../endpointSpec/generated/validators';
 import { locatePath } from '../endpointSpec/locate';
 import { ownValue } from '../endpointSpec/ownData';
 import { parseSpecText } from '../endpointSpec/parse';
 import { formatFieldPath, pointerTokens, type JsonPath, type TextSpan } from '../endpointSpec/tree';
+import { DISK_FILE_VIEW } from './overlays';
 
 export const ENVIRONMENTS_FILE = join('.endpoint-studio', 'environments.yaml');
 
@@ -59,13 +59,8 @@ export function parseEnvironments(text: string): EnvironmentsFile {
 
 /** The workspace's environments file, read from `root`; a missing file is no environments and no problem. */
 export function readEnvironments(root: string): EnvironmentsFile {
-  let text: string;
-  try {
-    text = readFileSync(join(root, ENVIRONMENTS_FILE), 'utf8');
-  } catch {
-    return { config: NO_ENVIRONMENTS, problems: [] };
-  }
-  return parseEnvironments(text);
+  const text = DISK_FILE_VIEW.read(join(root, ENVIRONMENTS_FILE));
+  return text === undefined ? { config: NO_ENVIRONMENTS, problems: [] } : parseEnvironments(text);
 }
 
 /** `prod` → `ENDPOINT_STUDIO_API_KEY_PROD`: where the command line reads an environment's key unless the file says. */
