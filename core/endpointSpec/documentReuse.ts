@@ -98,9 +98,7 @@ function applyEdit(previous: LastCheck, edit: ChunkEdit, check: (piece: string) 
   const pieces = { offsets: new Array<number>(count), lines: new Array<number>(count), results: new Array<PieceResult>(count) };
   // Plain loops: this runs on every keystroke, over every piece of the file.
   for (let i = 0; i < edit.kept; i++) setPiece(pieces, i, offsets[i], lines[i], results[i]);
-  edit.chunks.forEach((chunk, i) => {
-    setPiece(pieces, edit.kept + i, chunk.offset, chunk.line, checked[i]);
-  });
+  for (let i = 0; i < edit.chunks.length; i++) setPiece(pieces, edit.kept + i, edit.chunks[i].offset, edit.chunks[i].line, checked[i]);
   for (let i = end, to = edit.kept + checked.length; i < offsets.length; i++, to++)
     setPiece(pieces, to, offsets[i] + edit.shift, lines[i] + edit.lineShift, results[i]);
   return pieces;
