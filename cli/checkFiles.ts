@@ -13,7 +13,7 @@ import { DISK_FILE_VIEW } from '../core/environments/overlays';
 import { specFileOnDisk } from '../core/operations/environments';
 import type { SuppressedDiagnostic } from '../core/policy';
 import { SpecWorkspace, type FileView } from '../core/workspace/specWorkspace';
-import { readSpecFileResultSync, unreadableLine, type UnreadableCode } from './inputs';
+import { readSpecFileResult, unreadableLine, type UnreadableCode } from './inputs';
 
 /**
  * A file's problems, or why it could not be read (said on stderr, in file order, by the caller). An overlay's
@@ -92,7 +92,7 @@ function checkHere(files: string[], catalog: CheckCatalog): FileOutcome[] {
   const view: FileView = { read: (path) => texts.get(path) ?? DISK_FILE_VIEW.read(path), list: DISK_FILE_VIEW.list };
   const workspace = new SpecWorkspace(view, { roots: (path) => specFileOnDisk(path, process.cwd()).roots, context: () => context });
   return files.map((file) => {
-    const read = readSpecFileResultSync(file);
+    const read = readSpecFileResult(file);
     if (!('text' in read)) return { file, unreadable: unreadableLine('validate', file, read.reason), code: read.code };
     const path = resolve(file);
     texts.set(path, read.text);

@@ -106,7 +106,7 @@ export async function prepare(command: string, options: PrepareOptions, io: Serv
   const said = remembering(io);
   const catalog = loadCatalogOption(options.catalogPath, command, said);
   if (catalog === false) return failure(2, 'catalog-unreadable', said.last);
-  const read = await readSpecFileResult(file);
+  const read = readSpecFileResult(file);
   if (!('text' in read)) {
     io.err(unreadableLine(command, file, read.reason));
     return failure(2, read.code, `cannot read ${file}: ${read.reason}`);

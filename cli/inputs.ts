@@ -1,6 +1,5 @@
 /** What every CLI command reads the same way: spec files, the --catalog snapshot, diagnostic lines. */
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import type { Catalog } from '../core/endpointSpec/catalog/catalog';
 import { readCatalogSnapshot, type ReadSnapshot } from '../core/catalog/snapshot';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
@@ -18,20 +17,11 @@ export type UnreadableCode = 'file-unreadable' | 'file-too-large';
 
 export type SpecFileRead = { readonly text: string } | { readonly code: UnreadableCode; readonly reason: string };
 
-/** The file's text, or why it cannot be read. */
-export async function readSpecFileResult(file: string): Promise<SpecFileRead> {
-  try {
-    return refusal(await stat(file)) ?? { text: await readFile(file, 'utf8') };
-  } catch (error) {
-    return { code: 'file-unreadable', reason: unreadableReason(error) };
-  }
-}
-
 /**
- * The same, read synchronously: for a run over many files, where one blocking read from the page cache costs a
- * fraction of the four thread-pool round trips (open, stat, read, close) and promises of the asynchronous one.
+ * The file's text, or why it cannot be read. Read synchronously: one blocking read from the page cache costs a
+ * fraction of the four thread-pool round trips (open, stat, read, close) and promises of an asynchronous one.
  */
-export function readSpecFileResultSync(file: string): SpecFileRead {
+export function readSpecFileResult(file: string): SpecFileRead {
   try {
     return refusal(statSync(file)) ?? { text: readFileSync(file, 'utf8') };
   } catch (error) {
@@ -54,8 +44,8 @@ export const unreadableLine = (command: string, file: string, reason: string): s
   `endpoint-studio ${command}: cannot read ${file}: ${reason}`;
 
 /** The file's text, or undefined after saying why it cannot be read (the caller exits 2). */
-export async function readSpecFile(file: string, command: string, io: CliIo): Promise<string | undefined> {
-  const read = await readSpecFileResult(file);
+export function readSpecFile(file: string, command: string, io: CliIo): string | undefined {
+  const read = readSpecFileResult(file);
   if ('text' in read) return read.text;
   io.err(unreadableLine(command, file, read.reason));
   return undefined;

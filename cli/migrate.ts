@@ -44,7 +44,7 @@ export async function runMigrate(args: string[], io: CliIo): Promise<number> {
 
   let exitCode = 0;
   for (const file of files) {
-    const text = await readSpecFile(file, 'migrate', io);
+    const text = readSpecFile(file, 'migrate', io);
     if (text === undefined) return 2;
     const converted = convertFile(file, text, catalog, io);
     if (!converted.clean) exitCode = 1;

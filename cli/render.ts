@@ -107,7 +107,7 @@ async function renderFiles(files: readonly string[], io: CliIo): Promise<Rendere
     const key = reportPath(folder, file);
     if (seen.has(key)) continue;
     seen.add(key);
-    const read = await readSpecFileResult(file);
+    const read = readSpecFileResult(file);
     if (!('text' in read)) {
       io.err(unreadableLine('render', file, read.reason));
       unreadable = true;

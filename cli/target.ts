@@ -85,7 +85,7 @@ export async function readCheckedSpec(
   command: string,
   io: CliIo,
 ): Promise<{ readonly text: string; readonly checked: CheckSpecResult } | undefined> {
-  const text = await readSpecFile(file, command, io);
+  const text = readSpecFile(file, command, io);
   if (text === undefined) return undefined;
   return { text, checked: await checkSpecFile(file, text, process.cwd()) };
 }
