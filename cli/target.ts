@@ -56,13 +56,9 @@ export function documentOption(value: string | undefined): TargetOptions | { rea
  */
 export async function resolveTarget(command: string, ref: string, io: ServiceIo, options: TargetOptions = {}): Promise<Target | 2> {
   if (isSpecFile(ref)) return specTarget(command, ref, io, options);
-  const fail = (message: string): 2 => {
-    io.err(`endpoint-studio ${command}: ${message}`);
-    return 2;
-  };
   if (/[/\\]/.test(ref) || existsSync(ref))
-    return fail(`not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json) nor an endpoint id: ${ref}`);
-  if (options.document !== undefined) return fail(`--document picks a document of a spec file, not of an endpoint id: ${ref}`);
+    return fail(command, `not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json) nor an endpoint id: ${ref}`, io);
+  if (options.document !== undefined) return fail(command, `--document picks a document of a spec file, not of an endpoint id: ${ref}`, io);
   const client = serviceClient(command, io, { announceRateLimits: true });
   return typeof client === 'number' ? client : { endpointId: ref, client };
 }
@@ -90,21 +86,23 @@ export async function readCheckedSpec(
   return { text, checked: await checkSpecFile(file, text, process.cwd()) };
 }
 
+/** Says why there is no target: exit status 2. */
+function fail(command: string, message: string, io: CliIo): 2 {
+  io.err(`endpoint-studio ${command}: ${message}`);
+  return 2;
+}
+
 async function specTarget(command: string, file: string, io: ServiceIo, options: TargetOptions): Promise<Target | 2> {
-  const fail = (message: string): 2 => {
-    io.err(`endpoint-studio ${command}: ${message}`);
-    return 2;
-  };
   const read = await readCheckedSpec(file, command, io);
   if (read === undefined) return 2;
   const { checked } = read;
   const settings = overlayEnvironment(file, checked.overlay);
-  if (!settings.ok) return fail(settings.message);
+  if (!settings.ok) return fail(command, settings.message, io);
   const bindings = readSpecBindings(file);
-  if (!bindings.ok) return fail(bindings.error);
+  if (!bindings.ok) return fail(command, bindings.error, io);
   const specDocuments = checked.documents.filter((d) => d.isSpec).map((d) => d.index);
   const picked = pickDocument(file, specDocuments, (index) => bindings.binding(index)?.endpointId, options);
-  if (typeof picked === 'string') return fail(picked);
+  if (typeof picked === 'string') return fail(command, picked, io);
   const { environment } = settings;
   const client = serviceClient(command, io, { announceRateLimits: true, ...(environment ? { environment } : {}) });
   if (typeof client === 'number') return client;
