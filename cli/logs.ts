@@ -169,14 +169,14 @@ const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000
 
 /**
  * `--since`: an ISO 8601 time (a date, or a date and time; without a zone it is local time), or a duration
- * back from `now` such as `10m`, `2h`, `1h30m`. Null when it is neither.
+ * back from now such as `10m`, `2h`, `1h30m`. Null when it is neither.
  */
-export function parseSince(value: string, now: number = Date.now()): Date | null {
+function parseSince(value: string): Date | null {
   const text = value.trim();
   if (/^(\d+[smhd])+$/.test(text)) {
     let ms = 0;
     for (const [, amount, unit] of text.matchAll(/(\d+)([smhd])/g)) ms += Number(amount) * DURATION_UNITS_MS[unit];
-    return new Date(now - ms);
+    return new Date(Date.now() - ms);
   }
   if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return null;
   const time = Date.parse(text);

@@ -109,7 +109,7 @@ function keysInEnvironment(env: NodeJS.ProcessEnv): Set<string> {
  * The server with every tool and resource registered, not yet connected. `log` hears of requests
  * the client turns down and of messages the protocol skips.
  */
-export function createMcpServer(context: AgentContext, log: McpLog = () => undefined): McpServer {
+export function createMcpServer(context: AgentContext, log: McpLog): McpServer {
   const server = new McpServer({ name: 'endpoint-studio', version: packageInfo().version });
   logRejectedClientRequests(server, log);
   logProtocolErrors(server, log);

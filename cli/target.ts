@@ -54,7 +54,7 @@ export function documentOption(value: string | undefined): TargetOptions | { rea
  * status 2 after saying why there is none: an unreadable or unbound spec, a broken environments file, no key.
  * Nothing is sent to the service.
  */
-export async function resolveTarget(command: string, ref: string, io: ServiceIo, options: TargetOptions = {}): Promise<Target | 2> {
+export async function resolveTarget(command: string, ref: string, io: ServiceIo, options: TargetOptions): Promise<Target | 2> {
   if (isSpecFile(ref)) return specTarget(command, ref, io, options);
   if (/[/\\]/.test(ref) || existsSync(ref))
     return fail(command, `not a spec file (*.endpoint.yaml, *.endpoint.yml or *.endpoint.json) nor an endpoint id: ${ref}`, io);
