@@ -59,11 +59,6 @@ const COMMAND_LINE = {
   allowPositionals: true,
 } as const;
 
-interface BillingOptions {
-  readonly request: BillingRequest;
-  readonly output: 'table' | 'json';
-}
-
 export async function runBilling(args: string[], io: ServiceIo): Promise<number> {
   const options = billingOptions(args, io);
   if (typeof options === 'number') return options;
@@ -79,7 +74,7 @@ export async function runBilling(args: string[], io: ServiceIo): Promise<number>
 }
 
 /** The checked request and output form, or the exit status after printing help or a usage error. */
-function billingOptions(args: string[], io: ServiceIo): BillingOptions | number {
+function billingOptions(args: string[], io: ServiceIo): { request: BillingRequest; output: 'table' | 'json' } | number {
   const [first] = args;
   const line = readCommandLine(COMMAND_LINE, args, io, (problem) =>
     problem.kind === 'unknownOption' && SUBCOMMANDS.has(first) ? `unknown option for billing ${first}: ${problem.subject}` : problem.reason,

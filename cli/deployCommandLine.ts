@@ -127,14 +127,12 @@ export interface DeployLine {
 /** For `usageError`: a command's name with the usage text the four share. */
 export const usageOf = (command: DeployCommand) => ({ command, usage: DEPLOY_HELP });
 
-const isGiven = (value: string | boolean | undefined): boolean => value !== undefined && value !== false;
-
 /** The flags given among `flags`, in the table's order. */
 export function givenFlags(
   values: DeployFlagValues,
   flags: readonly DeployFlag[] = Object.keys(DEPLOY_FLAGS) as DeployFlag[],
 ): DeployFlag[] {
-  return flags.filter((flag) => isGiven(values[flag]));
+  return flags.filter((flag) => values[flag] !== undefined && values[flag] !== false);
 }
 
 /** The flags and arguments; or the exit status after printing help or a usage error. */

@@ -48,8 +48,6 @@ const COMMAND_LINE = {
   allowPositionals: false,
 } as const;
 
-type Flags = CommandLine<typeof COMMAND_LINE.options, false>['values'];
-
 export async function runEmulatorCli(
   argv: string[],
   out: NodeJS.WritableStream = process.stdout,
@@ -84,7 +82,7 @@ export async function runEmulatorCli(
 }
 
 /** The emulator's options from its flags, or what is wrong with the first flag that cannot be used. */
-function emulatorOptions(flags: Flags): EmulatorOptions | string {
+function emulatorOptions(flags: CommandLine<typeof COMMAND_LINE.options, false>['values']): EmulatorOptions | string {
   const problems: string[] = [];
   const options: EmulatorOptions = {
     port: portNumber('--port', flags.port, problems),

@@ -150,11 +150,7 @@ async function main(argv: string[]): Promise<number | undefined> {
 if (isValidateWorker()) {
   runValidateWorker();
 } else {
-  void runCommandLine();
-}
-
-function runCommandLine(): Promise<void> {
-  return main(process.argv.slice(2)).then(
+  void main(process.argv.slice(2)).then(
     (code) => {
       if (code !== undefined) process.exitCode = code;
     },

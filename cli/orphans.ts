@@ -12,7 +12,7 @@ import { deleteOrphanedEndpoint, forgetOrphan, orphanedBindings, type OrphanedBi
 import type { DeployIo } from './applying';
 import { readCommandLine, usageError } from './args';
 import type { CliIo } from './inputs';
-import { confirmationOf, endpointOf, isFolder, leftBehindText, orphanJson, rootOfFolder, specOf, type LeftBehind } from './orphansReport';
+import { endpointOf, isFolder, leftBehindText, orphanJson, rootOfFolder, specOf, type LeftBehind } from './orphansReport';
 import { textOnStderr } from './rolloutReport';
 import { serviceClient } from './service';
 
@@ -140,7 +140,7 @@ async function confirmDeletes(
   io: DeployIo,
 ): Promise<3 | undefined> {
   for (const [orphan] of remove) {
-    const name = confirmationOf(orphan);
+    const name = orphan.endpointName || orphan.endpointId;
     if (confirmed.includes(name)) continue;
     if (!io.ask) {
       io.err(

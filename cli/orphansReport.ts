@@ -69,10 +69,6 @@ export function endpointOf(orphan: Pick<OrphanedBinding, 'endpointId' | 'endpoin
   return orphan.endpointName ? `${orphan.endpointName} (${orphan.endpointId})` : orphan.endpointId;
 }
 
-/** What the person types to confirm a delete: the endpoint's name, or its id when the binding kept no name. */
-export const confirmationOf = (orphan: Pick<OrphanedBinding, 'endpointId' | 'endpointName'>): string =>
-  orphan.endpointName || orphan.endpointId;
-
 function whyOf(orphan: OrphanedBinding): string {
   return orphan.reason === 'file-gone' ? 'the file is gone' : `the file no longer holds document ${orphan.documentIndex}`;
 }

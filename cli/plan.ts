@@ -6,7 +6,6 @@
  * overlay is its own section (entry) and names its environment. Its flags are those of deployCommandLine.ts.
  * Exit codes: 0 planned, 1 invalid spec, refused plan or API problem, 2 usage error, unreadable file or no key.
  */
-import type { DeploymentPlan } from '../core/deploy/plan';
 import { planCost } from '../core/deploy/planCost';
 import { renderPlanMarkdown, renderPlansMarkdown, renderUnplannedMarkdown, type MarkdownSection } from '../core/deploy/renderMarkdown';
 import { decideNamesakes, type NamesakePolicy } from '../core/operations';
@@ -116,13 +115,14 @@ function jsonEntries(result: FilePlan): Record<string, unknown>[] {
   const { prepared } = result;
   return prepared.planned.map((item) => {
     const { index, planned } = item;
+    const { spec: _spec, ...plan } = planned.plan;
     const refusal = refusalOf(item);
     const cost = prepared.prices ? planCost(planned.plan, prepared.prices) : undefined;
     return {
       file: prepared.key,
       document: index,
       action: refusal === undefined ? planned.plan.kind : 'refused',
-      ...withoutSpec(planned.plan),
+      ...plan,
       ...(planned.namesakes.length > 0 ? { namesakes: planned.namesakes } : {}),
       ...(planned.target.kind === 'adopted' ? { adopts: planned.target.endpointId } : {}),
       ...(refusal !== undefined ? { refusal } : {}),
@@ -130,11 +130,6 @@ function jsonEntries(result: FilePlan): Record<string, unknown>[] {
       cost: cost ?? null,
     };
   });
-}
-
-function withoutSpec(plan: DeploymentPlan): Record<string, unknown> {
-  const { spec: _spec, ...rest } = plan;
-  return rest;
 }
 
 function markdownSections(result: FilePlan): MarkdownSection[] {

@@ -142,10 +142,8 @@ async function promotedFiles(options: PromoteOptions, io: ServiceIo): Promise<st
 
 const shown = (path: string): string => reportPath(process.cwd(), path);
 
-type Planned = Exclude<Promotion, { kind: 'refused' }>;
-
 /** `promote staging → prod: specs/sdxl.endpoint.yaml`, what it rests on, and each field. */
-function promotionText(promotion: Planned, dryRun: boolean): string {
+function promotionText(promotion: Exclude<Promotion, { kind: 'refused' }>, dryRun: boolean): string {
   const { source, target } = promotion;
   const into = shown(target.path);
   const lines = [

@@ -24,15 +24,12 @@ const SOURCE_ROOT = '%SRCROOT%';
 
 const LEVELS: Readonly<Record<Severity, Result.level>> = { error: 'error', warning: 'warning', information: 'note' };
 
-/** Where docs/rules.md explains a code. */
-const ruleHelpUrl = (info: PackageInfo, code: string): string => `${info.repositoryUrl}/blob/main/docs/rules.md#${code}`;
-
 /** Every code `validate` can report, the policy's too, in the order of docs/rules.md (the editor's own codes are never reported here). */
 function rules(info: PackageInfo): ReportingDescriptor[] {
   return everyDocumentedCode()
     .filter((code) => code.kind !== 'editor')
     .map((code) => {
-      const helpUri = ruleHelpUrl(info, code.code);
+      const helpUri = `${info.repositoryUrl}/blob/main/docs/rules.md#${code.code}`;
       return {
         id: code.code,
         shortDescription: { text: code.description },
@@ -80,8 +77,7 @@ export function renderSarif(report: ValidateReport, info: PackageInfo = packageI
       });
       continue;
     }
-    const silenced: readonly SuppressedDiagnostic[] = outcome.suppressed ?? [];
-    for (const d of [...outcome.diagnostics, ...silenced]) {
+    for (const d of [...outcome.diagnostics, ...(outcome.suppressed ?? [])]) {
       const index = ruleIndex.get(d.code);
       const suppression = isSuppressed(d) ? d.suppression : undefined;
       results.push({
