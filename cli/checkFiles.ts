@@ -134,7 +134,5 @@ export function isValidateWorker(): boolean {
 
 export function runValidateWorker(): void {
   const task = workerData as WorkerTask;
-  const port = parentPort;
-  if (!port) throw new Error('the validation task runs only in a worker thread');
-  port.postMessage(checkHere(task.files, task.catalog));
+  parentPort?.postMessage(checkHere(task.files, task.catalog));
 }

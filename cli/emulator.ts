@@ -53,14 +53,7 @@ export async function runEmulatorCli(
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
-  const io: CliIo = {
-    out: (text) => {
-      out.write(text);
-    },
-    err: (text) => {
-      err.write(text);
-    },
-  };
+  const io: CliIo = { out: (text) => out.write(text), err: (text) => err.write(text) };
   const line = readCommandLine(COMMAND_LINE, argv, io);
   if (typeof line === 'number') return line;
   const options = emulatorOptions(line.values);

@@ -14,7 +14,6 @@ import { renderChange, renderPlan } from '../core/deploy/render';
 import type { ApiClient } from '../core/api';
 import { isRecord } from '../core/endpointSpec/ownData';
 import { writeConfigurationIntoSpec } from '../core/endpointSpec/serialize';
-import type { SpecFormat } from '../core/endpointSpec/tree';
 import { applyDeploy, planRollback, type PlanRollbackResult } from '../core/operations';
 import { specFormatOf } from '../core/protocol';
 import { writeFileAtomic } from '../core/util/atomicWrite';
@@ -256,7 +255,6 @@ export async function rollBackAfterFailure(request: RollbackAfterFailure, io: Cl
 interface SpecDocumentFile {
   readonly file: string;
   readonly text: string;
-  readonly format: SpecFormat;
   readonly documentIndex: number;
   readonly overlay: boolean;
   /** What the document deploys (an overlay merged into its base); undefined while it is broken. */
@@ -271,7 +269,6 @@ async function specDocumentOf(spec: TargetSpec, io: CliIo): Promise<SpecDocument
   return {
     file: spec.file,
     text,
-    format: specFormatOf(spec.file),
     documentIndex: spec.documentIndex,
     overlay: checked.overlay !== undefined,
     ...(isRecord(checkedDocument?.body) ? { body: checkedDocument.body } : {}),
@@ -314,7 +311,7 @@ async function reportSpec(spec: SpecDocumentFile, planned: PlannedRollback, writ
     return true;
   }
   // Release N's configuration as pull writes one, set into the document: its `$schema` and comments stay.
-  const rewritten = writeConfigurationIntoSpec(spec.text, spec.format, spec.documentIndex, planned.spec);
+  const rewritten = writeConfigurationIntoSpec(spec.text, specFormatOf(spec.file), spec.documentIndex, planned.spec);
   if (!rewritten) {
     io.err(`endpoint-studio rollback: ${spec.file} was not rewritten: its document ${spec.documentIndex} cannot be read as a mapping`);
     return false;

@@ -69,10 +69,10 @@ export const plural = (count: number, word: string): string => `${count} ${word}
 /** `4 files checked: 8 errors, 1 warning` (`, 2 suppressed` when some were): the last line of the text and GitHub formats. */
 export function summaryLine(outcomes: readonly FileOutcome[]): string {
   const checked = outcomes.filter((o) => 'diagnostics' in o);
-  const severities = checked.flatMap((o) => ('diagnostics' in o ? o.diagnostics.map((d) => d.severity) : []));
+  const severities = checked.flatMap((o) => o.diagnostics.map((d) => d.severity));
   const errors = severities.filter((s) => s === 'error').length;
   const warnings = severities.filter((s) => s === 'warning').length;
-  const suppressed = checked.reduce((sum, o) => sum + ('diagnostics' in o ? (o.suppressed?.length ?? 0) : 0), 0);
+  const suppressed = checked.reduce((sum, o) => sum + (o.suppressed?.length ?? 0), 0);
   const silenced = suppressed > 0 ? `, ${suppressed} suppressed` : '';
   return `${plural(checked.length, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${silenced}`;
 }
