@@ -23,7 +23,7 @@ export class EndpointHealthActions {
     const api = this.session.api;
     if (!api) return void vscode.window.showWarningMessage('Sign in to read endpoint health');
     if (endpointType(endpoint) === 'LOAD_BALANCER') {
-      const urls = lbUrls(endpoint);
+      const urls = lbUrlsOrWarn(endpoint);
       if (!urls) return;
       const ping = await this.ping(endpoint, urls);
       const uri = this.docs.show(
@@ -49,7 +49,7 @@ export class EndpointHealthActions {
   /** Pings a load balancer's health URL and says what it answered, how fast. */
   async pingAndReport(endpoint: Endpoint): Promise<void> {
     if (endpointType(endpoint) !== 'LOAD_BALANCER') return this.show(endpoint);
-    const urls = lbUrls(endpoint);
+    const urls = lbUrlsOrWarn(endpoint);
     if (!urls) return;
     const ping = await this.ping(endpoint, urls);
     if (!('status' in ping)) return;
@@ -103,8 +103,8 @@ export class EndpointHealthActions {
   }
 }
 
-/** A load balancer's URLs; undefined, said, while the service has not given them. */
-function lbUrls(endpoint: Endpoint): LoadBalancerRequestUrls | undefined {
+/** A load balancer's URLs; while the service has not given them, a warning says so and the answer is undefined. */
+function lbUrlsOrWarn(endpoint: Endpoint): LoadBalancerRequestUrls | undefined {
   const urls = endpoint.requestUrls;
   if (urls && 'base' in urls && typeof urls.health === 'string') return urls;
   void vscode.window.showWarningMessage(`${endpoint.name} has no request URLs yet; refresh the Endpoints view: ${endpoint.id}`);
