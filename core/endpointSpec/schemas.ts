@@ -168,7 +168,7 @@ export function resolveRef(ref: string, baseId: string, ids: ReadonlyMap<string,
   const [file, pointer = ''] = ref.split('#');
   const id = file ? new URL(file, baseId).href : baseId;
   let target: unknown = ids.get(id);
-  for (const token of pointerTokens(pointer)) target = isRecord(target) ? target[token] : undefined;
+  for (const token of pointerTokens(pointer)) target = childValue(target, Array.isArray(target) ? Number(token) : token);
   return isRecord(target) ? { schema: target, baseId: id } : undefined;
 }
 
