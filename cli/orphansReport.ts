@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { findWorkspaceRoot } from '../core/deploy/bindings';
 import { orphanedBindings, type OrphanedBinding } from '../core/operations';
 import type { CliIo } from './inputs';
-import { plural } from './validateReport';
+import { plural } from '../core/util/plural';
 
 /** The bindings left behind under some folders, across the workspace roots those folders belong to. */
 export interface LeftBehind {

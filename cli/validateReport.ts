@@ -8,6 +8,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { SpecDiagnostic } from '../core/endpointSpec/check';
+import { plural } from '../core/util/plural';
 import type { SuppressedDiagnostic } from '../core/policy';
 import type { BaseProblems, FileOutcome } from './checkFiles';
 
@@ -63,8 +64,6 @@ export function placeBaseProblems(outcomes: readonly FileOutcome[], base: string
 
 const byPosition = (a: SpecDiagnostic, b: SpecDiagnostic): number =>
   a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code);
-
-export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** `4 files checked: 8 errors, 1 warning` (`, 2 suppressed` when some were): the last line of the text and GitHub formats. */
 export function summaryLine(outcomes: readonly FileOutcome[]): string {

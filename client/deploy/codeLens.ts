@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SpecFiles } from '../environments/specFile';
-import { plural } from '../jobs/format';
+import { plural } from '../../core/util/plural';
 import { reachLenses } from './reachLenses';
 import { specDocuments, type LiveState, type LiveStates, type SpecDocumentInfo } from './specState';
 

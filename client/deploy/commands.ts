@@ -26,7 +26,7 @@ import { specFormatOf } from '../../core/protocol';
 import type { Session } from '../auth/session';
 import type { SpecClients } from '../environments/clients';
 import { rangeOfSpan } from '../environments/specFile';
-import { plural } from '../jobs/format';
+import { plural } from '../../core/util/plural';
 import { noteDeployed } from '../walkthrough';
 import { registerBindCommand } from './bindCommand';
 import { liveUri, specUri } from './liveDocuments';

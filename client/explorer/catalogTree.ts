@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient, AvailabilityLevel, CpuType, DataCenter, GpuType, Template } from '../../core/api';
 import type { Session } from '../auth/session';
-import { plural } from '../jobs/format';
+import { plural } from '../../core/util/plural';
 import { LoadCache, wasAbandoned } from './loadCache';
 
 export const CATALOG_VIEW = 'endpointStudio.catalog';

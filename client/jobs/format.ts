@@ -7,12 +7,10 @@
 import type { EndpointHealth, Job, JobRequest } from '../../core/api';
 import type { HealthPing } from '../../core/api/jobs';
 import { formatDuration } from '../../core/util/duration';
+import { plural } from '../../core/util/plural';
 
 /** How a job was submitted: `run` queues it, `runsync` waits on the service for it. */
 export type RunMode = 'run' | 'runsync';
-
-/** `1 chunk`, `2 chunks`. */
-export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** One job as this window knows it, from submission on. */
 export interface JobRecord {
