@@ -4,7 +4,7 @@
  * outcome (what was done, whether it was verified, whether the binding was saved) comes back whole.
  */
 import type { ApiClient } from '../api';
-import { applyPlan, type ApplyAction, type ApplyOptions, type ApplyResult, type ApplyStep } from '../deploy/apply';
+import { applyPlan, type ApplyAction, type ApplyResult, type ApplyStep } from '../deploy/apply';
 import type { DeployedRelease } from '../deploy/bindings';
 import { sameValue } from '../deploy/diff';
 import type { DeploymentPlan } from '../deploy/plan';
@@ -26,8 +26,6 @@ export interface ApplyDeployInput {
   /** The endpoints listed while planning a create. */
   readonly listed?: readonly EndpointSummary[];
   readonly onProgress?: (step: ApplyStep, message: string) => void;
-  readonly signal?: AbortSignal;
-  readonly reconcile?: ApplyOptions['reconcile'];
 }
 
 export type ApplyDeployResult =
@@ -43,8 +41,6 @@ export async function applyDeploy(input: ApplyDeployInput): Promise<ApplyDeployR
   const applied = await applyPlan(input.client, input.plan, {
     ...(input.listed ? { existingIds: input.listed.map((e) => e.id) } : {}),
     ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.reconcile ? { reconcile: input.reconcile } : {}),
   });
   if (!applied.ok) return { ok: false, applied };
   if (input.rolledBackIn !== undefined && applied.action === 'updated')
@@ -70,9 +66,9 @@ function rebinds({ target, plan }: ApplyDeployInput, action: ApplyAction): boole
 }
 
 /** The endpoint's version once the deploy is in: the release it made, which the next plan counts from. */
-async function versionAfter({ client, signal }: ApplyDeployInput, endpointId: string): Promise<{ version?: number }> {
+async function versionAfter({ client }: ApplyDeployInput, endpointId: string): Promise<{ version?: number }> {
   try {
-    const { endpointVersion, releases } = await client.serverless.releases(endpointId, signal ? { signal } : {});
+    const { endpointVersion, releases } = await client.serverless.releases(endpointId);
     const version = endpointVersion ?? releases.at(0)?.version;
     return version === undefined ? {} : { version };
   } catch {

@@ -3,7 +3,7 @@
  * elsewhere (the console, a demo, another checkout) so the next deploy updates it instead of
  * creating a namesake. The endpoint is read first, so a binding never names one that does not exist.
  */
-import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
+import { ApiError, type ApiClient, type Endpoint } from '../api';
 import { driftBetween, type Change } from '../deploy/diff';
 import type { Spec } from '../deploy/effective';
 import { saveBinding, type SpecDocumentRef } from './specBindings';
@@ -14,7 +14,6 @@ export interface BindSpecInput {
   readonly endpointId: string;
   /** The document's data, to say how the endpoint differs from it. */
   readonly spec?: Spec;
-  readonly call?: CallOptions;
 }
 
 export type BindSpecResult =
@@ -31,7 +30,7 @@ export async function bindSpec(input: BindSpecInput): Promise<BindSpecResult> {
   const { client, endpointId } = input;
   let endpoint: Endpoint;
   try {
-    endpoint = await client.serverless.get(endpointId, input.call ?? {});
+    endpoint = await client.serverless.get(endpointId);
   } catch (error) {
     const notFound = error instanceof ApiError && error.notFound;
     const message = notFound ? `no endpoint ${endpointId}` : client.redact(error instanceof Error ? error.message : String(error));

@@ -155,13 +155,12 @@ export async function withAlternatives(
   signal?: AbortSignal,
 ): Promise<NotServingCause> {
   if (cause.kind !== 'no-capacity' || !endpoint || !stock) return cause;
-  const shortage = await planStock(stock, liveAsSpec(endpoint), undefined, signal ? { signal } : {});
+  const shortage = await planStock(stock, liveAsSpec(endpoint), undefined, signal);
   return shortage && shortage.alternatives.length > 0 ? { ...cause, alternatives: shortage.alternatives } : cause;
 }
 
 export interface EndpointNotServingOptions {
   readonly signal?: AbortSignal;
-  readonly now?: number;
   /** The client to read the catalog's stock with, for a no-capacity cause's alternatives; none are read without it. */
   readonly stock?: ApiClient;
 }
@@ -179,7 +178,7 @@ export async function endpointNotServing(
   const facts = {
     scope: 'endpoint' as const,
     workers: (await client.serverless.workers(endpointId, call)).workers,
-    now: options.now ?? Date.now(),
+    now: Date.now(),
   };
   const cause = notServingCause(facts);
   if (cause?.kind !== 'no-capacity') return cause && explainCrash(client, endpointId, cause, options.signal);

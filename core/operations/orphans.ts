@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ApiError, type ApiClient, type CallOptions } from '../api';
+import { ApiError, type ApiClient } from '../api';
 import { readBindings, updateBindings, withoutBinding, type BindingStore } from '../deploy/bindings';
 import { parseSpecText } from '../endpointSpec/parse';
 import { specFormatOf } from '../protocol';
@@ -101,7 +101,6 @@ export interface DeleteOrphanedEndpointInput {
   readonly client: ApiClient;
   readonly root: string;
   readonly endpointId: string;
-  readonly options?: CallOptions;
 }
 
 export type DeleteOrphanedEndpointResult =
@@ -131,7 +130,7 @@ export async function deleteOrphanedEndpoint(input: DeleteOrphanedEndpointInput)
   if (kept !== undefined) return { ok: false, code: 'still-bound', error: `endpoint ${endpointId} is still bound to ${kept}` };
   let outcome: 'deleted' | 'already-gone' = 'deleted';
   try {
-    await client.serverless.delete(endpointId, input.options);
+    await client.serverless.delete(endpointId);
   } catch (error) {
     if (!(error instanceof ApiError && error.notFound))
       return { ok: false, code: 'api-error', error: client.redact(error instanceof Error ? error.message : String(error)) };

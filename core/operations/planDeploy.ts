@@ -4,7 +4,7 @@
  * to such namesakes is never silent: the plan says so and names them, and the caller decides
  * whether to adopt one (the plan becomes an update of it), create another on purpose, or stop.
  */
-import { ApiError, type ApiClient, type CallOptions, type Endpoint } from '../api';
+import { ApiError, type ApiClient, type Endpoint } from '../api';
 import { repairBinding, type Binding } from '../deploy/bindings';
 import type { Spec } from '../deploy/effective';
 import { releasesSince } from '../deploy/outside';
@@ -31,7 +31,6 @@ export interface PlanDeployInput {
   readonly listed?: readonly EndpointSummary[];
   /** A pinned catalog snapshot, read for the stock warning when the service's catalog cannot be. */
   readonly catalog?: Catalog;
-  readonly call?: CallOptions;
 }
 
 /** What the plan is measured against. */
@@ -57,7 +56,7 @@ export type PlanDeployResult =
 export async function planDeploy(input: PlanDeployInput): Promise<PlanDeployResult> {
   const planned = await planAgainstLive(input);
   if (!planned.ok || !startsWorkers(planned.plan)) return planned;
-  const stock = await planStock(input.client, planned.plan.spec, input.catalog, input.call ?? {});
+  const stock = await planStock(input.client, planned.plan.spec, input.catalog);
   return stock ? { ...planned, plan: { ...planned.plan, stock } } : planned;
 }
 
@@ -69,26 +68,25 @@ function startsWorkers(plan: DeploymentPlan): boolean {
 
 async function planAgainstLive(input: PlanDeployInput): Promise<PlanDeployResult> {
   const { client, spec, binding, adopt } = input;
-  const call = input.call ?? {};
   try {
     if (adopt !== undefined) {
-      const live = await client.serverless.get(adopt, call);
+      const live = await client.serverless.get(adopt);
       return { ok: true, plan: planDeployment(spec, live), target: { kind: 'adopted', endpointId: adopt }, namesakes: [] };
     }
     let target: PlanTarget = { kind: 'unbound' };
     if (binding) {
-      const check = await repairBinding(client, binding, call);
+      const check = await repairBinding(client, binding);
       if (check.status === 'error') return serviceFailure(client, check.error, `cannot read endpoint ${binding.endpointId}: `);
       if (check.status === 'bound')
         return {
           ok: true,
-          plan: await boundPlan(client, spec, check.endpoint, binding, call),
+          plan: await boundPlan(client, spec, check.endpoint, binding),
           target: { kind: 'bound', binding },
           namesakes: [],
         };
       target = { kind: 'missing', binding };
     }
-    const listed = input.listed ?? (await client.serverless.list(call)).map((e) => ({ id: e.id, name: e.name }));
+    const listed = input.listed ?? (await client.serverless.list()).map((e) => ({ id: e.id, name: e.name }));
     const namesakes = listed.filter((e) => e.name === spec.name);
     const plan = planDeployment(spec, undefined);
     return { ok: true, plan: namesakes.length > 0 ? withNote(plan, namesakeNote(spec.name, namesakes)) : plan, target, namesakes, listed };
@@ -105,7 +103,7 @@ export const UNTRACKED_NOTE =
  * A bound spec's plan, three-way when the binding recorded what the last deploy set: a change made outside is
  * named with the releases the service made since then (one more read, only when there is such a change).
  */
-async function boundPlan(client: ApiClient, spec: Spec, live: Endpoint, binding: Binding, call: CallOptions): Promise<DeploymentPlan> {
+async function boundPlan(client: ApiClient, spec: Spec, live: Endpoint, binding: Binding): Promise<DeploymentPlan> {
   const release = binding.release;
   if (!release) return withNote(planDeployment(spec, live), UNTRACKED_NOTE);
   const last: LastDeploy = {
@@ -115,7 +113,7 @@ async function boundPlan(client: ApiClient, spec: Spec, live: Endpoint, binding:
   };
   const plan = planDeployment(spec, live, last);
   if (!plan.threeWay || plan.threeWay.outside.length === 0) return plan;
-  const releases = await client.serverless.releases(live.id, call).then(
+  const releases = await client.serverless.releases(live.id).then(
     (list) => releasesSince(list.releases, release.version, binding.deployedAt),
     // Who made the change is a detail: the plan still names the change without it.
     () => [],

@@ -4,7 +4,7 @@
  * (it moves by the minute), with the pinned snapshot, when there is one, standing in for a service whose
  * catalog cannot be read. A warning, never a refusal: the stock may be back by the time workers start.
  */
-import type { ApiClient, CallOptions } from '../api';
+import type { ApiClient } from '../api';
 import { Catalog } from '../endpointSpec/catalog/catalog';
 import { catalogDataFromApi } from '../endpointSpec/catalog/fromApi';
 import { stockShortage, type StockShortage } from '../endpointSpec/catalog/stock';
@@ -18,18 +18,18 @@ export async function planStock(
   client: ApiClient,
   spec: Spec,
   pinned: Catalog | undefined,
-  call: CallOptions,
+  signal?: AbortSignal,
 ): Promise<StockShortage | undefined> {
-  const catalog = (await readStockCatalog(client, spec, call)) ?? pinned;
+  const catalog = (await readStockCatalog(client, spec, signal)) ?? pinned;
   return catalog ? stockShortage(spec, catalog) : undefined;
 }
 
 /** Only the lists the spec's compute needs, with serverless stock; the data centers only when the spec names some. */
-async function readStockCatalog(client: ApiClient, spec: Spec, call: CallOptions): Promise<Catalog | undefined> {
+async function readStockCatalog(client: ApiClient, spec: Spec, signal: AbortSignal | undefined): Promise<Catalog | undefined> {
   const gpu = typeof spec.gpu === 'object' && spec.gpu !== null ? (spec.gpu as Record<string, unknown>) : undefined;
   const cpu = Array.isArray(spec.cpu);
   if (!gpu && !cpu) return undefined;
-  const options = { timeoutMs: call.timeoutMs ?? STOCK_READ_TIMEOUT_MS, ...(call.signal ? { signal: call.signal } : {}) };
+  const options = { timeoutMs: STOCK_READ_TIMEOUT_MS, ...(signal ? { signal } : {}) };
   // Stock for as many GPUs per worker as the spec asks: a type may have one free GPU but not eight on one host.
   const count = typeof gpu?.count === 'number' && Number.isInteger(gpu.count) && gpu.count > 0 ? { count: gpu.count } : {};
   try {

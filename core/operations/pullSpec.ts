@@ -2,7 +2,7 @@
  * Pull a live endpoint's configuration as spec text, the same from the editor (into a spec document)
  * and the CLI (to stdout): the endpoint read fresh, written in the spec's own vocabulary.
  */
-import type { ApiClient, CallOptions, Endpoint } from '../api';
+import type { ApiClient, Endpoint } from '../api';
 import { liveAsSpec, type Spec } from '../deploy/effective';
 import { serializeSpec } from '../endpointSpec/serialize';
 import type { SpecFormat } from '../endpointSpec/tree';
@@ -15,7 +15,6 @@ export interface PullSpecInput {
   /** Head the text with where it came from (the CLI's output); a spec edited in place is left without. */
   readonly withHeader?: boolean;
   readonly now?: Date;
-  readonly call?: CallOptions;
 }
 
 export type PullSpecResult =
@@ -25,7 +24,7 @@ export type PullSpecResult =
 export async function pullSpec(input: PullSpecInput): Promise<PullSpecResult> {
   const { client } = input;
   try {
-    const endpoint = await client.serverless.get(input.endpointId, input.call ?? {});
+    const endpoint = await client.serverless.get(input.endpointId);
     const spec = liveAsSpec(endpoint);
     const notes = input.withHeader ? headerNotes(endpoint, input.now ?? new Date()) : [];
     return { ok: true, endpoint, spec, text: serializeSpec(spec, input.format, notes) };

@@ -10,7 +10,6 @@ import { diffEffective } from '../deploy/diff';
 import { effectiveSpec } from '../deploy/effective';
 import { overlayOwns } from '../endpointSpec/overlay';
 import { toServiceBody } from '../endpointSpec/validate';
-import type { SpecWorkspace } from '../workspace/specWorkspace';
 import { diskWorkspace, environmentSettings } from './environments';
 import { readSpecBindings } from './specBindings';
 
@@ -33,9 +32,9 @@ export interface EnvironmentReach extends ChangeOrigins {
 }
 
 /** Each environment of the base at `basePath`, in name order, with the changes its next deploy would make. */
-export function environmentReach(basePath: string, workspace: SpecWorkspace = diskWorkspace()): EnvironmentReach[] {
-  const base = resolve(basePath);
-  return workspace.environmentsOf(base).map((environment) => {
+export function environmentReach(basePath: string): EnvironmentReach[] {
+  const environments = diskWorkspace().environmentsOf(resolve(basePath));
+  return environments.map((environment) => {
     const bindings = readSpecBindings(environment.path);
     const settings = environmentSettings(environment.environment, environment.path);
     return reachOf(environment, bindings.ok ? bindings.binding(0) : undefined, settings.environment.protected);
@@ -67,9 +66,8 @@ function changeOrigins(patch: unknown, changes: readonly { path: string; segment
 export function overlayChangeOrigins(
   overlayPath: string,
   changes: readonly { path: string; segments: readonly (string | number)[] }[],
-  workspace: SpecWorkspace = diskWorkspace(),
 ): ChangeOrigins | undefined {
-  const overlay = workspace.check(resolve(overlayPath)).overlay;
+  const overlay = diskWorkspace().check(resolve(overlayPath)).overlay;
   const data = overlay?.documents.at(0)?.data;
   if (!overlay || typeof data !== 'object' || data === null) return undefined;
   return changeOrigins(data, changes);

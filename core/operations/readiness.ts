@@ -13,7 +13,7 @@
  *   cannot tell when that happened;
  * - a job is the smoke job seen completed on a worker of that release.
  */
-import type { ApiClient, CallOptions, ReleaseList, Worker, WorkerList } from '../api';
+import type { ApiClient, ReleaseList, Worker, WorkerList } from '../api';
 import { readBindings, type Binding, type PreviousRelease, type ReleaseReadiness } from '../deploy/bindings';
 import { compareReadiness, type ReadinessReport } from '../deploy/readiness';
 import { noteOnRelease } from './specBindings';
@@ -196,12 +196,11 @@ export class ReadinessWatch {
 export async function noteJobCompleted(
   client: ApiClient,
   input: { readonly roots: readonly string[]; readonly endpointId: string; readonly version: number; readonly completedAt: number },
-  call: CallOptions = {},
 ): Promise<ReadinessReport | undefined> {
   const { roots, endpointId, version, completedAt } = input;
   let releases: ReleaseList;
   try {
-    releases = await client.serverless.releases(endpointId, call);
+    releases = await client.serverless.releases(endpointId);
   } catch {
     // The binding's deployedAt measures it then.
     releases = { releases: [] };

@@ -25,7 +25,6 @@ export interface RecordSmokeInput {
   readonly client?: ApiClient;
   /** The person stopped the check: its outcome is no verdict. */
   readonly stopped?: boolean;
-  readonly now?: Date;
 }
 
 /** What was recorded: per root that had a binding of that release (none when nothing was), and the time to ready. */
@@ -42,7 +41,7 @@ export async function recordSmoke(input: RecordSmokeInput): Promise<RecordedSmok
   if (workerVersion !== undefined && endpointVersion !== undefined && workerVersion < endpointVersion) return { saved: [] };
   const version = workerVersion ?? endpointVersion ?? input.release ?? (await currentRelease(input.client, input.endpointId));
   if (version === undefined) return { saved: [] };
-  const now = input.now ?? new Date();
+  const now = new Date();
   const smoke = { passed: outcome.passed, jobId: outcome.job.jobId, at: now.toISOString() };
   const saved = input.roots.flatMap((root) => noteOnRelease(root, input.endpointId, version, { smoke }) ?? []);
   // Only a job a worker of the current release ran says when that release first served.

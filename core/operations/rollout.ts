@@ -187,8 +187,8 @@ function progressText(p: Omit<RolloutProgress, 'text'>, unknownRelease: number, 
  * One read: the endpoint (for `workers.min`: right after a deploy the service may not have started the
  * workers it wants, and an empty list is not a finished rollout), its releases and its workers.
  */
-export async function readRollout(client: ApiClient, endpointId: string, call: CallOptions = {}): Promise<RolloutProgress> {
-  return (await readParts(client, endpointId, call)).progress;
+export async function readRollout(client: ApiClient, endpointId: string): Promise<RolloutProgress> {
+  return (await readParts(client, endpointId, {})).progress;
 }
 
 /** Where a rollout stands and, while it is not done, why its workers are not serving (undefined when they do not say). */
@@ -274,7 +274,7 @@ function signature(p: RolloutProgress): string {
  * left in some window, until that window resets; otherwise spread what is left over the time to the
  * reset. 0 when the service sent no quota (an exempt caller) or the budget allows polling freely.
  */
-export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: number, requestsPerPoll = REQUESTS_PER_POLL): number {
+export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: number): number {
   if (!snapshot) return 0;
   let delay = 0;
   for (const window of snapshot.windows) {
@@ -283,7 +283,7 @@ export function budgetDelayMs(snapshot: RateLimitSnapshot | undefined, now: numb
     const untilReset = resetAt !== undefined ? Math.max(0, resetAt - now) : undefined;
     if (untilReset === 0) continue;
     const reserve = Math.max(RESERVE_MIN, window.quota !== undefined ? Math.ceil(window.quota * RESERVE_SHARE) : 0);
-    const polls = Math.floor((window.remaining - reserve) / requestsPerPoll);
+    const polls = Math.floor((window.remaining - reserve) / REQUESTS_PER_POLL);
     // No reset time said: wait the longest poll interval and look again.
     if (polls <= 0) delay = Math.max(delay, untilReset ?? ROLLOUT_DEFAULTS.maxPollMs);
     else if (untilReset !== undefined) delay = Math.max(delay, Math.ceil(untilReset / polls));
