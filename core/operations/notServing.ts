@@ -12,6 +12,7 @@ import type { ApiClient, Endpoint, ServerlessApi, Worker } from '../api';
 import { liveAsSpec } from '../deploy/effective';
 import type { StockAlternative } from '../endpointSpec/catalog/stock';
 import { planStock } from './planStock';
+import { READY } from './readiness';
 import { readWorkerLogs, type WorkerLogLine } from './workerLogs';
 
 /** What naming a cause needs of the API client; `redact` keeps a key out of a log read's error. */
@@ -87,8 +88,6 @@ const CAUSE_LOG_LINES = 5;
 const CAUSE_LOG_TIMEOUT_MS = 3000;
 const CAUSE_LOG_SETTLE_MS = 300;
 
-const READY: ReadonlySet<string> = new Set(['IDLE', 'RUNNING']);
-
 /**
  * Pure: the cause from the workers, the crash log not read yet (`explainCrash` reads it). Undefined when
  * nothing keeps them from serving: for an endpoint, some worker is ready (a queued job only waits its turn).
@@ -159,20 +158,15 @@ export async function withAlternatives(
   return shortage && shortage.alternatives.length > 0 ? { ...cause, alternatives: shortage.alternatives } : cause;
 }
 
-export interface EndpointNotServingOptions {
-  readonly signal?: AbortSignal;
-  /** The client to read the catalog's stock with, for a no-capacity cause's alternatives; none are read without it. */
-  readonly stock?: ApiClient;
-}
-
 /**
  * Why none of an endpoint's workers serves, read now: undefined when one does. Throws when the service
- * cannot be read; a crash log that cannot be read is said in the cause instead.
+ * cannot be read; a crash log that cannot be read is said in the cause instead. `stock` is the client to read
+ * the catalog's stock with, for a no-capacity cause's alternatives; none are read without it.
  */
 export async function endpointNotServing(
   client: NotServingClient,
   endpointId: string,
-  options: EndpointNotServingOptions = {},
+  options: { readonly signal?: AbortSignal; readonly stock?: ApiClient } = {},
 ): Promise<NotServingCause | undefined> {
   const call = options.signal ? { signal: options.signal } : {};
   const facts = {

@@ -25,18 +25,11 @@ export const READY_SEEN_WITHIN_MS = 15_000;
 export const READY: ReadonlySet<Worker['status']> = new Set(['IDLE', 'RUNNING']);
 const STEPS = ['firstWorkerStartingMs', 'firstWorkerReadyMs', 'firstJobCompletedMs'] as const;
 
-/** One read of a release's workers. */
-interface ReleaseWorkersRead {
-  /** When the answer came, ms. */
-  readonly observedAt: number;
-  /** The workers of that release, as read. */
-  readonly workers: readonly Worker[];
-}
-
 export interface ReadinessInput {
   /** When the release was made, ms. */
   readonly deployedAt: number;
-  readonly read?: ReleaseWorkersRead;
+  /** One read of the release's workers: when the answer came, ms, and its workers as read. */
+  readonly read?: { readonly observedAt: number; readonly workers: readonly Worker[] };
   /** When the last read before this one saw none of the release's workers ready, ms; the deploy when none did. */
   readonly noneReadyAt?: number;
   /** When a job was seen completed on a worker of the release, ms. */
