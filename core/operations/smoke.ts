@@ -70,11 +70,8 @@ async function versionsAfter(
 export async function smokeCheck(input: SmokeCheckInput): Promise<SmokeOutcome> {
   const { client, endpointId, request } = input;
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timeout = new AbortController();
-  const timer = setTimeout(() => {
-    timeout.abort();
-  }, timeoutMs);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout.signal]) : timeout.signal;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
   const started = Date.now();
   let job: JobResult;
   try {
@@ -86,15 +83,13 @@ export async function smokeCheck(input: SmokeCheckInput): Promise<SmokeOutcome> 
       };
     job = await runJob(client, { endpointId, ...request }, { signal });
   } catch (error) {
-    if (timeout.signal.aborted) return { passed: false, message: `the smoke job could not be submitted within ${seconds(timeoutMs)}` };
+    if (timeout.aborted) return { passed: false, message: `the smoke job could not be submitted within ${seconds(timeoutMs)}` };
     if (input.signal?.aborted) return { passed: false, message: 'the smoke check was stopped before its job was submitted' };
     if (error instanceof ApiError && error.notFound) return { passed: false, message: `endpoint ${endpointId} was not found` };
     return {
       passed: false,
       message: `the smoke job could not be submitted: ${client.redact(error instanceof Error ? error.message : String(error))}`,
     };
-  } finally {
-    clearTimeout(timer);
   }
   const elapsedMs = Date.now() - started;
   const head = `smoke job ${job.jobId} ${job.status}`;

@@ -5,6 +5,7 @@
  * each worker its own resumable stream (the API client reconnects after a drop and resumes with
  * `Last-Event-ID`) and, for an endpoint, picks up workers that start later.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, type LogSource, type ServerlessApi, type WorkerLogEvent } from '../api';
 
 /** What the logs use cases need of the API client. */
@@ -220,7 +221,8 @@ class Following {
           });
       }
       first = false;
-      await pause(interval, signal);
+      // Cut short when the signal aborts, which ends the loop.
+      await sleep(interval, undefined, { signal }).catch(() => undefined);
     }
   }
 
@@ -285,17 +287,4 @@ function messageOf(error: unknown): string {
 
 function refused(error: unknown): ReadWorkerLogsResult {
   return { ok: false, message: messageOf(error), notFound: error instanceof ApiError && error.notFound };
-}
-
-/** Waits `ms`, or less when the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
