@@ -9,7 +9,7 @@ import { readPriceCatalog } from '../core/billing/priceCatalog';
 import { renderChange, renderPlan } from '../core/deploy/render';
 import { overwrittenOutside, type OutsideChange, type ThreeWay } from '../core/deploy/outside';
 import { planCost } from '../core/deploy/planCost';
-import { applyDeploy, ENVIRONMENT_NAME, needsApplying } from '../core/operations';
+import { applyDeploy, ENVIRONMENT_NAME, needsApplying, replacedLine } from '../core/operations';
 import { placeServiceProblem, problemLine, requireClient, ToolFailure, type AgentContext } from './context';
 import { changesOf, planSpec, type PlannedSpec } from './planning';
 import type { DeployPlanRecord, PlanRecord } from './planTokens';
@@ -56,7 +56,7 @@ export const planDeployTool = defineTool({
     const { client, environment } = planned;
     const { plan, target, namesakes } = planned.planned;
     const prices = await readPriceCatalog(client);
-    const planText = `${environmentLine(planned)}${renderPlan(plan, prices ? { catalog: prices } : {})}${replacedLine(planned)}${adoptionLine(planned)}`;
+    const planText = `${environmentLine(planned)}${renderPlan(plan, prices ? { catalog: prices } : {})}${replacedLine(environment)}${adoptionLine(planned)}`;
     const why = undeployable(planned);
     const overwritten = overwrittenOutside(plan.threeWay);
     const token =
@@ -129,13 +129,6 @@ function environmentLine(planned: PlannedSpec): string {
   const { plan, target } = planned.planned;
   const endpoint = plan.kind !== 'create' ? plan.endpointId : target.kind === 'adopted' ? target.endpointId : 'a new endpoint';
   return `environment ${environment.name}${environment.protected ? ' (protected)' : ''}, endpoint ${endpoint}\n`;
-}
-
-/** JSON Merge Patch replaces lists whole: the plan says which of the base's the overlay drops. */
-function replacedLine(planned: PlannedSpec): string {
-  const arrays = planned.environment?.replacedArrays ?? [];
-  if (arrays.length === 0) return '';
-  return `  replaced whole by the ${planned.environment?.name ?? ''} overlay (not merged with the base): ${arrays.join(', ')}\n`;
 }
 
 /** The three sides as data: what changed outside (and what deploying does to it), what the spec changed, since when. */

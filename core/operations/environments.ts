@@ -84,6 +84,14 @@ export function overlayEnvironment(specPath: string, overlay: OverlayFacts | und
   return { ok: true, environment: { ...settings.environment, replacedArrays: overlay.replacedArrays } };
 }
 
+/** The line after an overlay's plan naming the base's arrays it replaces whole: JSON Merge Patch never merges lists. */
+export function replacedLine(environment: OverlayEnvironment | undefined): string {
+  const arrays = environment?.replacedArrays ?? [];
+  return arrays.length === 0
+    ? ''
+    : `  replaced whole by the ${environment?.name ?? ''} overlay (not merged with the base): ${arrays.join(', ')}\n`;
+}
+
 /**
  * Why a deploy of `body` to `environment` is refused before any plan: a protected environment takes only a pinned
  * image, since the next worker to start there may pull other code than what was tested under a moving tag.

@@ -13,6 +13,7 @@ export {
   filesForEnvironment,
   overlayEnvironment,
   protectedImageRefusal,
+  replacedLine,
   specFileOnDisk,
   specForEnvironment,
 } from './environments';
