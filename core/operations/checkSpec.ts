@@ -130,8 +130,6 @@ async function resolveCatalog(source: CatalogSource): Promise<{ catalog?: Catalo
   }
 }
 
-export { fetchCatalogData } from '../catalog/fetch';
-
 function isSpecDocument(document: SpecDocument): boolean {
   return !(document.data == null && (!document.root || (document.root.kind === 'scalar' && document.root.value === null)));
 }

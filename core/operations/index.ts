@@ -3,7 +3,7 @@
  * ask, render and report; what is checked, planned, applied and bound is decided here. No `vscode`,
  * no stdout, no prompts: progress and confirmation arrive through callbacks, results as values.
  */
-export { checkSpec, fetchCatalogData, hasErrors } from './checkSpec';
+export { checkSpec, hasErrors } from './checkSpec';
 export type { CatalogSource, CheckedDocument, CheckSpecInput, CheckSpecResult } from './checkSpec';
 export {
   checkSpecFile,
