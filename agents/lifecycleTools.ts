@@ -217,7 +217,7 @@ const planRollbackInput = z.object({
 /** A rollback planned now, as plan_rollback shows it and rollback_endpoint checks it again before applying. */
 async function plannedRollback(context: AgentContext, input: z.infer<typeof planRollbackInput>) {
   const client = requireClient(context);
-  const planned = await planRollback({ client, endpointId: input.endpointId, toVersion: input.toVersion, ...callOf(context) });
+  const planned = await planRollback({ client, endpointId: input.endpointId, toVersion: input.toVersion, call: callOptions(context) });
   if (!planned.ok) throw new ToolFailure(`cannot plan the rollback: ${client.redact(planned.message)}`);
   const prices = await readPriceCatalog(client);
   const header = `rollback of endpoint ${input.endpointId} from release ${planned.fromVersion ?? '?'} to the configuration of release ${planned.toVersion}\n`;
@@ -229,10 +229,6 @@ async function plannedRollback(context: AgentContext, input: z.infer<typeof plan
     liveHash: hashOf(String(planned.fromVersion)),
     planHash: hashOf(stableJson(planned.plan)),
   };
-}
-
-function callOf(context: AgentContext): { call?: { signal: AbortSignal } } {
-  return context.signal ? { call: { signal: context.signal } } : {};
 }
 
 export const planRollbackTool = defineTool({

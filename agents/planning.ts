@@ -83,13 +83,13 @@ export async function planSpec(context: AgentContext, request: PlanRequest): Pro
   const ref = { ...bindings.location, documentIndex: document.index };
   // What a deploy sends: for an overlay, its base with it merged in.
   const spec = document.body as Spec;
-  let planned = await plan(client, { client, spec, binding: bindings.binding(document.index) });
+  let planned = await plan({ client, spec, binding: bindings.binding(document.index) });
   let blocked: string | undefined;
   const decision = decideNamesakes(planned.namesakes, request.namesakes ?? 'refuse');
   if (decision.action === 'refuse') {
     blocked = `${decision.reason}; plan again with namesakes "adopt" to update it and bind the spec to it, or "create-new" to create another`;
   } else if (decision.action === 'adopt') {
-    planned = await plan(client, { client, spec, adopt: decision.endpointId });
+    planned = await plan({ client, spec, adopt: decision.endpointId });
   }
   const liveHash = await liveStateHash(client, planned, spec.name);
   return {
@@ -142,9 +142,7 @@ async function checkedDocument(
   if (errors.length > 0 || (document && document.body === undefined))
     throw new ToolFailure(
       [`${name} has errors; fix them first (nothing was sent)`, ...errors.map((p) => problemLine(name, p))].join('\n'),
-      {
-        problems: errors,
-      },
+      { problems: errors },
     );
   if (!document)
     throw new ToolFailure(request.document === undefined ? `${name} holds no spec` : `${name} has no spec document ${request.document}`);
@@ -166,9 +164,9 @@ function refuseByPolicy(name: string, checked: CheckSpecResult, document: Checke
   throw new ToolFailure([why, ...problems.map((p) => problemLine(name, p))].join('\n'), { code: refused.code, problems });
 }
 
-async function plan(client: ApiClient, input: Parameters<typeof planDeploy>[0]): Promise<Extract<PlanDeployResult, { ok: true }>> {
+async function plan(input: Parameters<typeof planDeploy>[0]): Promise<Extract<PlanDeployResult, { ok: true }>> {
   const planned = await planDeploy(input);
-  if (!planned.ok) throw new ToolFailure(`cannot plan: ${client.redact(planned.message)}`, planned.notFound ? { status: 404 } : {});
+  if (!planned.ok) throw new ToolFailure(`cannot plan: ${input.client.redact(planned.message)}`, planned.notFound ? { status: 404 } : {});
   return planned;
 }
 

@@ -54,11 +54,9 @@ export interface PolicyShowInput {
   readonly catalog?: Catalog;
 }
 
-export async function policyShow(input: PolicyShowInput): Promise<PolicyShown[]> {
-  if (input.files.length === 0) return [policyOfFolder(input.folder, input.environment)];
-  const shown: PolicyShown[] = [];
-  for (const file of input.files) shown.push(await policyOfSpec(file, input));
-  return shown;
+export function policyShow(input: PolicyShowInput): Promise<PolicyShown[]> {
+  if (input.files.length === 0) return Promise.resolve([policyOfFolder(input.folder, input.environment)]);
+  return Promise.all(input.files.map((file) => policyOfSpec(file, input)));
 }
 
 async function policyOfSpec(path: string, input: PolicyShowInput): Promise<PolicyShown> {

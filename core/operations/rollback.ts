@@ -56,8 +56,7 @@ export async function planRollback(input: PlanRollbackInput): Promise<PlanRollba
         ok: false,
         message: `endpoint ${endpointId} changed while it was read (now at release ${fromVersion ?? '?'}); plan the rollback again`,
       };
-    const listed = after.releases.flatMap((r) => (r.version !== undefined ? [r.version] : []));
-    if (after.endpointVersion !== undefined && !listed.includes(after.endpointVersion))
+    if (after.endpointVersion !== undefined && !after.releases.some((r) => r.version === after.endpointVersion))
       return {
         ok: false,
         message: `endpoint ${endpointId} is at release ${after.endpointVersion}, which its release list does not hold, so version ${toVersion} cannot be worked out`,
