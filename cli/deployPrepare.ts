@@ -23,6 +23,7 @@ import {
   protectedImageRefusal,
   reachLines,
   readSpecBindings,
+  replacedLine,
   type CheckedDocument,
   type CheckSpecResult,
   type EndpointSummary,
@@ -296,7 +297,7 @@ export function plansAsText(prepared: Prepared, always = false): string {
   return prepared.planned
     .map(
       (item) =>
-        `${heading(prepared, item, always)}${environmentHeader(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}${replacedLine(prepared)}${reachText(prepared, item)}`,
+        `${heading(prepared, item, always)}${environmentHeader(prepared, item)}${renderPlan(item.planned.plan, { catalog: prepared.prices })}${replacedLine(prepared.environment)}${reachText(prepared, item)}`,
     )
     .join('');
 }
@@ -334,12 +335,4 @@ function reachText(prepared: Prepared, item: PlannedDocument): string {
   }
   const lines = reachLines(environmentReach(prepared.file));
   return lines.length === 0 ? '' : `  environments this base reaches:\n${lines.map((line) => `    ${line}\n`).join('')}`;
-}
-
-/** The base's arrays the overlay replaces whole, said after its plan: JSON Merge Patch never merges lists. */
-function replacedLine(prepared: Prepared): string {
-  const arrays = prepared.environment?.replacedArrays ?? [];
-  return arrays.length === 0
-    ? ''
-    : `  replaced whole by the ${prepared.environment?.name ?? ''} overlay (not merged with the base): ${arrays.join(', ')}\n`;
 }
