@@ -138,15 +138,15 @@ export function specForEnvironment(path: string, environment: string, workspace:
   const overlay = overlays.find((o) => o.environment === environment);
   if (!overlay) {
     const known = overlays.length > 0 ? ` (it has ${overlays.map((o) => o.environment).join(', ')})` : '';
-    return { ok: false, message: `${path} has no ${environment} overlay${known}: add ${overlayNameFor(absolute, environment)}` };
+    return { ok: false, message: `${path} has no ${environment} overlay${known}: add ${basename(overlayPathFor(absolute, environment))}` };
   }
   return { ok: true, path: overlay.path, environment };
 }
 
-/** `sdxl.endpoint.yaml` + `prod` → `sdxl.prod.endpoint.yaml`, beside the base. */
-function overlayNameFor(basePath: string, environment: string): string {
+/** `specs/sdxl.endpoint.yaml` + `prod` → `specs/sdxl.prod.endpoint.yaml`: an environment's overlay, beside the base. */
+export function overlayPathFor(basePath: string, environment: string): string {
   const name = splitSpecFileName(basename(basePath));
-  return name ? `${name.stem}.${environment}${name.suffix}` : basename(basePath);
+  return name ? join(dirname(basePath), `${name.stem}.${environment}${name.suffix}`) : basePath;
 }
 
 /**

@@ -19,7 +19,7 @@ import { DISK_FILE_VIEW } from '../environments/overlays';
 import { ENVIRONMENTS_FILE } from '../environments/config';
 import { specFormatOf } from '../protocol';
 import { SpecWorkspace, type EnvironmentOfBase, type FileView } from '../workspace/specWorkspace';
-import { environmentSettings, protectedImageRefusal } from './environments';
+import { environmentSettings, overlayPathFor, protectedImageRefusal } from './environments';
 import { readSpecBindings } from './specBindings';
 
 /** What a promotion carries when no field is named: the image, the one thing a test run is about. */
@@ -187,17 +187,12 @@ function promotionOf(context: PromotionContext): Planned {
     const known = environments.length > 0 ? ` (it has ${environments.map((e) => e.environment).join(', ')})` : '';
     throw new Refusal(
       'no-overlay',
-      `${shownBy(input)(base)} has no ${name} overlay${known}: add ${shownBy(input)(overlayFileName(base, name))} (extends the base, with its own name)`,
+      `${shownBy(input)(base)} has no ${name} overlay${known}: add ${shownBy(input)(overlayPathFor(base, name))} (extends the base, with its own name)`,
     );
   };
   const source = verifiedSource(overlay(input.from), input);
   const target = overlay(input.to);
   return targetEdit(context, target, source.facts, valuesOf(source.release, context.fields, source.facts));
-}
-
-/** `specs/sdxl.endpoint.yaml` + `prod` → `specs/sdxl.prod.endpoint.yaml`. */
-function overlayFileName(base: string, environment: string): string {
-  return base.replace(/\.endpoint\.(ya?ml|json)$/, `.${environment}.endpoint.$1`);
 }
 
 /** The release the source environment last deployed, refused unless it was verified. */

@@ -85,6 +85,18 @@ describe('endpoint-studio promote', { timeout: 120_000 }, () => {
     assert.equal(readFileSync(prodFile(), 'utf8'), PROD);
   });
 
+  it('names the overlay to add when the base has none, whatever the case of its extension', async () => {
+    const solo = join(root, 'specs', 'solo.endpoint.YAML');
+    writeFileSync(solo, BASE.replace('name: sdxl', 'name: solo'));
+    try {
+      const refused = io();
+      assert.equal(await runPromote(['--from', 'staging', '--to', 'prod', 'specs/solo.endpoint.YAML'], refused), 1);
+      assert.match(refused.stderr, /has no staging overlay: add specs\/solo\.staging\.endpoint\.YAML \(extends the base/);
+    } finally {
+      rmSync(solo);
+    }
+  });
+
   it('refuses a binding written before releases were recorded', async () => {
     const key = 'specs/sdxl.staging.endpoint.yaml';
     updateBindings(root, (store) => withBinding(store, key, 0, { endpointId: 'old', endpointName: 'sdxl-staging', deployedAt: '' }));
