@@ -79,16 +79,8 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
           return;
         }
         const caller = authenticate(req, deps.keys);
-        try {
-          headers = deps.limiter.consume(caller.key);
-        } catch (error) {
-          if (error instanceof ProblemError) {
-            const { headers: sent } = error;
-            const header = (name: string): string => (Object.hasOwn(sent, name) ? sent[name] : '');
-            headers = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimit-Policy') };
-          }
-          throw error;
-        }
+        // Over quota, the 429 carries the rate-limit headers itself.
+        headers = deps.limiter.consume(caller.key);
         const { route, params } = router.resolve(method, path);
         requireWrite(caller, method);
         const context: RequestContext = { req, res, method, path, query: url.searchParams, params, headers };
