@@ -154,7 +154,6 @@ export function createJobsHandler(deps: JobsServerDeps): (req: IncomingMessage, 
       () => ({}),
       async () => {
         const url = parseUrl(req);
-        if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
         const method = req.method ?? 'GET';
         const fault = await deps.faults.apply(url.pathname);
         if (fault.kind === 'drop') return void req.socket.destroy();

@@ -63,7 +63,6 @@ export function createRestHandler(deps: RestServerDeps): (req: IncomingMessage, 
       () => headers,
       async () => {
         const url = parseUrl(req);
-        if (!url) throw new ProblemError(400, 'the request target is not a valid URL');
         const path = url.pathname;
         const method = req.method ?? 'GET';
         if (path.startsWith('/__emulator/')) return handleAdmin(req, res, path);

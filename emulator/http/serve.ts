@@ -3,11 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemError, sendJson, sendProblem } from './problems';
 import type { RouteResult } from './router';
 
-export function parseUrl(req: IncomingMessage): URL | undefined {
+export function parseUrl(req: IncomingMessage): URL {
   try {
     return new URL(req.url ?? '/', 'http://emulator.invalid');
   } catch {
-    return undefined;
+    throw new ProblemError(400, 'the request target is not a valid URL');
   }
 }
 
