@@ -9,7 +9,7 @@ import { authenticate, requireWrite, type KeyRing } from './auth';
 import { findEndpoint, type EmulatorContext } from './context';
 import type { FaultInjector } from './faults';
 import { readJsonBody } from './http/body';
-import { ProblemError, notFound } from './http/problems';
+import { ProblemError, notFound, sendJson } from './http/problems';
 import { Router, route, splitPath, type RequestContext, type Route } from './http/router';
 import { guard, parseUrl, sendResult } from './http/serve';
 import { isTerminal, parseSubmission, type Job } from './simulation/jobs';
@@ -128,7 +128,7 @@ async function handleLoadBalancer(
   const healthPath = endpoint.env.HEALTH_CHECK_PATH || '/ping';
   if (rest === healthPath) {
     const ready = ctx.sim.hasReadyWorker(endpoint.id);
-    sendResult(res, { status: ready ? 200 : 503, body: { status: ready ? 'healthy' : 'no ready worker' } }, {});
+    sendJson(res, ready ? 200 : 503, { status: ready ? 'healthy' : 'no ready worker' });
     return;
   }
   if (endpoint.workers.max === 0) throw new ProblemError(503, 'this endpoint has workers.max 0, so no worker can serve the request');
@@ -136,11 +136,7 @@ async function handleLoadBalancer(
   if (!worker) throw new ProblemError(503, 'no worker became ready in time');
   try {
     const body = await readJsonBody(req, { required: false }).catch(() => undefined);
-    sendResult(
-      res,
-      { status: 200, body: { endpointId: endpoint.id, workerId: worker.id, method: req.method, path: rest, body: body ?? null } },
-      {},
-    );
+    sendJson(res, 200, { endpointId: endpoint.id, workerId: worker.id, method: req.method, path: rest, body: body ?? null });
   } finally {
     ctx.sim.releaseLbWorker(worker);
   }
