@@ -40,12 +40,7 @@ function parseTime(query: URLSearchParams, name: string): number | undefined {
 }
 
 export function resolveWindow(query: URLSearchParams, now: number): BillingWindow {
-  const sizeParam = query.get('bucketSize') ?? 'day';
-  if (!BUCKET_SIZES.includes(sizeParam as BillingBucketSize))
-    throw badRequest(`bucketSize must be one of ${BUCKET_SIZES.join(', ')}; got: ${JSON.stringify(sizeParam)}`, [
-      '$.bucketSize: invalid value',
-    ]);
-  const bucketSize = sizeParam as BillingBucketSize;
+  const bucketSize = choice(query, 'bucketSize', BUCKET_SIZES, 'day') as BillingBucketSize;
   const startParam = parseTime(query, 'startTime');
   const endParam = parseTime(query, 'endTime');
   const lastNParam = query.get('lastN');
