@@ -3,6 +3,7 @@
  * exclusions, within the CUDA constraints) or CPU flavor that has free stock (capacity.ts) in an
  * allowed data center; with none free it waits THROTTLED and tries again on a later tick.
  */
+import { compareVersions } from '../../core/endpointSpec/catalog/rules';
 import { CPU_FLAVORS, DATA_CENTERS, findCpuFlavor, findGpuType, poolMembers } from '../catalog/seed';
 import type { StoredEndpoint } from '../state';
 import type { StockView } from './capacity';
@@ -43,17 +44,6 @@ export interface Placement {
   dataCenterId: string;
 }
 
-function cudaNumber(version: string): [number, number] {
-  const [major, minor = 0] = version.split('.').map(Number);
-  return [major, minor];
-}
-
-function cudaAtLeast(version: string, floor: string): boolean {
-  const [a, b] = cudaNumber(version);
-  const [c, d] = cudaNumber(floor);
-  return a > c || (a === c && b >= d);
-}
-
 export function gpuCandidates(endpoint: StoredEndpoint): string[] {
   const gpu = endpoint.gpu;
   if (!gpu) return [];
@@ -63,7 +53,7 @@ export function gpuCandidates(endpoint: StoredEndpoint): string[] {
     .flatMap((pool) => poolMembers(pool))
     .filter((type) => !excluded.has(type.id))
     .filter((type) => gpu.allowedCudaVersions.length === 0 || type.cudaVersions.some((v) => gpu.allowedCudaVersions.includes(v)))
-    .filter((type) => floor === null || type.cudaVersions.some((v) => cudaAtLeast(v, floor)))
+    .filter((type) => floor === null || type.cudaVersions.some((v) => compareVersions(v, floor) >= 0))
     .map((type) => type.id);
 }
 
