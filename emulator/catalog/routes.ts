@@ -5,16 +5,7 @@
  */
 import { badRequest, notFound } from '../http/problems';
 import { route, type Route } from '../http/router';
-import {
-  CPU_FLAVORS,
-  DATA_CENTERS,
-  GPU_TYPES,
-  PUBLIC_TEMPLATES,
-  availabilityLevel,
-  type CpuFlavorSeed,
-  type GpuTypeSeed,
-  type TemplateRecord,
-} from './seed';
+import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, availabilityLevel, type CpuFlavorSeed, type GpuTypeSeed } from './seed';
 import type { StockView } from '../simulation/capacity';
 
 type Body = Record<string, unknown>;
@@ -86,10 +77,6 @@ function dataCenterView(dc: (typeof DATA_CENTERS)[number], query: URLSearchParam
   return view;
 }
 
-export function templateView(template: TemplateRecord): Body {
-  return { ...template };
-}
-
 /** `GET <path>` lists `items` under `key`; `GET <path>/{id}` answers one, a 404 naming `what` when there is none. */
 function listAndGet<T extends { id: string }>(
   path: string,
@@ -115,7 +102,7 @@ export function catalogRoutes(stock: StockView): Route[] {
     ...listAndGet('/v2/catalog/datacenters', 'dataCenters', 'data center', DATA_CENTERS, (d, query) => dataCenterView(d, query, stock)),
     route('GET', '/v2/catalog/templates', 'List public catalog templates', () => ({
       status: 200,
-      body: { templates: PUBLIC_TEMPLATES.map(templateView) },
+      body: { templates: PUBLIC_TEMPLATES },
     })),
   ];
 }

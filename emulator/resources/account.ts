@@ -1,7 +1,6 @@
 /** The caller's own templates, network volumes and registry credentials. */
 import { decodeArgs } from '../../core/endpointSpec/args';
 import { DATA_CENTERS, type TemplateRecord } from '../catalog/seed';
-import { templateView } from '../catalog/routes';
 import type { EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
 import { ProblemError, errorEntry, notFound } from '../http/problems';
@@ -99,7 +98,7 @@ function templateRoutes(ctx: EmulatorContext): Route[] {
   return [
     route('GET', '/v2/templates', 'List your templates', () => ({
       status: 200,
-      body: { templates: ctx.state.templates.map(templateView) },
+      body: { templates: ctx.state.templates },
     })),
     route('POST', '/v2/templates', 'Create a template', async ({ req }) => {
       const body = checkFields(await readJsonBody(req), TEMPLATE_FIELDS, ['name', 'image']);
@@ -120,9 +119,9 @@ function templateRoutes(ctx: EmulatorContext): Route[] {
       };
       ctx.state.templates.push(template);
       ctx.persist();
-      return { status: 201, body: templateView(template) };
+      return { status: 201, body: template };
     }),
-    route('GET', '/v2/templates/{id}', 'Get a template', ({ params }) => ({ status: 200, body: templateView(own(params.id)) })),
+    route('GET', '/v2/templates/{id}', 'Get a template', ({ params }) => ({ status: 200, body: own(params.id) })),
     route('PATCH', '/v2/templates/{id}', 'Update a template', async ({ req, params }) => {
       const template = own(params.id);
       const { mounts, ...rest } = checkFields(await readJsonBody(req), TEMPLATE_FIELDS, []);
@@ -130,7 +129,7 @@ function templateRoutes(ctx: EmulatorContext): Route[] {
       // Mounts merge by kind, each sent mount whole: `{}` leaves the existing mount unchanged, as the API documents.
       if (mounts !== undefined) template.mounts = { ...template.mounts, ...(mounts as Body) };
       ctx.persist();
-      return { status: 200, body: templateView(template) };
+      return { status: 200, body: template };
     }),
     route('DELETE', '/v2/templates/{id}', 'Delete a template', ({ params }) => {
       const template = own(params.id);
