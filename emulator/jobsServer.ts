@@ -9,7 +9,7 @@ import { authenticate, requireWrite, type KeyRing } from './auth';
 import { findEndpoint, type EmulatorContext } from './context';
 import type { FaultInjector } from './faults';
 import { readJsonBody } from './http/body';
-import { ProblemError, notFound, sendJson } from './http/problems';
+import { ProblemError, findById, notFound, sendJson } from './http/problems';
 import { Router, route, splitPath, type RequestContext, type Route } from './http/router';
 import { guard, parseUrl, sendResult } from './http/serve';
 import { isTerminal, parseSubmission, type Job } from './simulation/jobs';
@@ -27,8 +27,7 @@ export interface JobsServerDeps {
 }
 
 function queueEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
-  const endpoint = findEndpoint(ctx, id);
-  if (!endpoint) throw notFound(`endpoint ${id}`);
+  const endpoint = findById(ctx.state.endpoints, id, 'endpoint');
   if (endpoint.type !== 'QUEUE')
     throw new ProblemError(404, `endpoint ${id} is a load balancer; it has no job queue (send requests to its requestUrls.base)`);
   return endpoint;

@@ -3,7 +3,7 @@
  * request. Availability is the free capacity the simulation's own placement reads (capacity.ts), so
  * what the catalog shows without stock is where workers wait THROTTLED.
  */
-import { badRequest, notFound } from '../http/problems';
+import { badRequest, findById } from '../http/problems';
 import { route, type Route } from '../http/router';
 import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, PUBLIC_TEMPLATES, availabilityLevel, type CpuFlavorSeed, type GpuTypeSeed } from './seed';
 import type { StockView } from '../simulation/capacity';
@@ -87,11 +87,10 @@ function listAndGet<T extends { id: string }>(
 ): Route[] {
   return [
     route('GET', path, `List ${what}s`, ({ query }) => ({ status: 200, body: { [key]: items.map((item) => view(item, query)) } })),
-    route('GET', `${path}/{id}`, `Get a ${what}`, ({ params, query }) => {
-      const item = items.find((i) => i.id === params.id);
-      if (!item) throw notFound(`${what} ${params.id}`);
-      return { status: 200, body: view(item, query) };
-    }),
+    route('GET', `${path}/{id}`, `Get a ${what}`, ({ params, query }) => ({
+      status: 200,
+      body: view(findById(items, params.id, what), query),
+    })),
   ];
 }
 

@@ -43,6 +43,13 @@ export class ProblemError extends Error {
 export const notFound = (what: string): ProblemError => new ProblemError(404, `${what} not found`);
 export const badRequest = (detail: string, errors?: string[]): ProblemError => new ProblemError(400, detail, errors);
 
+/** The item of `items` with the id `id`; the 404 naming `what` when there is none. */
+export function findById<T extends { readonly id: string }>(items: readonly T[], id: string, what: string): T {
+  const item = items.find((i) => i.id === id);
+  if (!item) throw notFound(`${what} ${id}`);
+  return item;
+}
+
 /** `"<jsonpath>: <message>"`, the `errors` entry format clients map back onto spec lines. */
 export function errorEntry(path: readonly (string | number)[], message: string): string {
   return `${formatJsonPath(path)}: ${message}`;

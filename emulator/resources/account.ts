@@ -3,7 +3,7 @@ import { decodeArgs } from '../../core/endpointSpec/args';
 import { DATA_CENTERS, type TemplateRecord } from '../catalog/seed';
 import type { EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
-import { ProblemError, errorEntry, notFound } from '../http/problems';
+import { ProblemError, errorEntry, findById } from '../http/problems';
 import { route, type Route } from '../http/router';
 import type { NetworkVolumeRecord } from '../state';
 
@@ -90,11 +90,7 @@ const TEMPLATE_FIELDS = {
 };
 
 function templateRoutes(ctx: EmulatorContext): Route[] {
-  const own = (id: string): TemplateRecord => {
-    const template = ctx.state.templates.find((t) => t.id === id);
-    if (!template) throw notFound(`template ${id}`);
-    return template;
-  };
+  const own = (id: string): TemplateRecord => findById(ctx.state.templates, id, 'template');
   return [
     route('GET', '/v2/templates', 'List your templates', () => ({
       status: 200,
@@ -141,11 +137,7 @@ function templateRoutes(ctx: EmulatorContext): Route[] {
 }
 
 function volumeRoutes(ctx: EmulatorContext): Route[] {
-  const find = (id: string): NetworkVolumeRecord => {
-    const volume = ctx.state.networkVolumes.find((v) => v.id === id);
-    if (!volume) throw notFound(`network volume ${id}`);
-    return volume;
-  };
+  const find = (id: string): NetworkVolumeRecord => findById(ctx.state.networkVolumes, id, 'network volume');
   const view = (v: NetworkVolumeRecord): Body => ({ id: v.id, name: v.name, size: v.size, dataCenter: v.dataCenter, type: v.type });
   const closeUsage = (id: string): void => {
     for (const u of ctx.state.volumeUsage) if (u.volumeId === id && u.to === null) u.to = ctx.now();
@@ -233,13 +225,11 @@ function registryRoutes(ctx: EmulatorContext): Route[] {
       return { status: 201, body: { id: registry.id, name: registry.name } };
     }),
     route('GET', '/v2/registries/{id}', 'Get a registry credential', ({ params }) => {
-      const registry = ctx.state.registries.find((r) => r.id === params.id);
-      if (!registry) throw notFound(`registry ${params.id}`);
+      const registry = findById(ctx.state.registries, params.id, 'registry');
       return { status: 200, body: { id: registry.id, name: registry.name } };
     }),
     route('DELETE', '/v2/registries/{id}', 'Delete a registry credential', ({ params }) => {
-      const registry = ctx.state.registries.find((r) => r.id === params.id);
-      if (!registry) throw notFound(`registry ${params.id}`);
+      const registry = findById(ctx.state.registries, params.id, 'registry');
       ctx.state.registries = ctx.state.registries.filter((r) => r !== registry);
       ctx.persist();
       return { status: 204 };

@@ -1,8 +1,8 @@
 /** `/v2/serverless`: create (every contract rule), list, get, PATCH with releases, delete, workers, releases. */
 import { validateSpecData, toServiceBody } from '../../core/endpointSpec/validate';
-import { findEndpoint, findTemplate, type EmulatorContext } from '../context';
+import { findTemplate, type EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
-import { notFound, rejectIfErrors, ProblemError } from '../http/problems';
+import { findById, rejectIfErrors, ProblemError } from '../http/problems';
 import { route, type Route } from '../http/router';
 import type { ReleaseRecord, StoredEndpoint } from '../state';
 import { resolveTemplate } from './createRules';
@@ -12,9 +12,7 @@ import { asCreateBody, buildEndpoint, diffEndpoints, endpointResponse, idleTimeo
 type Body = Record<string, unknown>;
 
 export function requireEndpoint(ctx: EmulatorContext, id: string): StoredEndpoint {
-  const endpoint = findEndpoint(ctx, id);
-  if (!endpoint) throw notFound(`serverless endpoint ${id}`);
-  return endpoint;
+  return findById(ctx.state.endpoints, id, 'serverless endpoint');
 }
 
 function addRelease(ctx: EmulatorContext, endpoint: StoredEndpoint, diff: ReleaseRecord['diff']): void {
