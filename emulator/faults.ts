@@ -2,6 +2,7 @@
  * Fault injection for tests: added latency, 5xx answers, dropped connections and forced 429s,
  * optionally only for some path prefixes and only for the next `count` requests. Off unless set.
  */
+import { isRecord } from '../core/endpointSpec/ownData';
 import { ProblemError } from './http/problems';
 import type { Random } from '../core/util/seededRandom';
 
@@ -28,13 +29,12 @@ export type FaultAction =
   { kind: 'none' } | { kind: 'drop' } | { kind: 'dropResponse' } | { kind: 'problem'; problem: ProblemError; rateLimited: boolean };
 
 export function parseFaults(body: unknown): FaultOptions {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ProblemError(400, 'fault options are a JSON object');
-  const b = body as Record<string, unknown>;
+  if (!isRecord(body)) throw new ProblemError(400, 'fault options are a JSON object');
   const errors: string[] = [];
   const known = ['latencyMs', 'errorRate', 'status5xx', 'dropConnection', 'dropResponse', 'force429', 'paths', 'count'];
-  for (const key of Object.keys(b)) if (!known.includes(key)) errors.push(`$.${key}: unknown property: ${key}`);
+  for (const key of Object.keys(body)) if (!known.includes(key)) errors.push(`$.${key}: unknown property: ${key}`);
   const num = (key: string, min: number, max: number): void => {
-    if (b[key] !== undefined && (typeof b[key] !== 'number' || b[key] < min || b[key] > max))
+    if (body[key] !== undefined && (typeof body[key] !== 'number' || body[key] < min || body[key] > max))
       errors.push(`$.${key}: must be a number from ${min} to ${max}`);
   };
   num('latencyMs', 0, 600000);
@@ -42,11 +42,11 @@ export function parseFaults(body: unknown): FaultOptions {
   num('status5xx', 500, 599);
   num('count', 1, 1e9);
   for (const key of ['dropConnection', 'dropResponse', 'force429'])
-    if (b[key] !== undefined && typeof b[key] !== 'boolean') errors.push(`$.${key}: must be true or false`);
-  if (b.paths !== undefined && !(Array.isArray(b.paths) && b.paths.every((p) => typeof p === 'string')))
+    if (body[key] !== undefined && typeof body[key] !== 'boolean') errors.push(`$.${key}: must be true or false`);
+  if (body.paths !== undefined && !(Array.isArray(body.paths) && body.paths.every((p) => typeof p === 'string')))
     errors.push('$.paths: must be a list of path prefixes');
   if (errors.length > 0) throw new ProblemError(422, `invalid fault options: ${errors[0]}`, errors);
-  return b;
+  return body;
 }
 
 export class FaultInjector {

@@ -1,5 +1,6 @@
 /** The caller's own templates, network volumes and registry credentials. */
 import { decodeArgs } from '../../core/endpointSpec/args';
+import { isRecord } from '../../core/endpointSpec/ownData';
 import { DATA_CENTERS, type TemplateRecord } from '../catalog/seed';
 import type { EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
@@ -18,11 +19,10 @@ interface Shape {
 
 /** Every failure of `value` against `shape`, each named by its JSON path; unknown keys fail, as with `additionalProperties: false`. */
 function shapeErrors(value: unknown, shape: Shape, path: readonly string[]): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [errorEntry(path, 'must be an object')];
-  const object = value as Body;
+  if (!isRecord(value)) return [errorEntry(path, 'must be an object')];
   const errors: string[] = [];
-  for (const key of shape.required ?? []) if (object[key] === undefined) errors.push(errorEntry(path, `missing required property: ${key}`));
-  for (const [key, member] of Object.entries(object)) {
+  for (const key of shape.required ?? []) if (value[key] === undefined) errors.push(errorEntry(path, `missing required property: ${key}`));
+  for (const [key, member] of Object.entries(value)) {
     // Own entries only: a body key such as `toString` must read as unknown, not as Object.prototype's.
     const check = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
     if (!check) errors.push(errorEntry([...path, key], `unknown property: ${key}`));
@@ -37,11 +37,10 @@ function shapeErrors(value: unknown, shape: Shape, path: readonly string[]): str
 
 /** Checks a body against a field table; unknown fields and wrong types are 422, like the service's validator. */
 function checkFields(raw: unknown, fields: Shape['fields'], required: readonly string[]): Body {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ProblemError(400, 'the request body must be a JSON object', ['$: expected an object']);
+  if (!isRecord(raw)) throw new ProblemError(400, 'the request body must be a JSON object', ['$: expected an object']);
   const errors = shapeErrors(raw, { fields, required }, []);
   if (errors.length > 0) throw new ProblemError(422, `request validation failed: ${errors[0]}`, errors);
-  return raw as Body;
+  return raw;
 }
 
 const isString =
@@ -57,9 +56,7 @@ const isInt =
 const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const isStrings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings');
 const isEnv = (v: unknown) =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')
-    ? undefined
-    : 'must be a mapping of string values';
+  isRecord(v) && Object.values(v).every((x) => typeof x === 'string') ? undefined : 'must be a mapping of string values';
 const isOneOf = (values: readonly string[]) => (v: unknown) =>
   typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`;
 const isArgs = (v: unknown) =>

@@ -1,4 +1,5 @@
 /** `/v2/serverless`: create (every contract rule), list, get, PATCH with releases, delete, workers, releases. */
+import { isRecord } from '../../core/endpointSpec/ownData';
 import { validateSpecData, toServiceBody } from '../../core/endpointSpec/validate';
 import { findTemplate, type EmulatorContext } from '../context';
 import { readJsonBody } from '../http/body';
@@ -31,7 +32,7 @@ function addRelease(ctx: EmulatorContext, endpoint: StoredEndpoint, diff: Releas
 
 /** Drops the fields a newer service would accept (EmulatorOptions.newerServiceFields) before validating. */
 function withoutNewerFields(ctx: EmulatorContext, raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  if (!isRecord(raw)) return raw;
   return Object.fromEntries(Object.entries(raw).filter(([name]) => !Object.hasOwn(ctx.newerServiceFields, name)));
 }
 

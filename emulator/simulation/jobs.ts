@@ -89,19 +89,18 @@ export function jobView(job: Job, timeScale: number): Record<string, unknown> {
 export function parseSubmission(
   body: unknown,
 ): { ok: true; input: unknown; webhook?: string; executionTimeoutMs?: number } | { ok: false; errors: string[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return { ok: false, errors: ['$: the body is an object with an input member'] };
-  const object = body as Record<string, unknown>;
+  const object = record(body);
+  if (!object) return { ok: false, errors: ['$: the body is an object with an input member'] };
   const errors: string[] = [];
   if (!('input' in object) || object.input === null || object.input === undefined) errors.push('$.input: missing required property: input');
   if (object.webhook !== undefined && (typeof object.webhook !== 'string' || !/^https?:\/\//.test(object.webhook)))
     errors.push('$.webhook: must be an http(s) URL');
   let executionTimeoutMs: number | undefined;
   if (object.policy !== undefined) {
-    const policy = object.policy;
-    if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) errors.push('$.policy: must be an object');
+    const policy = record(object.policy);
+    if (!policy) errors.push('$.policy: must be an object');
     else {
-      const timeout = (policy as Record<string, unknown>).executionTimeout;
+      const timeout = policy.executionTimeout;
       if (timeout !== undefined) {
         if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1)
           errors.push('$.policy.executionTimeout: must be a positive integer of milliseconds');
