@@ -5,6 +5,7 @@
  * workers there sit THROTTLED.
  */
 import type { CpuType, GpuType } from '../../core/api/types';
+import { ownValue } from '../../core/endpointSpec/ownData';
 
 /** A GPU type record as the API answers it, less the availability computed per request. */
 export type GpuTypeSeed = Omit<GpuType, 'availability' | 'dataCenters' | 'cudaVersions'> & {
@@ -174,9 +175,7 @@ const CPU_STOCK: Record<string, Record<string, number>> = {
 
 /** Stock of one resource in one data center; none where the table does not list it. */
 function stockIn(table: Readonly<Record<string, Readonly<Record<string, number>>>>, dataCenterId: string, resourceId: string): number {
-  if (!Object.hasOwn(table, dataCenterId)) return 0;
-  const perResource = table[dataCenterId];
-  return Object.hasOwn(perResource, resourceId) ? perResource[resourceId] : 0;
+  return ownValue(ownValue(table, dataCenterId), resourceId) ?? 0;
 }
 
 export function gpuStock(dataCenterId: string, gpuTypeId: string): number {
