@@ -1,14 +1,6 @@
 /** Snippets for whole sections of a spec, offered where the section's key would go. */
 
-export interface SectionSnippet {
-  readonly key: string;
-  readonly label: string;
-  readonly description: string;
-  readonly yaml: string;
-  readonly json: string;
-}
-
-export const SECTION_SNIPPETS: readonly SectionSnippet[] = [
+export const SECTION_SNIPPETS = [
   {
     key: 'gpu',
     label: 'gpu section',
@@ -44,4 +36,4 @@ export const SECTION_SNIPPETS: readonly SectionSnippet[] = [
     yaml: 'workers:\n  min: ${1:0}\n  max: ${2:3}\n  idleTimeout: ${3:10}',
     json: '"workers": { "min": ${1:0}, "max": ${2:3}, "idleTimeout": ${3:10} }',
   },
-];
+] as const;
