@@ -52,8 +52,7 @@ export function startServer(connection: Connection, defaults: ServerOptions): vo
   });
   watchedFiles.onDidChange((changes) => {
     // The policy is read by the checks like a spec file: its change drops the checks it judged.
-    const changed = [...changes.specs, ...changes.policies];
-    if (changed.length > 0) specs.changedOnDisk(changed);
+    if (changes.files.length > 0) specs.changedOnDisk(changes.files);
     if (changes.environments) diagnostics.recheckAll();
   });
   // Checks depend on the catalog: every open spec is checked again against a new one.

@@ -25,9 +25,8 @@ export interface DiskChange {
 
 /** What changed on disk in one settled batch. */
 export interface DiskChanges {
-  readonly specs: readonly DiskChange[];
-  /** Team policy files (`.endpoint-studio/policy.yaml`) that changed, appeared or went. */
-  readonly policies: readonly DiskChange[];
+  /** Spec files and team policy files (`.endpoint-studio/policy.yaml`) that changed, appeared or went. */
+  readonly files: readonly DiskChange[];
   /** `.endpoint-studio/environments.yaml` changed. */
   readonly environments: boolean;
 }
@@ -113,10 +112,9 @@ export class WatchedFiles {
   private flush(): void {
     const changes = this.pending;
     this.pending = [];
-    const specs = changes.filter(({ path }) => isSpecFile(path));
-    const policies = changes.filter(({ path }) => isPolicyFile(path));
+    const files = changes.filter(({ path }) => isSpecFile(path) || isPolicyFile(path));
     const environments = changes.some(({ path }) => isWorkspaceFile(path, 'environments.yaml'));
-    for (const listener of this.listeners) listener({ specs, policies, environments });
+    for (const listener of this.listeners) listener({ files, environments });
   }
 
   dispose(): void {
