@@ -7,6 +7,7 @@
 import { createDefault } from '../../core/endpointSpec/contract';
 import { schemaViewAt } from '../../core/endpointSpec/schemas';
 import { findProperty, spanEnd, type JsonPath, type SpecDocument, type SpecNode, type TextSpan } from '../../core/endpointSpec/tree';
+import { plural } from '../../core/util/plural';
 
 export type SpecSymbolKind = 'document' | 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'enum' | 'variable' | 'alias';
 
@@ -170,10 +171,6 @@ function listText(node: SpecNode | undefined): string {
 
 function scalarText(node: SpecNode | undefined): string {
   return node?.kind === 'scalar' && node.value !== null ? clip(String(node.value)) : '';
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** One line, not too long: a name or detail is a label, and a key can be megabytes. */
