@@ -1,7 +1,7 @@
 // Lint configuration: typescript-eslint's strict type-checked rules over every TypeScript folder, and the
-// recommended JavaScript rules over the build scripts and the webview scripts. Formatting is Prettier's job
-// (`npm run format:check`), so no stylistic rule here competes with it. The layers of docs/ARCHITECTURE.md are held
-// here too, so an import that points up a layer fails the lint instead of waiting for a reader to notice.
+// recommended JavaScript rules over the build scripts and the webview scripts. Formatting is Prettier's job (the
+// second half of `npm run lint`), so no stylistic rule here competes with it. The layers of docs/ARCHITECTURE.md
+// are held here too, so an import that points up a layer fails the lint instead of waiting for a reader to notice.
 import eslint from '@eslint/js';
 import globals from 'globals';
 import { posix, relative, sep } from 'node:path';
