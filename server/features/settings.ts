@@ -7,7 +7,7 @@
  */
 import { DidChangeConfigurationNotification, type Connection } from 'vscode-languageserver';
 import { SETTINGS_SECTION } from '../../core/protocol';
-import { withInitializationOptions, type ServerOptions, type ServerSession } from '../session';
+import { ALL_INLAY_HINTS, withInitializationOptions, type ServerOptions, type ServerSession } from '../session';
 
 export class ServerSettings {
   private readonly listeners = new Set<() => void>();
@@ -59,8 +59,16 @@ export class ServerSettings {
     const before = JSON.stringify(this.session.options);
     this.session.options = withInitializationOptions(this.base ?? this.session.options, { debounceMs, inlayHints });
     if (JSON.stringify(this.session.options) === before) return;
+    // Logged so a reader of the output can tell whether a settings change reached the server at all.
+    this.connection.console.log(`settings applied: ${describeSettings(this.session.options)}`);
     for (const listener of this.listeners) listener();
   }
+}
+
+/** The settings that can change while the server runs, as the log states them: `inlay hints defaults off, …`. */
+function describeSettings({ inlayHints = ALL_INLAY_HINTS, debounceMs }: ServerOptions): string {
+  const hints = Object.entries(inlayHints).map(([kind, shown]) => `${kind} ${shown ? 'on' : 'off'}`);
+  return `inlay hints ${hints.join(', ')}; debounce ${debounceMs} ms`;
 }
 
 /** The `endpointStudio` section of a didChangeConfiguration's settings. */

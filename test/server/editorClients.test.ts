@@ -178,6 +178,8 @@ describe('a client without snippets or pull diagnostics (Helix, Emacs Eglot with
       await bare.changeSettings({}, { endpointStudio: { inlayHints: { defaults: true } } });
       assert.deepEqual(labels(await bare.inlayHints(uri)), DEFAULT_HINTS);
       assert.deepEqual(bare.configurationRequests, [], 'never asked');
+      const applied = bare.logMessages.filter((message) => message.startsWith('settings applied: '));
+      assert.match(applied.join('\n'), /^settings applied: inlay hints defaults on, cost on, environments on; debounce \d+ ms$/);
     } finally {
       await bare.stop();
     }
