@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import { REPO_ROOT } from '../../scripts/editor/paths';
 import { DEFAULT_DEV_API_KEY, startEmulator, type RunningEmulator } from '../../emulator/index';
-import { extensionLog } from './support/editorProcesses';
+import { extensionLog, logLinesMatching } from './support/editorProcesses';
 import { useEditorSession, type EditorSession, type EditorSessionOptions } from './support/session';
 import { waitUntil, type Workbench } from './support/workbench';
 import { PRICED_SPEC } from '../support/pricedSpec';
@@ -33,11 +33,30 @@ async function untilLines(workbench: Workbench, what: string, test: (lines: stri
   return lines;
 }
 
-/** Changes the workspace's settings the way editing .vscode/settings.json does: the editor reads the file again. */
-function changeWorkspaceSettings(session: EditorSession, changes: Record<string, unknown>): void {
+/**
+ * Changes the workspace's settings the way editing .vscode/settings.json does (the editor reads the file again),
+ * and waits until the server logs that it applied them: `hints` is how its log states the inlay hint kinds.
+ * The editor hears of the file from its file watcher. Once, on a loaded CI machine, the hints stayed as they were
+ * for 30 s after a write, where the whole way takes about 0.3 s. So when the server has heard nothing within 10 s,
+ * the file is written once more; from the server's hearing of it on, the way is ours and gets no second chance.
+ */
+async function changeWorkspaceSettings(session: EditorSession, changes: Record<string, unknown>, hints: string): Promise<void> {
   const file = join(session.workspace, '.vscode', 'settings.json');
   const current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
+  const applied = new RegExp(`settings applied: inlay hints ${hints};`);
+  const before = logLinesMatching(session.server, applied);
+  const heard = (): Promise<boolean> => Promise.resolve(logLinesMatching(session.server, applied) > before);
+  const write = (): void => {
+    writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
+  };
+  write();
+  try {
+    await waitUntil(heard, 'the server told of the settings', undefined, 10_000);
+  } catch {
+    write();
+    const lastSeen = (): string => extensionLog(session.server).slice(-2000);
+    await waitUntil(heard, `the server told of the settings (${hints}), the file written twice`, lastSeen);
+  }
 }
 
 const line = (lines: string[], start: string): string => lines.find((l) => l.trimStart().startsWith(start)) ?? '';
@@ -94,12 +113,12 @@ describe('signed in to the emulator', () => {
       (shown) => /idleTimeout 10 s/.test(line(shown, 'max:')) && /\/h/.test(line(shown, 'max:')),
     );
     try {
-      changeWorkspaceSettings(session, { 'endpointStudio.inlayHints.defaults': false });
+      await changeWorkspaceSettings(session, { 'endpointStudio.inlayHints.defaults': false }, 'defaults off, cost on, environments on');
       await untilLines(workbench, 'no default hints, the cost ones kept', (shown) => {
         const text = shown.join('\n');
         return !/idleTimeout 10 s|flashboot OFF|count 1/.test(text) && /max: 5\s*\$1\.80–\$3\.45\/h$/.test(line(shown, 'max:'));
       });
-      changeWorkspaceSettings(session, { 'endpointStudio.inlayHints.cost': false });
+      await changeWorkspaceSettings(session, { 'endpointStudio.inlayHints.cost': false }, 'defaults off, cost off, environments on');
       const plain = await untilLines(workbench, 'no inlay hints at all', (shown) => !/\/h/.test(shown.join('\n')));
       assert.deepEqual(
         plain.map((l) => l.trimEnd()),
@@ -108,7 +127,11 @@ describe('signed in to the emulator', () => {
       );
       await workbench.page.screenshot({ path: '/tmp/es-spec-inlay-hints-off.png' });
     } finally {
-      changeWorkspaceSettings(session, { 'endpointStudio.inlayHints.defaults': true, 'endpointStudio.inlayHints.cost': true });
+      await changeWorkspaceSettings(
+        session,
+        { 'endpointStudio.inlayHints.defaults': true, 'endpointStudio.inlayHints.cost': true },
+        'defaults on, cost on, environments on',
+      );
     }
     await untilLines(workbench, 'the hints back', (shown) => /idleTimeout 10 s/.test(line(shown, 'max:')));
   });
