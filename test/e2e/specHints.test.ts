@@ -45,7 +45,7 @@ async function changeWorkspaceSettings(session: EditorSession, changes: Record<s
   const current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const applied = new RegExp(`settings applied: inlay hints ${hints};`);
   const before = logLinesMatching(session.server, applied);
-  const heard = (): Promise<boolean> => Promise.resolve(logLinesMatching(session.server, applied) > before);
+  const heard = (): boolean => logLinesMatching(session.server, applied) > before;
   const write = (): void => {
     writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
   };
